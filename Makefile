@@ -1,0 +1,58 @@
+# snapkit: the two commands of the README, and their parts.
+#   make run    install what is missing, build, run the main job on the shipped example
+#   make test   install what is missing (test peers too), build, run every test
+BUILD      ?= build
+BUILD_ASAN ?= build-asan
+BUILD_FUZZ ?= build-fuzz
+JOBS       ?= $(shell nproc)
+FUZZ_SECONDS ?= 20
+PYTHON     := /usr/bin/python3
+EXAMPLE    := tests/data/ramses/gravpart/output_00002
+SNAPKIT    := $(BUILD)/snapkit
+PYDIR      := $(shell $(PYTHON) -c "import sysconfig; print(sysconfig.get_paths(scheme='posix_local')['purelib'])" 2>/dev/null)
+
+.PHONY: run test deps deps-test build python-dev test-c test-asan fuzz clean install
+
+run: deps build python-dev
+	$(SNAPKIT) info $(EXAMPLE)
+	$(SNAPKIT) stats $(EXAMPLE) --component hydro
+
+test: deps-test build python-dev
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+	$(MAKE) test-asan
+	$(MAKE) fuzz
+
+deps:
+	@scripts/install-deps.sh
+
+deps-test:
+	@scripts/install-deps.sh --test
+
+build:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release > /dev/null
+	cmake --build $(BUILD) -j $(JOBS)
+
+# Makes `import snapkit` work under /usr/bin/python3, pointing at this checkout.
+python-dev:
+	@if [ -n "$(PYDIR)" ] && [ -w "$(dir $(PYDIR))" -o -w "$(PYDIR)" ]; then \
+	  mkdir -p "$(PYDIR)" && echo "$(CURDIR)/python" > "$(PYDIR)/snapkit-dev.pth"; \
+	else echo "note: cannot write $(PYDIR); use PYTHONPATH=$(CURDIR)/python"; fi
+
+# C tests under AddressSanitizer and UndefinedBehaviorSanitizer.
+test-asan:
+	cmake -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=Debug -DSNAPKIT_SANITIZE=ON > /dev/null
+	cmake --build $(BUILD_ASAN) -j $(JOBS)
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  ctest --test-dir $(BUILD_ASAN) --output-on-failure -j $(JOBS) -L "c|cli"
+
+# Every libFuzzer target for FUZZ_SECONDS, seeded from tests/data.
+fuzz:
+	CC=clang cmake -S . -B $(BUILD_FUZZ) -DCMAKE_BUILD_TYPE=Debug -DSNAPKIT_FUZZ=ON > /dev/null
+	cmake --build $(BUILD_FUZZ) -j $(JOBS)
+	@scripts/run-fuzzers.sh $(BUILD_FUZZ) $(FUZZ_SECONDS)
+
+install: build
+	cmake --install $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ)

@@ -1,0 +1,53 @@
+/* snapkit/json.h - a small JSON writer into a growing buffer.
+ *
+ * Used for machine output (--json), metadata and reports. Numbers are
+ * written in the shortest form that reads back exactly; NaN and infinities,
+ * which JSON cannot hold, are written as null.
+ */
+#ifndef SNAPKIT_JSON_H
+#define SNAPKIT_JSON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct sk_json {
+    char *buf;
+    size_t len, cap;
+    int depth;
+    int need_comma[64];
+    int pretty;   /* indent with one space per level */
+    int failed;   /* set when memory ran out; the text is then incomplete */
+} sk_json;
+
+void sk_json_init(sk_json *j, int pretty);
+void sk_json_free(sk_json *j);
+void sk_json_object_begin(sk_json *j);
+void sk_json_object_end(sk_json *j);
+void sk_json_array_begin(sk_json *j);
+void sk_json_array_end(sk_json *j);
+/* Key of the next member (inside an object). */
+void sk_json_key(sk_json *j, const char *key);
+void sk_json_string(sk_json *j, const char *s);
+void sk_json_double(sk_json *j, double v);
+void sk_json_int(sk_json *j, int64_t v);
+void sk_json_bool(sk_json *j, int v);
+void sk_json_null(sk_json *j);
+/* Insert already valid JSON text as one value. */
+void sk_json_raw(sk_json *j, const char *text);
+
+/* Shorthands for key + value. */
+void sk_json_kv_string(sk_json *j, const char *key, const char *s);
+void sk_json_kv_double(sk_json *j, const char *key, double v);
+void sk_json_kv_int(sk_json *j, const char *key, int64_t v);
+
+/* The text so far, NUL-terminated (empty string when nothing was written). */
+const char *sk_json_text(const sk_json *j);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,64 @@
+/* snapkit/select.h - selections shared by every reader and the projector.
+ *
+ * A user's request (sk_region_request: ranges in some unit, relative to an
+ * optional centre) resolves to an sk_selection in box units, which readers
+ * apply: a cell is selected when its centre lies in [lo, hi) on every axis,
+ * a particle when its position does; lmax caps the refinement level.
+ */
+#ifndef SNAPKIT_SELECT_H
+#define SNAPKIT_SELECT_H
+
+#include "snapkit/error.h"
+#include "snapkit/units.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SK_MAX_VARS 256
+
+typedef struct sk_region_request {
+    int has_range[3];     /* axis restricted? */
+    double range[3][2];   /* lo, hi in `unit`; relative to the centre when has_center */
+    int has_center;
+    int center_is_bc;     /* centre at the box centre (Mera's :bc) */
+    double center[3];     /* in `unit` */
+    char unit[16];        /* "standard" (default), "code", "cm", ..., "Mpc" */
+} sk_region_request;
+
+typedef struct sk_selection {
+    int lmax;             /* 0: no cap */
+    int has_box;
+    double lo[3], hi[3];  /* box units; [0,1) per axis when has_box == 0 */
+    int nvars;            /* 0: every variable */
+    char *vars[SK_MAX_VARS];
+} sk_selection;
+
+/* No cap, whole box, every variable. */
+void sk_selection_init(sk_selection *sel);
+/* Free the variable names. */
+void sk_selection_clear(sk_selection *sel);
+/* Deep copy. */
+int sk_selection_copy(sk_selection *dst, const sk_selection *src, sk_error *err);
+
+/* Resolve a request into box units given the units of the data. An axis
+ * without a range is the whole box ([0,1) absolute; relative ranges need a
+ * range). SK_ERR_ARG for lo >= hi or an unknown unit. */
+int sk_selection_set_region(sk_selection *sel, const sk_region_request *req,
+                            const sk_units *units, sk_error *err);
+
+/* Parse "a,b,c" into sel->vars (replacing earlier ones). */
+int sk_selection_set_vars(sk_selection *sel, const char *csv, sk_error *err);
+/* Is `name` asked for (always true when nvars == 0)? */
+int sk_selection_wants(const sk_selection *sel, const char *name);
+
+/* Centre point (box units) inside the box? */
+int sk_selection_contains(const sk_selection *sel, double x, double y, double z);
+
+/* Record the selection in the table's metadata as selection.* keys. */
+int sk_selection_to_meta(const sk_selection *sel, sk_table *table);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

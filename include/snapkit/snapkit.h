@@ -1,0 +1,35 @@
+/* snapkit/snapkit.h - the whole public API.
+ *
+ * snapkit reads RAMSES outputs and atomistic files into columnar tables,
+ * stores them in compact indexed files, and projects them onto maps.
+ * Each module has its own header; this one includes them all.
+ */
+#ifndef SNAPKIT_H
+#define SNAPKIT_H
+
+#define SK_VERSION_MAJOR 0
+#define SK_VERSION_MINOR 1
+#define SK_VERSION_PATCH 0
+
+#include "snapkit/error.h"
+#include "snapkit/memory.h"
+#include "snapkit/threads.h"
+#include "snapkit/table.h"
+#include "snapkit/units.h"
+#include "snapkit/select.h"
+#include "snapkit/number.h"
+#include "snapkit/json.h"
+#include "snapkit/atomicfile.h"
+#include "snapkit/progress.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* "0.1.0" */
+const char *sk_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

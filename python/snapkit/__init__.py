@@ -1,0 +1,29 @@
+"""snapkit: read, convert and project simulation snapshots.
+
+Columns are numpy arrays over the C library's memory (no copies). Errors
+raise snapkit.Error with the same one-line message the command prints.
+"""
+import ctypes
+
+from ._lib import Error, MemStats, ThreadBudget, lib
+from .table import Table
+
+__version__ = lib.sk_version().decode()
+
+
+def memory():
+    """Bytes the library allocated: dict(total, current, peak, calls)."""
+    s = MemStats()
+    lib.sk_mem_get(ctypes.byref(s))
+    return {"total": s.total, "current": s.current, "peak": s.peak, "calls": s.calls}
+
+
+def threads(requested=0):
+    """The thread budget: dict(threads, owned, limited_by, affinity, machine)."""
+    b = ThreadBudget()
+    lib.sk_thread_budget_get(int(requested), ctypes.byref(b))
+    return {"threads": b.threads, "requested": b.requested, "owned": b.owned,
+            "limited_by": b.limited_by.decode(), "affinity": b.affinity, "machine": b.machine}
+
+
+__all__ = ["Error", "Table", "memory", "threads", "__version__"]

@@ -1,0 +1,223 @@
+/* Shared helpers of the snapkit command. */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+int cli_fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("snapkit: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return CLI_FAIL;
+}
+
+int cli_usage(const char *command, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "snapkit %s: ", command);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, " (see snapkit %s --help)\n", command);
+    va_end(ap);
+    return CLI_USAGE;
+}
+
+int cli_error(const sk_error *err)
+{
+    fprintf(stderr, "snapkit: %s\n", err->message[0] ? err->message : sk_status_name(err->code));
+    return CLI_FAIL;
+}
+
+int cli_is(const char *arg, const char *name)
+{
+    return strcmp(arg, name) == 0;
+}
+
+const char *cli_value(int argc, char **argv, int *i)
+{
+    if (*i + 1 >= argc) {
+        cli_fail("%s needs a value", argv[*i]);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+int cli_int(const char *flag, const char *text, long long *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long long v = strtoll(text, &end, 10);
+    if (errno || end == text || *end) {
+        cli_fail("%s: '%s' is not an integer", flag, text);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int cli_double(const char *flag, const char *text, double *out)
+{
+    const char *stop = NULL;
+    size_t n = strlen(text);
+    if (!sk_parse_double(text, text + n, out, &stop) || stop != text + n) {
+        cli_fail("%s: '%s' is not a number", flag, text);
+        return -1;
+    }
+    return 0;
+}
+
+const char cli_selection_help[] =
+    "  --lmax N              treat cells refined beyond level N as leaves at N\n"
+    "  --xrange LO HI        keep cells/particles with LO <= x < HI (also --yrange, --zrange)\n"
+    "  --center X Y Z | bc   ranges are relative to this point (bc: box centre)\n"
+    "  --unit U              unit of ranges and centre: standard (box 0..1, default), code,\n"
+    "                        cm, m, km, au, pc, kpc, Mpc\n"
+    "  --vars a,b,...        only these variables\n";
+
+void cli_selection_init(cli_selection *s)
+{
+    memset(s, 0, sizeof *s);
+    snprintf(s->region.unit, sizeof s->region.unit, "standard");
+}
+
+static int parse_range(cli_selection *s, int axis, int argc, char **argv, int *i)
+{
+    const char *flag = argv[*i];
+    if (*i + 2 >= argc) {
+        cli_fail("%s needs two values: LO HI", flag);
+        return -1;
+    }
+    if (cli_double(flag, argv[*i + 1], &s->region.range[axis][0]) ||
+        cli_double(flag, argv[*i + 2], &s->region.range[axis][1]))
+        return -1;
+    s->region.has_range[axis] = 1;
+    *i += 2;
+    return 1;
+}
+
+int cli_selection_option(cli_selection *s, int argc, char **argv, int *i)
+{
+    const char *a = argv[*i];
+    if (cli_is(a, "--xrange"))
+        return parse_range(s, 0, argc, argv, i);
+    if (cli_is(a, "--yrange"))
+        return parse_range(s, 1, argc, argv, i);
+    if (cli_is(a, "--zrange"))
+        return parse_range(s, 2, argc, argv, i);
+    if (cli_is(a, "--lmax")) {
+        const char *v = cli_value(argc, argv, i);
+        long long n;
+        if (!v || cli_int("--lmax", v, &n))
+            return -1;
+        if (n < 1 || n > 64) {
+            cli_fail("--lmax must be between 1 and 64, not %lld", n);
+            return -1;
+        }
+        s->lmax = (int)n;
+        return 1;
+    }
+    if (cli_is(a, "--center")) {
+        if (*i + 1 < argc && cli_is(argv[*i + 1], "bc")) {
+            s->region.center_is_bc = 1;
+            s->region.has_center = 1;
+            *i += 1;
+            return 1;
+        }
+        if (*i + 3 >= argc) {
+            cli_fail("--center needs X Y Z or bc");
+            return -1;
+        }
+        for (int k = 0; k < 3; k++)
+            if (cli_double("--center", argv[*i + 1 + k], &s->region.center[k]))
+                return -1;
+        s->region.has_center = 1;
+        *i += 3;
+        return 1;
+    }
+    if (cli_is(a, "--unit")) {
+        const char *v = cli_value(argc, argv, i);
+        if (!v)
+            return -1;
+        snprintf(s->region.unit, sizeof s->region.unit, "%s", v);
+        return 1;
+    }
+    if (cli_is(a, "--vars")) {
+        const char *v = cli_value(argc, argv, i);
+        if (!v)
+            return -1;
+        snprintf(s->vars, sizeof s->vars, "%s", v);
+        return 1;
+    }
+    return 0;
+}
+
+void cli_print_json(const sk_json *j)
+{
+    fputs(sk_json_text(j), stdout);
+    fputc('\n', stdout);
+}
+
+double cli_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+const char *cli_bytes(double bytes, char *buf, size_t n)
+{
+    static const char *const units[] = {"B", "kB", "MB", "GB", "TB"};
+    int u = 0;
+    while (bytes >= 1000.0 && u < 4) {
+        bytes /= 1000.0;
+        u++;
+    }
+    snprintf(buf, n, u ? "%.1f %s" : "%.0f %s", bytes, units[u]);
+    return buf;
+}
+
+void cli_progress_init(cli_progress *p, const char *what)
+{
+    memset(p, 0, sizeof *p);
+    p->what = what;
+    p->start = cli_now();
+    p->tty = isatty(STDERR_FILENO);
+}
+
+static void progress_fn(void *ctx, int64_t done, int64_t total, int64_t bytes)
+{
+    cli_progress *p = ctx;
+    if (!p->tty)
+        return;
+    double now = cli_now();
+    if (now - p->start < 1.0 || (now - p->last < 0.1 && done < total))
+        return;
+    p->last = now;
+    char b[32], r[32];
+    double rate = bytes / (now - p->start);
+    fprintf(stderr, "\r%s: %lld/%lld files, %s, %s/s   ", p->what, (long long)done,
+            (long long)total, cli_bytes((double)bytes, b, sizeof b), cli_bytes(rate, r, sizeof r));
+    fflush(stderr);
+    p->shown = 1;
+}
+
+sk_progress cli_progress_hook(cli_progress *p)
+{
+    return (sk_progress){.fn = progress_fn, .ctx = p};
+}
+
+void cli_progress_done(cli_progress *p)
+{
+    if (p->shown) {
+        fputs("\r\033[K", stderr);
+        fflush(stderr);
+    }
+}

@@ -1,0 +1,72 @@
+/* Shared pieces of the snapkit command: option parsing, messages, JSON
+ * output, progress lines. Each subcommand lives in its own file and is
+ * listed in main.c. */
+#ifndef SNAPKIT_CLI_H
+#define SNAPKIT_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "snapkit/snapkit.h"
+
+/* A subcommand: argv[0] is the subcommand's name. Returns the exit status. */
+typedef int (*cli_command_fn)(int argc, char **argv);
+
+/* Exit statuses. */
+enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
+
+/* "snapkit: <message>" on stderr; returns CLI_FAIL. */
+int cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "snapkit: <usage message>" plus a hint to --help; returns CLI_USAGE. */
+int cli_usage(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Print the library error's message; returns CLI_FAIL. */
+int cli_error(const sk_error *err);
+
+/* Is argv[i] the flag `name` (e.g. "--lmax")? */
+int cli_is(const char *arg, const char *name);
+/* Value after a flag: argv[*i + 1], advancing *i; NULL (with a message)
+ * when missing. */
+const char *cli_value(int argc, char **argv, int *i);
+/* Parse numbers with a message on failure; 0 on success. */
+int cli_int(const char *flag, const char *text, long long *out);
+int cli_double(const char *flag, const char *text, double *out);
+
+/* Selection options shared by stats, convert, project and bench:
+ * --lmax N, --xrange LO HI, --yrange, --zrange, --center X Y Z | --center bc,
+ * --unit U, --vars a,b. Returns 1 when argv[*i] was one of them (consumed,
+ * *i advanced), 0 when it is another argument, -1 on a bad value. */
+typedef struct cli_selection {
+    sk_region_request region;
+    int lmax;
+    char vars[4096];
+} cli_selection;
+void cli_selection_init(cli_selection *s);
+int cli_selection_option(cli_selection *s, int argc, char **argv, int *i);
+/* The help text for those options. */
+extern const char cli_selection_help[];
+
+/* Print the JSON text and a newline on stdout. */
+void cli_print_json(const sk_json *j);
+
+/* A progress line on stderr, only when stderr is a terminal and the work
+ * has taken more than a second. */
+typedef struct cli_progress {
+    const char *what;
+    double start;
+    double last;
+    int tty;
+    int shown;
+} cli_progress;
+void cli_progress_init(cli_progress *p, const char *what);
+/* An sk_progress whose callback updates p. */
+sk_progress cli_progress_hook(cli_progress *p);
+/* Clear the line when one was shown. */
+void cli_progress_done(cli_progress *p);
+
+/* Monotonic seconds. */
+double cli_now(void);
+
+/* "12.3 MB" style sizes into buf. */
+const char *cli_bytes(double bytes, char *buf, size_t n);
+
+#endif

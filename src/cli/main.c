@@ -1,0 +1,49 @@
+/* The snapkit command: dispatch to one subcommand per file. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+
+static const struct {
+    const char *name;
+    cli_command_fn fn;
+    const char *summary;
+} k_commands[] = {
+#define SK_COMMAND(name, fn, summary) {name, fn, summary},
+#include "commands.def"
+#undef SK_COMMAND
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: snapkit <command> [options]\n\n"
+                 "Read, convert and project simulation snapshots (RAMSES, LAMMPS, extended XYZ).\n\n"
+                 "commands:\n");
+    for (size_t i = 0; i < sizeof k_commands / sizeof k_commands[0]; i++)
+        fprintf(out, "  %-12s %s\n", k_commands[i].name, k_commands[i].summary);
+    fprintf(out, "\n  snapkit <command> --help   options of one command\n"
+                 "  snapkit --version          version\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (cli_is(cmd, "--version") || cli_is(cmd, "version")) {
+        printf("snapkit %s\n", sk_version());
+        return CLI_OK;
+    }
+    if (cli_is(cmd, "--help") || cli_is(cmd, "-h") || cli_is(cmd, "help")) {
+        usage(stdout);
+        return CLI_OK;
+    }
+    for (size_t i = 0; i < sizeof k_commands / sizeof k_commands[0]; i++)
+        if (strcmp(cmd, k_commands[i].name) == 0)
+            return k_commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "snapkit: unknown command '%s' (see snapkit --help)\n", cmd);
+    return CLI_USAGE;
+}

@@ -1,0 +1,52 @@
+/* snapkit threads: show the thread budget, so users on a shared node can
+ * see which scheduler variable or mask limits them. */
+#include "cli.h"
+
+static const char k_help[] =
+    "usage: snapkit threads [--threads N] [--json]\n\n"
+    "Print how many threads snapkit will use: the smallest of the request, the\n"
+    "scheduler's allocation (SLURM_CPUS_PER_TASK, SLURM_JOB_CPUS_PER_NODE, PBS_NP,\n"
+    "NSLOTS), OMP_NUM_THREADS, the CPU affinity mask and the machine.\n";
+
+int cmd_threads(int argc, char **argv)
+{
+    int json = 0;
+    long long requested = 0;
+    for (int i = 1; i < argc; i++) {
+        if (cli_is(argv[i], "--help") || cli_is(argv[i], "-h")) {
+            fputs(k_help, stdout);
+            return CLI_OK;
+        } else if (cli_is(argv[i], "--json")) {
+            json = 1;
+        } else if (cli_is(argv[i], "--threads")) {
+            const char *v = cli_value(argc, argv, &i);
+            if (!v || cli_int("--threads", v, &requested))
+                return CLI_USAGE;
+        } else {
+            return cli_usage("threads", "unknown option '%s'", argv[i]);
+        }
+    }
+    sk_thread_budget b;
+    sk_thread_budget_get((int)requested, &b);
+    if (json) {
+        sk_json j;
+        sk_json_init(&j, 0);
+        sk_json_object_begin(&j);
+        sk_json_kv_int(&j, "threads", b.threads);
+        sk_json_kv_int(&j, "requested", b.requested);
+        sk_json_kv_int(&j, "owned", b.owned);
+        sk_json_kv_string(&j, "limited_by", b.limited_by);
+        sk_json_kv_int(&j, "affinity", b.affinity);
+        sk_json_kv_int(&j, "machine", b.machine);
+        sk_json_object_end(&j);
+        cli_print_json(&j);
+        sk_json_free(&j);
+        return CLI_OK;
+    }
+    printf("threads   %d\nowned     %d (set by %s)\naffinity  %d\nmachine   %d\n", b.threads,
+           b.owned, b.limited_by, b.affinity, b.machine);
+    if (b.requested > b.owned)
+        printf("warning: %d threads were asked for but the job owns %d; use --threads %d\n",
+               b.requested, b.owned, b.owned);
+    return CLI_OK;
+}

@@ -1,0 +1,72 @@
+/* Code units to physical units. */
+#include "snapkit/units.h"
+
+#include <string.h>
+#include <strings.h>
+
+void sk_units_set(sk_units *u, double boxlen, double unit_l, double unit_d, double unit_t)
+{
+    u->boxlen = boxlen;
+    u->unit_l = unit_l;
+    u->unit_d = unit_d;
+    u->unit_t = unit_t;
+    u->unit_m = unit_d * unit_l * unit_l * unit_l;
+    u->unit_v = unit_l / unit_t;
+    u->unit_p = unit_d * u->unit_v * u->unit_v;
+}
+
+void sk_units_from_table(sk_units *u, const sk_table *t)
+{
+    sk_units_set(u, sk_table_meta_double(t, "boxlen", 1.0), sk_table_meta_double(t, "unit_l", 1.0),
+                 sk_table_meta_double(t, "unit_d", 1.0), sk_table_meta_double(t, "unit_t", 1.0));
+}
+
+static const struct {
+    const char *name;
+    double cm;
+} k_lengths[] = {
+    {"cm", 1.0},           {"m", SK_CM_PER_M},     {"km", SK_CM_PER_KM},
+    {"au", SK_CM_PER_AU},  {"pc", SK_CM_PER_PC},   {"kpc", SK_CM_PER_KPC},
+    {"Mpc", SK_CM_PER_MPC},
+};
+
+int sk_length_unit_cm(const char *name, double *cm_per_unit, sk_error *err)
+{
+    for (size_t i = 0; i < sizeof k_lengths / sizeof k_lengths[0]; i++) {
+        /* "mpc" would be ambiguous with milli-parsec, so only Mpc is case-exact. */
+        int same = strcmp(k_lengths[i].name, "Mpc") == 0 ? strcmp(name, "Mpc") == 0
+                                                          : strcasecmp(name, k_lengths[i].name) == 0;
+        if (same) {
+            *cm_per_unit = k_lengths[i].cm;
+            return SK_OK;
+        }
+    }
+    return sk_fail(err, SK_ERR_ARG, NULL, -1,
+                   "unknown length unit '%s' (use standard, code, cm, m, km, au, pc, kpc or Mpc)",
+                   name);
+}
+
+int sk_box_units_per(const sk_units *u, const char *unit, double *factor, sk_error *err)
+{
+    if (!unit || !*unit || strcmp(unit, "standard") == 0) {
+        *factor = 1.0;
+        return SK_OK;
+    }
+    if (strcmp(unit, "code") == 0) {
+        *factor = 1.0 / u->boxlen;
+        return SK_OK;
+    }
+    double cm;
+    int rc = sk_length_unit_cm(unit, &cm, err);
+    if (rc != SK_OK)
+        return rc;
+    *factor = cm / (u->unit_l * u->boxlen);
+    return SK_OK;
+}
+
+double sk_temperature_factor(const sk_units *u, double mu)
+{
+    if (mu <= 0)
+        mu = 1.0 / SK_HYDROGEN_FRACTION;
+    return u->unit_v * u->unit_v * SK_G_PER_MH * mu / SK_KB_CGS;
+}

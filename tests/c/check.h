@@ -1,0 +1,87 @@
+/* A minimal test harness: CHECK macros that report file:line and count
+ * failures, and helpers to find test data. Include once per test program. */
+#ifndef SNAPKIT_TEST_CHECK_H
+#define SNAPKIT_TEST_CHECK_H
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static int g_failures, g_checks;
+
+#define CHECK(cond)                                                                   \
+    do {                                                                              \
+        g_checks++;                                                                   \
+        if (!(cond)) {                                                                \
+            g_failures++;                                                             \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);  \
+        }                                                                             \
+    } while (0)
+
+#define CHECK_MSG(cond, ...)                                                          \
+    do {                                                                              \
+        g_checks++;                                                                   \
+        if (!(cond)) {                                                                \
+            g_failures++;                                                             \
+            fprintf(stderr, "%s:%d: CHECK failed: %s: ", __FILE__, __LINE__, #cond);  \
+            fprintf(stderr, __VA_ARGS__);                                             \
+            fputc('\n', stderr);                                                      \
+        }                                                                             \
+    } while (0)
+
+#define CHECK_EQ_INT(a, b)                                                            \
+    CHECK_MSG((long long)(a) == (long long)(b), "%lld != %lld", (long long)(a), (long long)(b))
+
+#define CHECK_EQ_STR(a, b)                                                            \
+    CHECK_MSG(strcmp((a), (b)) == 0, "\"%s\" != \"%s\"", (a), (b))
+
+/* |a - b| <= tol * max(|b|, tiny) */
+#define CHECK_CLOSE(a, b, tol)                                                        \
+    CHECK_MSG(fabs((double)(a) - (double)(b)) <= (tol) * fmax(fabs((double)(b)), 1e-300), \
+              "%.17g vs %.17g", (double)(a), (double)(b))
+
+/* The status is SK_OK; prints the error otherwise. */
+#define CHECK_OK(rc, err)                                                             \
+    CHECK_MSG((rc) == 0, "status %d: %s", (int)(rc), (err)->message)
+
+/* Message contains the substring. */
+#define CHECK_CONTAINS(text, sub)                                                     \
+    CHECK_MSG(strstr((text), (sub)) != NULL, "\"%s\" does not contain \"%s\"", (text), (sub))
+
+static int test_done(void)
+{
+    if (g_failures) {
+        fprintf(stderr, "%d of %d checks failed\n", g_failures, g_checks);
+        return 1;
+    }
+    printf("%d checks passed\n", g_checks);
+    return 0;
+}
+
+/* Path under tests/data (SNAPKIT_TEST_DATA), written into buf. */
+static inline const char *test_data(char *buf, size_t n, const char *rel)
+{
+    const char *root = getenv("SNAPKIT_TEST_DATA");
+    snprintf(buf, n, "%s/%s", root ? root : "tests/data", rel);
+    return buf;
+}
+
+/* Path under ../shared (SNAPKIT_SHARED), or NULL when it is absent. */
+static inline const char *test_shared(char *buf, size_t n, const char *rel)
+{
+    const char *root = getenv("SNAPKIT_SHARED");
+    snprintf(buf, n, "%s/%s", root ? root : "../shared", rel);
+    struct stat st;
+    return stat(buf, &st) == 0 ? buf : NULL;
+}
+
+/* A fresh scratch directory under /tmp. */
+static inline const char *test_tmpdir(char *buf, size_t n)
+{
+    snprintf(buf, n, "/tmp/snapkit-test-XXXXXX");
+    return mkdtemp(buf);
+}
+
+#endif
