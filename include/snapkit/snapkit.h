@@ -21,6 +21,7 @@
 #include "snapkit/json.h"
 #include "snapkit/atomicfile.h"
 #include "snapkit/progress.h"
+#include "snapkit/hilbert.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,0 +1,110 @@
+/* snapkit/ramses.h - reading RAMSES outputs.
+ *
+ * Open an output folder once (text files only: info, header, namelist,
+ * descriptors), then read components into tables with a selection:
+ *
+ *   hydro      leaf cells: int32 level, cx, cy, cz, then every hydro variable
+ *              named as in hydro_file_descriptor.txt (float64 as stored)
+ *   gravity    the same cells in the same order: potential,
+ *              acceleration_x, acceleration_y, acceleration_z
+ *   particles  every field of part_file_descriptor.txt, typed as on disk
+ *
+ * Cell (cx, cy, cz) at level l has its centre at (c + 0.5) / 2^l in box
+ * units. Tables carry the output's metadata (see table.h conventions).
+ */
+#ifndef SNAPKIT_RAMSES_H
+#define SNAPKIT_RAMSES_H
+
+#include <stdint.h>
+
+#include "snapkit/error.h"
+#include "snapkit/progress.h"
+#include "snapkit/select.h"
+#include "snapkit/table.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct sk_ramses sk_ramses;
+
+typedef enum sk_ramses_format {
+    SK_RAMSES_CURRENT = 0, /* descriptors with "# version: 1", family/tag particle records */
+    SK_RAMSES_2017 = 1     /* key/value hydro descriptor, no particle descriptor, no family/tag */
+} sk_ramses_format;
+
+typedef struct sk_ramses_info {
+    int output;                 /* NNNNN of output_NNNNN */
+    int ncpu, ndim, levelmin, levelmax, ngridmax, nstep_coarse;
+    double boxlen, time, aexp, H0, omega_m, omega_l, omega_k, omega_b;
+    double unit_l, unit_d, unit_t;
+    char ordering[32];          /* "hilbert", "bisection", ... */
+    int ndomain;                /* entries of bound_key minus one */
+    const double *bound_key;    /* ndomain + 1 Hilbert keys (hilbert ordering) */
+    sk_ramses_format format;
+    int has_hydro, has_gravity, has_particles;
+    int nvar_hydro;             /* variables in the hydro files (descriptor or header) */
+} sk_ramses_info;
+
+/* Open the output folder `dir` (output_NNNNN). Reads and checks the text
+ * files; binary files are opened by reads. SK_ERR_FORMAT naming the file
+ * when the folder is not a RAMSES output. */
+int sk_ramses_open(sk_ramses **out, const char *dir, sk_error *err);
+void sk_ramses_close(sk_ramses *r);
+
+const sk_ramses_info *sk_ramses_get_info(const sk_ramses *r);
+
+/* Every text fact of the output as metadata pairs on `dst`:
+ * ramses.info.<key> for each info key (as written), ramses.header.<family>
+ * counts, ramses.namelist (the file's text), ramses.hydro_descriptor and
+ * ramses.part_descriptor (name:type lists), plus the conventional keys
+ * (boxlen, unit_l, unit_d, unit_t, time, aexp, ndim, levelmin, levelmax,
+ * ncpu, gamma when known). Readers put these on every table they return. */
+int sk_ramses_describe(const sk_ramses *r, sk_table *dst, sk_error *err);
+
+/* Files and bytes on disk per component. */
+typedef struct sk_ramses_usage {
+    int64_t files[5]; /* SK_RAMSES_AMR, _HYDRO, _GRAVITY, _PARTICLES, _OTHER */
+    int64_t bytes[5];
+} sk_ramses_usage;
+enum { SK_RAMSES_AMR, SK_RAMSES_HYDRO, SK_RAMSES_GRAVITY, SK_RAMSES_PARTICLES, SK_RAMSES_OTHER };
+int sk_ramses_disk_usage(const sk_ramses *r, sk_ramses_usage *out, sk_error *err);
+
+typedef struct sk_read_options {
+    int threads;           /* 0: the whole thread budget */
+    sk_progress progress;  /* optional */
+    int with_refined;      /* cells: also return refined (non-leaf) cells, with a uint8
+                              column `refined` = 1 for them and 0 for leaves; lmax then
+                              keeps levels <= lmax */
+} sk_read_options;
+
+typedef struct sk_read_stats {
+    int files_opened;      /* CPU domains read (a region opens only those it touches) */
+    int64_t bytes_read;    /* bytes of binary files read */
+    double seconds;        /* wall time of the read */
+    int64_t bytes_allocated; /* bytes the library allocated during the read */
+} sk_read_stats;
+
+/* Read one component ("hydro", "gravity" or "particles") with a selection
+ * (NULL: everything). On success *out is a new table the caller frees. */
+int sk_ramses_read(sk_ramses *r, const char *component, const sk_selection *sel,
+                   const sk_read_options *opt, sk_table **out, sk_read_stats *stats,
+                   sk_error *err);
+
+/* Which CPU files a selection needs: cpu_mask[0..ncpu-1] set to 0/1.
+ * Returns the count. */
+int sk_ramses_cpus_for(const sk_ramses *r, const sk_selection *sel, uint8_t *cpu_mask);
+
+/* Derived quantities of a cell or particle table, computed on request into
+ * out[nrows] (not stored):
+ *   "cell_size"  code length of each cell's edge (boxlen / 2^level)
+ *   "volume"     cell_size^3
+ *   "mass"       density * volume (cells), or the mass column (particles)
+ *   "x", "y", "z" cell centres or particle positions in code lengths
+ * Multiply by the units in the table's metadata for physical values. */
+int sk_ramses_derive(const sk_table *t, const char *what, double *out, sk_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

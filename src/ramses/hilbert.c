@@ -1,0 +1,111 @@
+/* RAMSES's Hilbert curve (hilbert3d in amr/hilbert.f90): a 12-state machine.
+ * Each step takes the next bit of x, y, z (as a 3-bit digit x4+y2+z1) and
+ * the current state, and gives the curve's digit and the next state. The
+ * table is the curve's definition, as RAMSES and yt use it. */
+#include "snapkit/hilbert.h"
+
+#include <math.h>
+
+static const uint8_t k_next[12][8] = {
+    {1, 2, 3, 2, 4, 5, 3, 5},   {2, 6, 0, 7, 8, 8, 0, 7},    {0, 9, 10, 9, 1, 1, 11, 11},
+    {6, 0, 6, 11, 9, 0, 9, 8},  {11, 11, 0, 7, 5, 9, 0, 7},  {4, 4, 8, 8, 0, 6, 10, 6},
+    {5, 7, 5, 3, 1, 1, 11, 11}, {6, 1, 6, 10, 9, 4, 9, 10},  {10, 3, 1, 1, 10, 3, 5, 9},
+    {4, 4, 8, 8, 2, 7, 2, 3},   {7, 2, 11, 2, 7, 5, 8, 5},   {10, 3, 2, 6, 10, 3, 4, 4},
+};
+
+static const uint8_t k_digit[12][8] = {
+    {0, 1, 3, 2, 7, 6, 4, 5}, {0, 7, 1, 6, 3, 4, 2, 5}, {0, 3, 7, 4, 1, 2, 6, 5},
+    {2, 3, 1, 0, 5, 4, 6, 7}, {4, 3, 5, 2, 7, 0, 6, 1}, {6, 5, 1, 2, 7, 4, 0, 3},
+    {4, 7, 3, 0, 5, 6, 2, 1}, {6, 7, 5, 4, 1, 0, 2, 3}, {2, 5, 3, 4, 1, 6, 0, 7},
+    {2, 1, 5, 6, 3, 0, 4, 7}, {4, 5, 7, 6, 3, 2, 0, 1}, {6, 1, 7, 0, 5, 2, 4, 3},
+};
+
+uint64_t sk_hilbert3d(uint32_t ix, uint32_t iy, uint32_t iz, int bits)
+{
+    uint64_t key = 0;
+    unsigned state = 0;
+    for (int i = bits - 1; i >= 0; i--) {
+        unsigned d = (((ix >> i) & 1u) << 2) | (((iy >> i) & 1u) << 1) | ((iz >> i) & 1u);
+        key = (key << 3) | k_digit[state][d];
+        state = k_next[state][d];
+    }
+    return key;
+}
+
+static uint32_t grid_index(double x, int bits)
+{
+    double n = ldexp(1.0, bits);
+    double v = floor(x * n);
+    if (!(v >= 0))
+        return 0;
+    if (v >= n)
+        return (uint32_t)(n - 1);
+    return (uint32_t)v;
+}
+
+uint64_t sk_hilbert3d_point(double x, double y, double z, int bits)
+{
+    return sk_hilbert3d(grid_index(x, bits), grid_index(y, bits), grid_index(z, bits), bits);
+}
+
+typedef struct box_query {
+    double lo[3], hi[3];
+    int bits, max_level, ndomain, ncpu, marked;
+    const double *bound_key;
+    uint8_t *mask;
+} box_query;
+
+/* Mark the CPUs whose domains overlap keys [kmin, kmax). */
+static void mark_range(box_query *q, double kmin, double kmax)
+{
+    for (int d = 1; d <= q->ndomain; d++) {
+        if (q->bound_key[d - 1] < kmax && q->bound_key[d] > kmin) {
+            int cpu = (d - 1) % q->ncpu;
+            if (!q->mask[cpu]) {
+                q->mask[cpu] = 1;
+                q->marked++;
+            }
+        }
+    }
+}
+
+/* The aligned cube (i, j, k) at `level` covers one contiguous key range.
+ * Cubes inside the box are marked whole; cubes on its edge are split. */
+static void visit(box_query *q, int level, uint32_t i, uint32_t j, uint32_t k)
+{
+    double size = ldexp(1.0, -level);
+    double c_lo[3] = {i * size, j * size, k * size};
+    int inside = 1;
+    for (int a = 0; a < 3; a++) {
+        double c_hi = c_lo[a] + size;
+        if (c_hi <= q->lo[a] || c_lo[a] >= q->hi[a])
+            return; /* disjoint */
+        if (c_lo[a] < q->lo[a] || c_hi > q->hi[a])
+            inside = 0;
+    }
+    if (inside || level >= q->max_level || level >= q->bits) {
+        int shift = 3 * (q->bits - level);
+        uint64_t base = level ? sk_hilbert3d(i, j, k, level) : 0;
+        double kmin = ldexp((double)base, shift);
+        mark_range(q, kmin, kmin + ldexp(1.0, shift));
+        return;
+    }
+    for (int c = 0; c < 8; c++)
+        visit(q, level + 1, 2 * i + ((c >> 2) & 1), 2 * j + ((c >> 1) & 1), 2 * k + (c & 1));
+}
+
+int sk_hilbert_cpus_for_box(const double lo[3], const double hi[3], int bits,
+                            const double *bound_key, int ndomain, int ncpu, int max_level,
+                            uint8_t *cpu_mask)
+{
+    box_query q = {.bits = bits, .max_level = max_level, .ndomain = ndomain, .ncpu = ncpu,
+                   .bound_key = bound_key, .mask = cpu_mask};
+    for (int a = 0; a < 3; a++) {
+        q.lo[a] = lo[a] < 0 ? 0 : lo[a];
+        q.hi[a] = hi[a] > 1 ? 1 : hi[a];
+        if (!(q.lo[a] < q.hi[a]))
+            return 0;
+    }
+    visit(&q, 0, 0, 0, 0);
+    return q.marked;
+}
