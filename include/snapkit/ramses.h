@@ -18,9 +18,11 @@
 #include <stdint.h>
 
 #include "snapkit/error.h"
+#include "snapkit/json.h"
 #include "snapkit/progress.h"
 #include "snapkit/select.h"
 #include "snapkit/table.h"
+#include "snapkit/units.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -62,6 +64,14 @@ const sk_ramses_info *sk_ramses_get_info(const sk_ramses *r);
  * ncpu, gamma when known). Readers put these on every table they return. */
 int sk_ramses_describe(const sk_ramses *r, sk_table *dst, sk_error *err);
 
+/* Everything `snapkit info --json` shows, written to j as one object: path,
+ * output, format, info (every key as written, numbers as numbers, and
+ * bound_key), header (counts, fields), namelist (text), hydro_descriptor
+ * and part_descriptor (as written; null when absent), components present,
+ * columns per component (as read), gamma, and disk (files, bytes, percent
+ * per component). */
+int sk_ramses_info_json(const sk_ramses *r, sk_json *j, sk_error *err);
+
 /* Files and bytes on disk per component. */
 typedef struct sk_ramses_usage {
     int64_t files[5]; /* SK_RAMSES_AMR, _HYDRO, _GRAVITY, _PARTICLES, _OTHER */
@@ -92,8 +102,13 @@ int sk_ramses_read(sk_ramses *r, const char *component, const sk_selection *sel,
                    sk_error *err);
 
 /* Which CPU files a selection needs: cpu_mask[0..ncpu-1] set to 0/1.
- * Returns the count. */
+ * Returns the count. Conservative for every component. */
 int sk_ramses_cpus_for(const sk_ramses *r, const sk_selection *sel, uint8_t *cpu_mask);
+/* The same for one component ("hydro", "gravity", "particles") and read
+ * options: what sk_ramses_read opens. */
+int sk_ramses_cpus_for_component(const sk_ramses *r, const char *component,
+                                 const sk_selection *sel, const sk_read_options *opt,
+                                 uint8_t *cpu_mask);
 
 /* Derived quantities of a cell or particle table, computed on request into
  * out[nrows] (not stored):
@@ -103,6 +118,17 @@ int sk_ramses_cpus_for(const sk_ramses *r, const sk_selection *sel, uint8_t *cpu
  *   "x", "y", "z" cell centres or particle positions in code lengths
  * Multiply by the units in the table's metadata for physical values. */
 int sk_ramses_derive(const sk_table *t, const char *what, double *out, sk_error *err);
+
+/* Factor from code units to `unit`, the unit naming the quantity:
+ *   density "g/cm^3", "Msun/pc^3", "H/cm^3" (hydrogen number density, X = 0.76)
+ *   mass "g", "Msun"; velocity "cm/s", "km/s"; time "s", "yr", "Myr", "Gyr"
+ *   pressure "erg/cm^3"; length "cm", "m", "km", "au", "pc", "kpc", "Mpc"
+ *   "K": temperature per code p/rho, with mean molecular weight mu
+ *        (mu <= 0: 1/X), m_H = 1.66e-24 g
+ * Code lengths (positions, cell sizes) times the length factor give
+ * physical lengths. */
+int sk_ramses_unit_factor(const sk_units *u, const char *unit, double mu, double *factor,
+                          sk_error *err);
 
 #ifdef __cplusplus
 }

@@ -22,6 +22,8 @@
 #include "snapkit/atomicfile.h"
 #include "snapkit/progress.h"
 #include "snapkit/hilbert.h"
+#include "snapkit/colstats.h"
+#include "snapkit/ramses.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,0 +1,119 @@
+/* snapkit info: what a RAMSES output holds. */
+#include <string.h>
+
+#include "cli.h"
+
+static const char k_help[] =
+    "usage: snapkit info OUTPUT_DIR [--json]\n\n"
+    "Print every key of info_NNNNN.txt (units, cosmology, Hilbert domains), the\n"
+    "particle counts of header_NNNNN.txt, the namelist, the hydro and particle\n"
+    "descriptors, the components present with their columns, and the files and\n"
+    "bytes on disk per component with their share of the total.\n\n"
+    "  --json    one JSON object with all of the above\n";
+
+static void print_prefixed(const sk_table *meta, const char *prefix, const char *title)
+{
+    size_t n = strlen(prefix);
+    int shown = 0;
+    for (int i = 0; i < sk_table_meta_count(meta); i++) {
+        const char *k = sk_table_meta_key(meta, i);
+        if (strncmp(k, prefix, n) != 0 || !strcmp(k, "ramses.info.bound_key"))
+            continue;
+        if (!shown++)
+            printf("\n%s\n", title);
+        printf("  %-22s %s\n", k + n, sk_table_meta_value(meta, i));
+    }
+}
+
+static void print_usage(const sk_ramses_usage *u)
+{
+    static const char *const names[] = {"amr", "hydro", "gravity", "particles", "other"};
+    int64_t total = 0, files = 0;
+    for (int k = 0; k < 5; k++) {
+        total += u->bytes[k];
+        files += u->files[k];
+    }
+    char b[32];
+    printf("\non disk\n  %-10s %6s %12s %7s\n", "component", "files", "bytes", "share");
+    for (int k = 0; k < 5; k++)
+        if (u->files[k])
+            printf("  %-10s %6lld %12s %6.1f%%\n", names[k], (long long)u->files[k],
+                   cli_bytes((double)u->bytes[k], b, sizeof b),
+                   total ? 100.0 * (double)u->bytes[k] / (double)total : 0.0);
+    printf("  %-10s %6lld %12s\n", "total", (long long)files, cli_bytes((double)total, b, sizeof b));
+}
+
+static int print_text(sk_ramses *r, sk_error *err)
+{
+    const sk_ramses_info *in = sk_ramses_get_info(r);
+    sk_ramses_usage u;
+    sk_table *meta = sk_table_new(0);
+    if (!meta)
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
+    int rc = sk_ramses_describe(r, meta, err);
+    if (rc == SK_OK)
+        rc = sk_ramses_disk_usage(r, &u, err);
+    if (rc == SK_OK) {
+        printf("RAMSES output %d (%s format): %d CPUs, levels %d-%d, boxlen %g, time %.15g\n",
+               in->output, in->format == SK_RAMSES_2017 ? "late-2017" : "current", in->ncpu,
+               in->levelmin, in->levelmax, in->boxlen, in->time);
+        printf("components: amr%s%s%s\n", in->has_hydro ? ", hydro" : "",
+               in->has_gravity ? ", gravity" : "", in->has_particles ? ", particles" : "");
+        print_prefixed(meta, "ramses.info.", "info");
+        printf("  %-22s %d domains\n", "bound_key", in->ndomain);
+        print_prefixed(meta, "ramses.header.", "header");
+        const char *hd = sk_table_meta_get(meta, "ramses.hydro_descriptor");
+        const char *pd = sk_table_meta_get(meta, "ramses.part_descriptor");
+        printf("\nhydro descriptor     %s\n", hd ? hd : "(none)");
+        printf("particle descriptor  %s\n", pd ? pd : "(none)");
+        const char *gamma = sk_table_meta_get(meta, "gamma");
+        if (gamma)
+            printf("gamma                %s\n", gamma);
+        print_usage(&u);
+        const char *nml = sk_table_meta_get(meta, "ramses.namelist");
+        if (nml)
+            printf("\nnamelist\n%s%s", nml, nml[0] && nml[strlen(nml) - 1] != '\n' ? "\n" : "");
+    }
+    sk_table_free(meta);
+    return rc;
+}
+
+int cmd_info(int argc, char **argv)
+{
+    const char *dir = NULL;
+    int json = 0;
+    for (int i = 1; i < argc; i++) {
+        if (cli_is(argv[i], "--help") || cli_is(argv[i], "-h")) {
+            fputs(k_help, stdout);
+            return CLI_OK;
+        } else if (cli_is(argv[i], "--json")) {
+            json = 1;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return cli_usage("info", "unknown option '%s'", argv[i]);
+        } else if (dir) {
+            return cli_usage("info", "one OUTPUT_DIR only");
+        } else {
+            dir = argv[i];
+        }
+    }
+    if (!dir)
+        return cli_usage("info", "missing OUTPUT_DIR");
+    sk_error err;
+    sk_error_clear(&err);
+    sk_ramses *r;
+    if (sk_ramses_open(&r, dir, &err) != SK_OK)
+        return cli_error(&err);
+    int rc;
+    if (json) {
+        sk_json j;
+        sk_json_init(&j, 0);
+        rc = sk_ramses_info_json(r, &j, &err);
+        if (rc == SK_OK)
+            cli_print_json(&j);
+        sk_json_free(&j);
+    } else {
+        rc = print_text(r, &err);
+    }
+    sk_ramses_close(r);
+    return rc == SK_OK ? CLI_OK : cli_error(&err);
+}

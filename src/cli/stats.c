@@ -1,0 +1,205 @@
+/* snapkit stats: read one component of a source with a selection and
+ * print per-column statistics.
+ *
+ * The source-specific step is read_source(): it opens SOURCE, reads the
+ * component with the selection into a table and reports the read's
+ * measurements. Everything after it (statistics, JSON, text) works on any
+ * table, so another kind of SOURCE plugs in there alone. */
+#include <math.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char k_help[] =
+    "usage: snapkit stats SOURCE [--component hydro|gravity|particles] [selection]\n"
+    "                     [--threads N] [--json]\n\n"
+    "Read one component of SOURCE (a RAMSES output folder) and print, per column, the\n"
+    "minimum, maximum, sum and (cells) volume-weighted sum, in code units as stored;\n"
+    "rows per level for cells; the files opened, the read's wall time, the result's\n"
+    "size and the bytes snapkit allocated for it.\n\n"
+    "  --component C         hydro (default), gravity or particles\n"
+    "%s"
+    "  --threads N           use at most N threads (default: the job's budget)\n"
+    "  --json                one JSON object: component, rows, levels, columns{min, max,\n"
+    "                        sum, volume_sum}, files_opened, seconds, result_bytes,\n"
+    "                        bytes_allocated\n";
+
+typedef struct read_result {
+    sk_table *table;
+    sk_read_stats stats;
+    int files_total;
+} read_result;
+
+static int ramses_selection(sk_ramses *r, const cli_selection *cs, sk_selection *sel,
+                            sk_error *err)
+{
+    const sk_ramses_info *in = sk_ramses_get_info(r);
+    sk_units u;
+    sk_units_set(&u, in->boxlen, in->unit_l, in->unit_d, in->unit_t);
+    sel->lmax = cs->lmax;
+    int rc = sk_selection_set_region(sel, &cs->region, &u, err);
+    if (rc == SK_OK && cs->vars[0])
+        rc = sk_selection_set_vars(sel, cs->vars, err);
+    return rc;
+}
+
+/* Open SOURCE and read `component` with the selection. */
+static int read_source(const char *source, const char *component, const cli_selection *cs,
+                       int threads, read_result *res, sk_error *err)
+{
+    memset(res, 0, sizeof *res);
+    sk_ramses *r;
+    int rc = sk_ramses_open(&r, source, err);
+    if (rc != SK_OK)
+        return rc;
+    sk_selection sel;
+    sk_selection_init(&sel);
+    rc = ramses_selection(r, cs, &sel, err);
+    cli_progress prog;
+    cli_progress_init(&prog, "reading");
+    sk_read_options opt = {.threads = threads, .progress = cli_progress_hook(&prog)};
+    if (rc == SK_OK)
+        rc = sk_ramses_read(r, component, &sel, &opt, &res->table, &res->stats, err);
+    cli_progress_done(&prog);
+    res->files_total = sk_ramses_get_info(r)->ncpu;
+    sk_selection_clear(&sel);
+    sk_ramses_close(r);
+    return rc;
+}
+
+static void json_number(sk_json *j, const char *key, double v)
+{
+    sk_json_key(j, key);
+    if (isnan(v))
+        sk_json_null(j);
+    else
+        sk_json_double(j, v);
+}
+
+static void print_json(const char *component, const read_result *res, const sk_table_stats *s)
+{
+    sk_json j;
+    sk_json_init(&j, 0);
+    sk_json_object_begin(&j);
+    sk_json_kv_string(&j, "component", component);
+    sk_json_kv_int(&j, "rows", s->rows);
+    if (s->is_cells) {
+        sk_json_key(&j, "levels");
+        sk_json_object_begin(&j);
+        for (int l = 0; l <= SK_STATS_MAX_LEVEL; l++)
+            if (s->levels[l]) {
+                char key[8];
+                snprintf(key, sizeof key, "%d", l);
+                sk_json_kv_int(&j, key, s->levels[l]);
+            }
+        sk_json_object_end(&j);
+    }
+    sk_json_key(&j, "columns");
+    sk_json_object_begin(&j);
+    for (int c = 0; c < s->ncols; c++) {
+        const sk_column_stats *cs = &s->cols[c];
+        if (cs->is_cell_index)
+            continue;
+        sk_json_key(&j, cs->name);
+        sk_json_object_begin(&j);
+        json_number(&j, "min", cs->min);
+        json_number(&j, "max", cs->max);
+        json_number(&j, "sum", cs->sum);
+        if (s->is_cells)
+            json_number(&j, "volume_sum", cs->volume_sum);
+        sk_json_object_end(&j);
+    }
+    sk_json_object_end(&j);
+    sk_json_kv_int(&j, "files_opened", res->stats.files_opened);
+    sk_json_kv_double(&j, "seconds", res->stats.seconds);
+    sk_json_kv_int(&j, "result_bytes", sk_table_bytes(res->table));
+    sk_json_kv_int(&j, "bytes_allocated", res->stats.bytes_allocated);
+    sk_json_object_end(&j);
+    cli_print_json(&j);
+    sk_json_free(&j);
+}
+
+static void print_text(const char *component, const read_result *res, const sk_table_stats *s)
+{
+    char b1[32], b2[32], b3[32];
+    int64_t result = sk_table_bytes(res->table);
+    printf("%s: %lld rows from %d of %d files in %.3f s\n", component, (long long)s->rows,
+           res->stats.files_opened, res->files_total, res->stats.seconds);
+    printf("read %s of files (%s/s); result %s; allocated %s (%.2fx the result)\n",
+           cli_bytes((double)res->stats.bytes_read, b1, sizeof b1),
+           cli_bytes(res->stats.seconds > 0 ? (double)res->stats.bytes_read / res->stats.seconds : 0,
+                     b2, sizeof b2),
+           cli_bytes((double)result, b3, sizeof b3),
+           cli_bytes((double)res->stats.bytes_allocated, b1, sizeof b1),
+           result ? (double)res->stats.bytes_allocated / (double)result : 0.0);
+    if (s->is_cells) {
+        printf("\nlevel        rows\n");
+        for (int l = 0; l <= SK_STATS_MAX_LEVEL; l++)
+            if (s->levels[l])
+                printf("%5d %11lld\n", l, (long long)s->levels[l]);
+    }
+    printf("\n%-16s %24s %24s %24s", "column", "min", "max", "sum");
+    printf(s->is_cells ? " %24s\n" : "\n", "volume_sum");
+    for (int c = 0; c < s->ncols; c++) {
+        const sk_column_stats *cs = &s->cols[c];
+        if (cs->is_cell_index)
+            continue;
+        printf("%-16s %24.17g %24.17g %24.17g", cs->name, cs->min, cs->max, cs->sum);
+        if (s->is_cells)
+            printf(" %24.17g", cs->volume_sum);
+        printf("\n");
+    }
+}
+
+int cmd_stats(int argc, char **argv)
+{
+    const char *source = NULL, *component = "hydro";
+    int json = 0;
+    long long threads = 0;
+    cli_selection cs;
+    cli_selection_init(&cs);
+    for (int i = 1; i < argc; i++) {
+        int sel = cli_selection_option(&cs, argc, argv, &i);
+        if (sel < 0)
+            return CLI_USAGE;
+        if (sel > 0)
+            continue;
+        if (cli_is(argv[i], "--help") || cli_is(argv[i], "-h")) {
+            printf(k_help, cli_selection_help);
+            return CLI_OK;
+        } else if (cli_is(argv[i], "--json")) {
+            json = 1;
+        } else if (cli_is(argv[i], "--component")) {
+            if (!(component = cli_value(argc, argv, &i)))
+                return CLI_USAGE;
+        } else if (cli_is(argv[i], "--threads")) {
+            const char *v = cli_value(argc, argv, &i);
+            if (!v || cli_int("--threads", v, &threads))
+                return CLI_USAGE;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return cli_usage("stats", "unknown option '%s'", argv[i]);
+        } else if (source) {
+            return cli_usage("stats", "one SOURCE only ('%s' and '%s')", source, argv[i]);
+        } else {
+            source = argv[i];
+        }
+    }
+    if (!source)
+        return cli_usage("stats", "missing SOURCE");
+    sk_error err;
+    sk_error_clear(&err);
+    read_result res;
+    if (read_source(source, component, &cs, (int)threads, &res, &err) != SK_OK)
+        return cli_error(&err);
+    sk_table_stats s;
+    int rc = sk_table_stats_compute(res.table, (int)threads, &s, &err);
+    if (rc == SK_OK) {
+        if (json)
+            print_json(component, &res, &s);
+        else
+            print_text(component, &res, &s);
+        sk_table_stats_free(&s);
+    }
+    sk_table_free(res.table);
+    return rc == SK_OK ? CLI_OK : cli_error(&err);
+}

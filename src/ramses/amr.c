@@ -1,0 +1,160 @@
+/* amr_ file header and oct blocks; hydro_/grav_ headers and blocks. */
+#include "ramses/amr.h"
+
+#include <string.h>
+
+#define NCELL 8
+#define OCT_RECORDS 37 /* ind_grid, next, prev, xg[3], father, nbor[6], son[8], cpu_map[8], flag1[8] */
+
+/* One int32 record and a check that it holds `want`. */
+static int expect_int(fr_cursor *c, int want, const char *what, sk_error *err)
+{
+    int32_t v;
+    int rc = fr_int32s(c, &v, 1, err);
+    if (rc == SK_OK && v != want)
+        rc = fr_fail_last(c, 4, err, "%s is %d, expected %d", what, (int)v, want);
+    return rc;
+}
+
+int rs_amr_open(rs_amr *a, const char *path, const void *data, size_t size,
+                const sk_ramses_info *info, int icpu, sk_error *err)
+{
+    memset(a, 0, sizeof *a);
+    fr_cursor *c = &a->cur;
+    fr_init(c, path, data, size);
+    a->icpu = icpu;
+    int32_t v[3];
+    int rc = expect_int(c, info->ncpu, "ncpu", err);
+    if (rc == SK_OK)
+        rc = expect_int(c, 3, "ndim", err);
+    if (rc == SK_OK && (rc = fr_int32s(c, v, 3, err)) == SK_OK && (v[0] != 1 || v[1] != 1 || v[2] != 1))
+        rc = fr_fail_last(c, 12, err, "coarse grid is %dx%dx%d; only 1x1x1 is read", (int)v[0],
+                          (int)v[1], (int)v[2]);
+    if (rc == SK_OK)
+        rc = expect_int(c, info->levelmax, "nlevelmax", err);
+    if (rc == SK_OK)
+        rc = fr_skip(c, 1, err); /* ngridmax */
+    if (rc == SK_OK && (rc = fr_int32s(c, v, 1, err)) == SK_OK && (v[0] < 0 || v[0] > 1000))
+        rc = fr_fail_last(c, 4, err, "nboundary = %d is out of range", (int)v[0]);
+    a->ncpu = info->ncpu;
+    a->nlevelmax = info->levelmax;
+    a->nboundary = v[0];
+    if (rc == SK_OK)
+        rc = fr_skip(c, 1, err); /* ngrid_current */
+    if (rc == SK_OK)
+        rc = fr_float64(c, &a->boxlen, err);
+    if (rc == SK_OK)
+        rc = fr_skip(c, 13, err); /* noutput .. headl, taill */
+    size_t nl = (size_t)a->ncpu * (size_t)a->nlevelmax;
+    if (rc == SK_OK)
+        rc = fr_expect(c, 4 * nl, &a->numbl, err);
+    if (rc == SK_OK)
+        rc = fr_skip(c, 1, err); /* numbtot */
+    if (rc == SK_OK && a->nboundary > 0) {
+        rc = fr_skip(c, 2, err); /* headb, tailb */
+        if (rc == SK_OK)
+            rc = fr_expect(c, 4 * (size_t)a->nboundary * (size_t)a->nlevelmax, &a->numbb, err);
+    }
+    if (rc == SK_OK)
+        rc = fr_skip(c, 1, err); /* headf, tailf, numbf, used_mem, used_mem_tot */
+    const uint8_t *ord;
+    size_t len;
+    if (rc == SK_OK)
+        rc = fr_next(c, &ord, &len, err);
+    if (rc == SK_OK) {
+        int bisection = len >= 9 && memcmp(ord, "bisection", 9) == 0;
+        rc = fr_skip(c, bisection ? 5 : 1, err); /* bound_key, or the bisection tree */
+    }
+    if (rc == SK_OK)
+        rc = fr_skip(c, 3, err); /* coarse son, flag1, cpu_map */
+    if (rc == SK_OK)
+        for (size_t i = 0; i < nl; i++)
+            if (rd_i32(a->numbl, i) < 0)
+                return sk_fail(err, SK_ERR_FORMAT, path, -1, "negative oct count in numbl");
+    return rc;
+}
+
+int rs_amr_count(const rs_amr *a, int level, int ibound)
+{
+    if (ibound <= a->ncpu)
+        return rd_i32(a->numbl, (size_t)(level - 1) * (size_t)a->ncpu + (size_t)(ibound - 1));
+    int32_t n = rd_i32(a->numbb, (size_t)(level - 1) * (size_t)a->nboundary +
+                                     (size_t)(ibound - a->ncpu - 1));
+    return n > 0 ? n : 0;
+}
+
+static int read_own_block(fr_cursor *c, int n, rs_octs *own, sk_error *err)
+{
+    int rc = fr_skip(c, 3, err); /* ind_grid, next, prev */
+    for (int d = 0; d < 3 && rc == SK_OK; d++)
+        rc = fr_expect(c, 8 * (size_t)n, &own->xg[d], err);
+    if (rc == SK_OK)
+        rc = fr_skip(c, 7, err); /* father, nbor[6] */
+    for (int k = 0; k < NCELL && rc == SK_OK; k++)
+        rc = fr_expect(c, 4 * (size_t)n, &own->son[k], err);
+    if (rc == SK_OK)
+        rc = fr_skip(c, 16, err); /* cpu_map[8], flag1[8] */
+    own->n = n;
+    return rc;
+}
+
+int rs_amr_level(rs_amr *a, int level, rs_octs *own, sk_error *err)
+{
+    own->level = level;
+    own->n = 0;
+    int rc = SK_OK;
+    for (int ib = 1; ib <= a->ncpu + a->nboundary && rc == SK_OK; ib++) {
+        int n = rs_amr_count(a, level, ib);
+        if (n == 0)
+            continue;
+        if (ib == a->icpu)
+            rc = read_own_block(&a->cur, n, own, err);
+        else
+            rc = fr_skip(&a->cur, OCT_RECORDS, err);
+    }
+    return rc;
+}
+
+int rs_cellfile_open(rs_cellfile *f, int is_hydro, const char *path, const void *data,
+                     size_t size, const rs_amr *a, sk_error *err)
+{
+    fr_cursor *c = &f->cur;
+    fr_init(c, path, data, size);
+    int32_t nvar;
+    int rc = expect_int(c, a->ncpu, "ncpu", err);
+    if (rc == SK_OK && (rc = fr_int32s(c, &nvar, 1, err)) == SK_OK && (nvar < 1 || nvar > 100000))
+        rc = fr_fail_last(c, 4, err, "nvar = %d is out of range", (int)nvar);
+    f->nvar = nvar;
+    if (rc == SK_OK && is_hydro)
+        rc = expect_int(c, 3, "ndim", err);
+    if (rc == SK_OK)
+        rc = expect_int(c, a->nlevelmax, "nlevelmax", err);
+    if (rc == SK_OK)
+        rc = expect_int(c, a->nboundary, "nboundary", err);
+    if (rc == SK_OK && is_hydro)
+        rc = fr_skip(c, 1, err); /* gamma */
+    return rc;
+}
+
+int rs_cellfile_level(rs_cellfile *f, const rs_amr *a, int level, const uint8_t **vars,
+                      sk_error *err)
+{
+    fr_cursor *c = &f->cur;
+    int rc = SK_OK;
+    int64_t per_block = (int64_t)NCELL * f->nvar;
+    for (int ib = 1; ib <= a->ncpu + a->nboundary && rc == SK_OK; ib++) {
+        int n = rs_amr_count(a, level, ib);
+        rc = expect_int(c, level, "level", err);
+        if (rc == SK_OK)
+            rc = expect_int(c, n, "oct count (the amr file's numbl)", err);
+        if (rc != SK_OK || n == 0)
+            continue;
+        if (ib != a->icpu) {
+            rc = fr_skip(c, per_block, err);
+            continue;
+        }
+        for (int64_t k = 0; k < per_block && rc == SK_OK; k++)
+            rc = fr_expect(c, 8 * (size_t)n, &vars[k], err);
+    }
+    return rc;
+}

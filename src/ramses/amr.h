@@ -1,0 +1,55 @@
+/* Walking an amr_ file and its hydro_/grav_ companion level by level.
+ *
+ * Each file lists, per level and per CPU list (ibound), blocks of octs.
+ * Only the file's own list (ibound == icpu) is returned: every oct is owned
+ * by exactly one CPU, so the own lists of all files hold every oct once.
+ * The other lists (ghost copies of neighbours' octs) are skipped by their
+ * record markers without being parsed. */
+#ifndef SNAPKIT_RAMSES_AMR_H
+#define SNAPKIT_RAMSES_AMR_H
+
+#include "ramses/fortran.h"
+#include "snapkit/ramses.h"
+
+typedef struct rs_amr {
+    fr_cursor cur;          /* at the next level's first block */
+    int icpu, ncpu, nlevelmax, nboundary;
+    double boxlen;
+    const uint8_t *numbl;   /* int32 [nlevelmax][ncpu]: octs per (level, list) */
+    const uint8_t *numbb;   /* int32 [nlevelmax][nboundary], or NULL */
+} rs_amr;
+
+/* Parse the header of file icpu and check it against the output's info. */
+int rs_amr_open(rs_amr *a, const char *path, const void *data, size_t size,
+                const sk_ramses_info *info, int icpu, sk_error *err);
+/* Octs of list ibound (1..ncpu+nboundary) at level (1..nlevelmax). */
+int rs_amr_count(const rs_amr *a, int level, int ibound);
+
+/* The own octs of one level: n octs, centres xg (float64 records, coarse
+ * units) and son indices of the 8 cells (int32 records; 0: leaf). */
+typedef struct rs_octs {
+    int level, n;
+    const uint8_t *xg[3];
+    const uint8_t *son[8];
+} rs_octs;
+
+/* Read the next level (levels come in order from 1). */
+int rs_amr_level(rs_amr *a, int level, rs_octs *own, sk_error *err);
+
+/* A hydro_ or grav_ file: nvar float64 fields per cell. */
+typedef struct rs_cellfile {
+    fr_cursor cur;
+    int nvar;
+} rs_cellfile;
+
+/* Parse the header (hydro: 6 records with gamma; grav: 4) and check it
+ * against the amr file. */
+int rs_cellfile_open(rs_cellfile *f, int is_hydro, const char *path, const void *data,
+                     size_t size, const rs_amr *a, sk_error *err);
+/* Read the next level; vars[ind * nvar + ivar] points at the own block's
+ * record of cell ind, variable ivar (n float64 values), when the level has
+ * own octs. */
+int rs_cellfile_level(rs_cellfile *f, const rs_amr *a, int level, const uint8_t **vars,
+                      sk_error *err);
+
+#endif

@@ -1,0 +1,337 @@
+/* Hydro and gravity cells: leaf cells of each file's own octs.
+ *
+ * Two passes over the selected CPU files, in parallel: the first walks the
+ * amr files and counts the selected cells of each file, then the table is
+ * allocated once, and the second pass walks amr and hydro/grav files again
+ * and writes each file's cells at its prefix-sum offset. Files are mapped,
+ * so nothing but the result (and a small per-thread scratch) is allocated.
+ * Within a file, rows run by level, then cell position in the oct, then
+ * oct; hydro and gravity reads of the same selection give the same rows. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ramses/amr.h"
+#include "ramses/internal.h"
+#include "ramses/mapfile.h"
+#include "snapkit/memory.h"
+
+typedef struct cell_plan {
+    rs_kind kind;
+    int cap;          /* deepest level read: cells there count as leaves */
+    int lowest;       /* no selected cell below this level */
+    int with_refined;
+    int has_box;
+    double lo[3], hi[3];
+    int nvar;         /* fields per cell in the files */
+    const rs_var *vars;
+    int nsel;         /* fields wanted, as indices into vars */
+    int sel[SK_MAX_VARS];
+} cell_plan;
+
+typedef struct cell_out {
+    int32_t *level, *cx, *cy, *cz;
+    uint8_t *refined;
+    double *var[SK_MAX_VARS];
+} cell_out;
+
+/* Per-thread buffers sized to the largest own oct block seen. */
+typedef struct scratch {
+    int cap, cap_vars;
+    uint8_t *mask;       /* selected cells of each oct, one bit per cell */
+    int32_t *base;       /* 3 per oct: index of the oct's first cell per axis */
+    int32_t *idx;        /* octs holding a selected cell at one position */
+    const uint8_t **vars;
+} scratch;
+
+static int scratch_fit(scratch *s, int n, int nptr)
+{
+    if (n > s->cap) {
+        sk_free(s->mask);
+        sk_free(s->base);
+        sk_free(s->idx);
+        s->mask = sk_malloc((size_t)n);
+        s->base = sk_malloc(3 * sizeof *s->base * (size_t)n);
+        s->idx = sk_malloc(sizeof *s->idx * (size_t)n);
+        s->cap = (s->mask && s->base && s->idx) ? n : 0;
+        if (!s->cap)
+            return SK_ERR_NOMEM;
+    }
+    if (nptr > s->cap_vars) {
+        sk_free(s->vars);
+        s->vars = sk_malloc(sizeof *s->vars * (size_t)nptr);
+        s->cap_vars = s->vars ? nptr : 0;
+        if (!s->vars)
+            return SK_ERR_NOMEM;
+    }
+    return SK_OK;
+}
+
+static void scratch_free(scratch *s)
+{
+    sk_free(s->mask);
+    sk_free(s->base);
+    sk_free(s->idx);
+    sk_free(s->vars);
+    memset(s, 0, sizeof *s);
+}
+
+/* Bit h of the result: is the centre of cell base + h (h = 0, 1) inside
+ * [lo, hi) along one axis. */
+static inline int axis_bits(const cell_plan *p, int d, int32_t base, double inv)
+{
+    if (!p->has_box)
+        return 3;
+    int bits = 0;
+    for (int h = 0; h < 2; h++) {
+        double c = ((double)(base + h) + 0.5) * inv;
+        bits |= (c >= p->lo[d] && c < p->hi[d]) << h;
+    }
+    return bits;
+}
+
+/* Selected cells of each own oct of one level into mask (and the octs'
+ * cell indices into base); their number into *count. */
+static int oct_masks(const cell_plan *p, const rs_octs *o, const char *path, scratch *s,
+                     int64_t *count, sk_error *err)
+{
+    int l = o->level;
+    double scale = ldexp(1.0, l), inv = ldexp(1.0, -l);
+    int all_cells = p->with_refined || l == p->cap;
+    int64_t total = 0;
+    for (int i = 0; i < o->n; i++) {
+        int in[3];
+        for (int d = 0; d < 3; d++) {
+            double v = rd_f64(o->xg[d], (size_t)i) * scale;
+            /* A level-l oct centre is an odd multiple of 2^-l. */
+            if (!(v >= 1.0 && v < scale) || v != floor(v) || fmod(v, 2.0) != 1.0)
+                return sk_fail(err, SK_ERR_FORMAT, path, -1,
+                               "level %d, oct %d: centre %.17g is not on the level's grid", l,
+                               i + 1, rd_f64(o->xg[d], (size_t)i));
+            s->base[3 * i + d] = (int32_t)v - 1;
+            in[d] = axis_bits(p, d, s->base[3 * i + d], inv);
+        }
+        unsigned m = 0;
+        for (int ind = 0; ind < 8; ind++) {
+            if (!all_cells && rd_i32(o->son[ind], (size_t)i) != 0)
+                continue;
+            m |= (unsigned)((in[0] >> (ind & 1)) & (in[1] >> ((ind >> 1) & 1)) &
+                            (in[2] >> (ind >> 2)) & 1)
+                 << ind;
+        }
+        s->mask[i] = (uint8_t)m;
+        total += __builtin_popcount(m);
+    }
+    *count = total;
+    return SK_OK;
+}
+
+/* Write the selected cells of one level at rows [*row, ...). */
+static void fill_level(const cell_plan *p, const rs_octs *o, const scratch *s,
+                       const uint8_t *const *vars, const cell_out *out, int64_t *row)
+{
+    int64_t r0 = *row;
+    for (int ind = 0; ind < 8; ind++) {
+        int k = 0;
+        for (int i = 0; i < o->n; i++)
+            if ((s->mask[i] >> ind) & 1)
+                s->idx[k++] = i;
+        for (int j = 0; j < k; j++) {
+            const int32_t *b = &s->base[3 * s->idx[j]];
+            out->level[r0 + j] = o->level;
+            out->cx[r0 + j] = b[0] + (ind & 1);
+            out->cy[r0 + j] = b[1] + ((ind >> 1) & 1);
+            out->cz[r0 + j] = b[2] + (ind >> 2);
+        }
+        if (out->refined)
+            for (int j = 0; j < k; j++)
+                out->refined[r0 + j] = rd_i32(o->son[ind], (size_t)s->idx[j]) != 0;
+        for (int v = 0; v < p->nsel; v++) {
+            const uint8_t *rec = vars[ind * p->nvar + p->sel[v]];
+            double *dst = out->var[v] + r0;
+            for (int j = 0; j < k; j++)
+                dst[j] = rd_f64(rec, (size_t)s->idx[j]);
+        }
+        r0 += k;
+    }
+    *row = r0;
+}
+
+/* Count (out == NULL) or write the selected cells of CPU file icpu. */
+static int walk_file(rs_read_ctx *ctx, const cell_plan *p, int icpu, const cell_out *out,
+                     int64_t *rows, scratch *s, int64_t *bytes, sk_error *err)
+{
+    char amr_path[4096], cell_path[4096];
+    rs_cpu_path(ctx->r, RS_AMR, icpu, amr_path, sizeof amr_path);
+    rs_cpu_path(ctx->r, p->kind, icpu, cell_path, sizeof cell_path);
+    rs_mapped am = {0}, cm = {0};
+    rs_amr a;
+    rs_cellfile cf;
+    int rc = rs_map(amr_path, &am, err);
+    if (rc == SK_OK)
+        rc = rs_amr_open(&a, amr_path, am.data, am.size, &ctx->r->info, icpu, err);
+    if (rc == SK_OK && out) {
+        rc = rs_map(cell_path, &cm, err);
+        if (rc == SK_OK)
+            rc = rs_cellfile_open(&cf, p->kind == RS_HYDRO, cell_path, cm.data, cm.size, &a, err);
+        if (rc == SK_OK && cf.nvar != p->nvar)
+            rc = sk_fail(err, SK_ERR_FORMAT, cell_path, -1,
+                         "%d fields per cell, but the first file has %d", cf.nvar, p->nvar);
+        if (rc == SK_OK)
+            rc = scratch_fit(s, 0, 8 * p->nvar) == SK_OK ? SK_OK
+                 : sk_fail(err, SK_ERR_NOMEM, cell_path, -1, "out of memory");
+    }
+    int64_t row = *rows, count = 0;
+    for (int l = 1; l <= p->cap && rc == SK_OK; l++) {
+        rs_octs o;
+        rc = rs_amr_level(&a, l, &o, err);
+        if (rc == SK_OK && out)
+            rc = rs_cellfile_level(&cf, &a, l, s->vars, err);
+        if (rc != SK_OK || o.n == 0 || l < p->lowest)
+            continue;
+        if (scratch_fit(s, o.n, 0) != SK_OK)
+            rc = sk_fail(err, SK_ERR_NOMEM, amr_path, -1, "out of memory");
+        int64_t n = 0;
+        if (rc == SK_OK)
+            rc = oct_masks(p, &o, amr_path, s, &n, err);
+        count += n;
+        if (rc == SK_OK && out)
+            fill_level(p, &o, s, s->vars, out, &row);
+    }
+    if (rc == SK_OK && out && row - *rows != count)
+        rc = sk_fail(err, SK_ERR_FORMAT, amr_path, -1, "cell count changed between passes");
+    *rows = out ? row : count;
+    *bytes = (int64_t)am.size + (int64_t)cm.size;
+    rs_unmap(&am);
+    rs_unmap(&cm);
+    return rc;
+}
+
+/* Run walk_file over every selected file in parallel; rows[f] is the
+ * count (out == NULL) or the starting row (out != NULL) of file f. */
+static int walk_files(rs_read_ctx *ctx, const cell_plan *p, const cell_out *out, int64_t *rows,
+                      sk_error *err)
+{
+    int failed = 0;
+    int64_t done = 0;
+    sk_error_clear(err);
+#pragma omp parallel num_threads(ctx->threads)
+    {
+        scratch s = {0};
+        sk_error e;
+        sk_error_clear(&e);
+#pragma omp for schedule(dynamic, 1)
+        for (int f = 0; f < ctx->ncpus; f++) {
+            int stop;
+#pragma omp atomic read
+            stop = failed;
+            if (stop)
+                continue;
+            int64_t bytes = 0;
+            if (walk_file(ctx, p, ctx->cpus[f], out, &rows[f], &s, &bytes, &e) != SK_OK) {
+#pragma omp critical(rs_cells_error)
+                sk_error_keep_first(err, &e);
+#pragma omp atomic write
+                failed = 1;
+            } else if (out) {
+#pragma omp atomic
+                ctx->bytes_read += bytes;
+                rs_progress_step(ctx, &done, bytes);
+            }
+        }
+        scratch_free(&s);
+    }
+    return failed ? (err && err->code ? err->code : SK_ERR_FORMAT) : SK_OK;
+}
+
+static int make_plan(rs_read_ctx *ctx, rs_kind kind, cell_plan *p, sk_error *err)
+{
+    const sk_ramses *r = ctx->r;
+    const sk_selection *sel = ctx->sel;
+    memset(p, 0, sizeof *p);
+    p->kind = kind;
+    p->cap = (sel->lmax > 0 && sel->lmax < r->info.levelmax) ? sel->lmax : r->info.levelmax;
+    p->with_refined = ctx->opt->with_refined;
+    p->lowest = rs_lowest_level(r, sel, ctx->opt);
+    p->has_box = sel->has_box;
+    for (int d = 0; d < 3; d++) {
+        p->lo[d] = sel->lo[d];
+        p->hi[d] = sel->hi[d];
+    }
+    p->vars = kind == RS_HYDRO ? r->hydro_vars : r->grav_vars;
+    p->nvar = kind == RS_HYDRO ? r->info.nvar_hydro : r->ngrav;
+    for (int i = 0; i < sel->nvars; i++) {
+        const char *name = sel->vars[i];
+        int found = !strcmp(name, "level") || !strcmp(name, "cx") || !strcmp(name, "cy") ||
+                    !strcmp(name, "cz") || (p->with_refined && !strcmp(name, "refined"));
+        for (int v = 0; v < p->nvar && !found; v++)
+            found = !strcmp(name, p->vars[v].name);
+        if (!found) {
+            char list[2048] = "";
+            size_t n = 0;
+            for (int v = 0; v < p->nvar && n < sizeof list; v++)
+                n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", v ? ", " : "",
+                                      p->vars[v].name);
+            return sk_fail(err, SK_ERR_ARG, r->dir, -1, "no %s variable '%s' (there are: %s)",
+                           kind == RS_HYDRO ? "hydro" : "gravity", name, list);
+        }
+    }
+    for (int v = 0; v < p->nvar && p->nsel < SK_MAX_VARS; v++)
+        if (sk_selection_wants(sel, p->vars[v].name))
+            p->sel[p->nsel++] = v;
+    return SK_OK;
+}
+
+static int make_table(const cell_plan *p, int64_t nrows, sk_table **out, cell_out *cols,
+                      sk_error *err)
+{
+    memset(cols, 0, sizeof *cols);
+    sk_table *t = sk_table_new(nrows);
+    if (!t)
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
+    int ok = (cols->level = sk_table_add(t, "level", SK_INT32, err)) &&
+             (cols->cx = sk_table_add(t, "cx", SK_INT32, err)) &&
+             (cols->cy = sk_table_add(t, "cy", SK_INT32, err)) &&
+             (cols->cz = sk_table_add(t, "cz", SK_INT32, err));
+    if (ok && p->with_refined)
+        ok = (cols->refined = sk_table_add(t, "refined", SK_UINT8, err)) != NULL;
+    for (int v = 0; v < p->nsel && ok; v++)
+        ok = (cols->var[v] = sk_table_add(t, p->vars[p->sel[v]].name, SK_FLOAT64, err)) != NULL;
+    if (!ok) {
+        sk_table_free(t);
+        return err && err->code ? err->code : SK_ERR_NOMEM;
+    }
+    *out = t;
+    return SK_OK;
+}
+
+int rs_read_cells(rs_read_ctx *ctx, rs_kind kind, sk_table **out, sk_error *err)
+{
+    cell_plan p;
+    int rc = make_plan(ctx, kind, &p, err);
+    if (rc != SK_OK)
+        return rc;
+    int64_t *rows = sk_calloc((size_t)(ctx->ncpus ? ctx->ncpus : 1), sizeof *rows);
+    if (!rows)
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
+    rc = walk_files(ctx, &p, NULL, rows, err);
+    int64_t total = 0;
+    for (int f = 0; f < ctx->ncpus && rc == SK_OK; f++) {
+        int64_t n = rows[f];
+        rows[f] = total;
+        total += n;
+    }
+    cell_out cols;
+    sk_table *t = NULL;
+    if (rc == SK_OK)
+        rc = make_table(&p, total, &t, &cols, err);
+    if (rc == SK_OK)
+        rc = walk_files(ctx, &p, &cols, rows, err);
+    sk_free(rows);
+    if (rc != SK_OK) {
+        sk_table_free(t);
+        return rc;
+    }
+    *out = t;
+    return SK_OK;
+}

@@ -1,0 +1,71 @@
+/* The RAMSES reader's shared state and the pieces its files share. */
+#ifndef SNAPKIT_RAMSES_INTERNAL_H
+#define SNAPKIT_RAMSES_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ramses/text.h"
+#include "snapkit/ramses.h"
+
+/* Component kinds of binary per-CPU files. */
+typedef enum rs_kind { RS_AMR, RS_HYDRO, RS_GRAV, RS_PART } rs_kind;
+
+struct sk_ramses {
+    char *dir;
+    sk_ramses_info info;
+    rs_info_text info_text;  /* every info key as written, and bound_key */
+    char *info_path;
+    char *namelist;          /* namelist.txt, or NULL */
+    rs_header_text header;   /* header_NNNNN.txt (empty when absent) */
+    int has_header;
+
+    rs_varlist hydro_desc;   /* as written (n == 0 when absent) */
+    rs_var *hydro_vars;      /* names used for the columns, nvar_hydro of them */
+    double gamma;            /* from the hydro files' header; 0 when unknown */
+
+    rs_var *grav_vars;
+    int ngrav;
+
+    rs_varlist part_desc;    /* part_file_descriptor.txt (n == 0 when absent) */
+    rs_var *part_vars;       /* the particle files' records after the header */
+    int npart_vars;
+    int part_family_derived; /* no family record: `family` is computed */
+    int part_id_width;       /* 4 or 8 bytes of identity and counts */
+};
+
+/* dir/<kind>_NNNNN.outCCCCC into buf. */
+void rs_cpu_path(const sk_ramses *r, rs_kind kind, int icpu, char *buf, size_t n);
+
+/* Column names of the hydro variables: the descriptor's (late-2017 names
+ * mapped to current ones) or, without one, the conventional names by
+ * position. */
+int rs_hydro_names(sk_ramses *r, int nvar, sk_error *err);
+/* Particle fields from the descriptor, or for late-2017 outputs from
+ * header_'s field line (or the record count of the first particle file). */
+int rs_particle_fields(sk_ramses *r, sk_error *err);
+
+/* Lowest level whose cells a cell read can select. */
+int rs_lowest_level(const sk_ramses *r, const sk_selection *sel, const sk_read_options *opt);
+
+/* Cell components (hydro, gravity) and particles into a new table. */
+typedef struct rs_read_ctx {
+    sk_ramses *r;
+    const sk_selection *sel;
+    const sk_read_options *opt;
+    const int *cpus; /* 1-based CPU numbers to read */
+    int ncpus;
+    int threads;
+    int64_t bytes_read;
+    int64_t progress_bytes;
+} rs_read_ctx;
+int rs_read_cells(rs_read_ctx *ctx, rs_kind kind, sk_table **out, sk_error *err);
+int rs_read_particles(rs_read_ctx *ctx, sk_table **out, sk_error *err);
+
+/* sk_dtype of a RAMSES type code. */
+sk_dtype rs_dtype(char type);
+
+/* Report one more file done to the progress callback (serialised). */
+void rs_progress_step(rs_read_ctx *ctx, int64_t *done, int64_t bytes);
+
+#endif

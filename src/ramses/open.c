@@ -1,0 +1,369 @@
+/* Opening an output folder: the text files, the components present and
+ * the headers of the first hydro, gravity and particle files. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "ramses/fortran.h"
+#include "ramses/internal.h"
+#include "ramses/mapfile.h"
+#include "snapkit/memory.h"
+
+#define TEXT_MAX (64u << 20)
+
+static const char *const k_prefix[] = {"amr", "hydro", "grav", "part"};
+
+void rs_cpu_path(const sk_ramses *r, rs_kind kind, int icpu, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s/%s_%05d.out%05d", r->dir, k_prefix[kind], r->info.output, icpu);
+}
+
+static void text_path(const sk_ramses *r, const char *name, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s/%s", r->dir, name);
+}
+
+/* NNNNN from the folder name output_NNNNN, else from its info_NNNNN.txt. */
+static int find_output_number(const char *dir, int *out, sk_error *err)
+{
+    const char *base = strrchr(dir, '/');
+    base = base ? base + 1 : dir;
+    int n;
+    char tail;
+    if (sscanf(base, "output_%d%c", &n, &tail) == 1 && n >= 0) {
+        *out = n;
+        return SK_OK;
+    }
+    DIR *d = opendir(dir);
+    if (!d)
+        return sk_fail_errno(err, dir, errno, "cannot open folder");
+    int found = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        if (sscanf(e->d_name, "info_%d.tx%c", &n, &tail) == 2 && tail == 't' && !found) {
+            *out = n;
+            found = 1;
+        }
+    }
+    closedir(d);
+    if (!found)
+        return sk_fail(err, SK_ERR_FORMAT, dir, -1, "not a RAMSES output (no info_NNNNN.txt)");
+    return SK_OK;
+}
+
+static int read_info(sk_ramses *r, sk_error *err)
+{
+    char *text;
+    size_t len;
+    int rc = rs_read_text(r->info_path, TEXT_MAX, &text, &len, err);
+    if (rc != SK_OK)
+        return rc;
+    rc = rs_parse_info(r->info_path, text, len, &r->info_text, err);
+    sk_free(text);
+    if (rc != SK_OK)
+        return rc;
+    sk_ramses_info *in = &r->info;
+    const rs_info_text *t = &r->info_text;
+    const char *p = r->info_path;
+    static const char *const ints[] = {"ncpu", "ndim", "levelmin", "levelmax"};
+    int *int_fields[] = {&in->ncpu, &in->ndim, &in->levelmin, &in->levelmax};
+    for (int i = 0; i < 4 && rc == SK_OK; i++)
+        rc = rs_info_int(t, p, ints[i], int_fields[i], err);
+    static const char *const reals[] = {"boxlen", "time", "unit_l", "unit_d", "unit_t"};
+    double *real_fields[] = {&in->boxlen, &in->time, &in->unit_l, &in->unit_d, &in->unit_t};
+    for (int i = 0; i < 5 && rc == SK_OK; i++)
+        rc = rs_info_double(t, p, reals[i], real_fields[i], err);
+    if (rc != SK_OK)
+        return rc;
+    /* Optional keys: absent in some builds, so they default quietly. */
+    static const char *const opt_reals[] = {"aexp", "H0", "omega_m", "omega_l", "omega_k",
+                                            "omega_b"};
+    double *opt_fields[] = {&in->aexp, &in->H0, &in->omega_m, &in->omega_l, &in->omega_k,
+                            &in->omega_b};
+    for (int i = 0; i < 6; i++)
+        if (rs_info_double(t, p, opt_reals[i], opt_fields[i], NULL) != SK_OK)
+            *opt_fields[i] = i < 2 ? 1.0 : 0.0;
+    if (rs_info_int(t, p, "ngridmax", &in->ngridmax, NULL) != SK_OK)
+        in->ngridmax = 0;
+    if (rs_info_int(t, p, "nstep_coarse", &in->nstep_coarse, NULL) != SK_OK)
+        in->nstep_coarse = 0;
+    const rs_kv *ord = rs_kv_find(&t->keys, "ordering type");
+    snprintf(in->ordering, sizeof in->ordering, "%s", ord ? ord->value : "hilbert");
+    in->ndomain = t->ndomain;
+    in->bound_key = t->bound_key;
+    return SK_OK;
+}
+
+static int check_info(const sk_ramses *r, sk_error *err)
+{
+    const sk_ramses_info *in = &r->info;
+    const char *p = r->info_path;
+    if (in->ndim != 3)
+        return sk_fail(err, SK_ERR_FORMAT, p, -1, "ndim = %d: only 3-D outputs are read", in->ndim);
+    if (in->ncpu < 1 || in->ncpu > 10000000)
+        return sk_fail(err, SK_ERR_FORMAT, p, -1, "ncpu = %d is out of range", in->ncpu);
+    if (in->levelmin < 1 || in->levelmax < in->levelmin || in->levelmax > 60)
+        return sk_fail(err, SK_ERR_FORMAT, p, -1, "levelmin = %d, levelmax = %d are not valid",
+                       in->levelmin, in->levelmax);
+    if (!(in->boxlen > 0) || !(in->unit_l > 0) || !(in->unit_d > 0) || !(in->unit_t > 0))
+        return sk_fail(err, SK_ERR_FORMAT, p, -1, "boxlen and the units must be positive");
+    if (strcmp(in->ordering, "hilbert") == 0 &&
+        (in->ndomain < in->ncpu || in->ndomain % in->ncpu != 0))
+        return sk_fail(err, SK_ERR_FORMAT, p, -1,
+                       "the DOMAIN table has %d domains, which is not a multiple of ncpu = %d",
+                       in->ndomain, in->ncpu);
+    return SK_OK;
+}
+
+/* The amr files present must be exactly amr_NNNNN.out00001 .. out<ncpu>. */
+static int check_cpu_files(sk_ramses *r, sk_error *err)
+{
+    char path[4096], prefix[32];
+    rs_cpu_path(r, RS_AMR, 1, path, sizeof path);
+    if (!rs_file_exists(path, NULL))
+        return sk_fail(err, SK_ERR_FORMAT, r->dir, -1, "not a RAMSES output (no %s)",
+                       strrchr(path, '/') + 1);
+    snprintf(prefix, sizeof prefix, "amr_%05d.out", r->info.output);
+    DIR *d = opendir(r->dir);
+    if (!d)
+        return sk_fail_errno(err, r->dir, errno, "cannot open folder");
+    int count = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        count += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+    closedir(d);
+    if (count != r->info.ncpu)
+        return sk_fail(err, SK_ERR_FORMAT, r->info_path, -1,
+                       "ncpu = %d but the folder holds %d %s* files", r->info.ncpu, count, prefix);
+    rs_cpu_path(r, RS_AMR, r->info.ncpu, path, sizeof path);
+    if (!rs_file_exists(path, NULL))
+        return sk_fail(err, SK_ERR_IO, path, -1, "missing (info says ncpu = %d)", r->info.ncpu);
+    return SK_OK;
+}
+
+/* Optional text file into *out (NULL when absent). */
+static int read_optional(const sk_ramses *r, const char *name, char **out, size_t *len,
+                         sk_error *err)
+{
+    char path[4096];
+    text_path(r, name, path, sizeof path);
+    *out = NULL;
+    *len = 0;
+    if (!rs_file_exists(path, NULL))
+        return SK_OK;
+    return rs_read_text(path, TEXT_MAX, out, len, err);
+}
+
+static int read_descriptor(const sk_ramses *r, const char *name, rs_varlist *out, sk_error *err)
+{
+    char *text;
+    size_t len;
+    memset(out, 0, sizeof *out);
+    int rc = read_optional(r, name, &text, &len, err);
+    if (rc != SK_OK || !text)
+        return rc;
+    char path[4096];
+    text_path(r, name, path, sizeof path);
+    rc = rs_parse_descriptor(path, text, len, out, err);
+    sk_free(text);
+    return rc;
+}
+
+static int read_text_files(sk_ramses *r, sk_error *err)
+{
+    size_t len;
+    int rc = read_optional(r, "namelist.txt", &r->namelist, &len, err);
+    char name[64], *text = NULL;
+    snprintf(name, sizeof name, "header_%05d.txt", r->info.output);
+    if (rc == SK_OK)
+        rc = read_optional(r, name, &text, &len, err);
+    if (rc == SK_OK && text) {
+        char path[4096];
+        text_path(r, name, path, sizeof path);
+        rc = rs_parse_header(path, text, len, &r->header, err);
+        r->has_header = rc == SK_OK;
+    }
+    sk_free(text);
+    if (rc == SK_OK && r->info.has_hydro)
+        rc = read_descriptor(r, "hydro_file_descriptor.txt", &r->hydro_desc, err);
+    if (rc == SK_OK && r->info.has_particles)
+        rc = read_descriptor(r, "part_file_descriptor.txt", &r->part_desc, err);
+    return rc;
+}
+
+/* ncpu, nvar of the first hydro or grav file (and gamma for hydro). */
+static int probe_cell_file(sk_ramses *r, rs_kind kind, int *nvar, sk_error *err)
+{
+    char path[4096];
+    rs_cpu_path(r, kind, 1, path, sizeof path);
+    rs_mapped m;
+    int rc = rs_map(path, &m, err);
+    if (rc != SK_OK)
+        return rc;
+    fr_cursor c;
+    fr_init(&c, path, m.data, m.size);
+    int32_t v[1];
+    rc = fr_int32s(&c, v, 1, err);
+    if (rc == SK_OK && v[0] != r->info.ncpu)
+        rc = fr_fail_last(&c, 4, err, "ncpu is %d but %s says %d", (int)v[0],
+                          strrchr(r->info_path, '/') + 1, r->info.ncpu);
+    if (rc == SK_OK)
+        rc = fr_int32s(&c, v, 1, err);
+    if (rc == SK_OK && (v[0] < 1 || v[0] > 100000))
+        rc = fr_fail_last(&c, 4, err, "nvar = %d is out of range", (int)v[0]);
+    *nvar = v[0];
+    if (rc == SK_OK && kind == RS_HYDRO) {
+        rc = fr_skip(&c, 3, err);
+        if (rc == SK_OK)
+            rc = fr_float64(&c, &r->gamma, err);
+    }
+    rs_unmap(&m);
+    return rc;
+}
+
+static int gravity_names(sk_ramses *r, int nvar, sk_error *err)
+{
+    static const char *const names[] = {"potential", "acceleration_x", "acceleration_y",
+                                        "acceleration_z"};
+    /* -DOUTPUT_PARTICLE_DENSITY writes the density Poisson solved for first. */
+    int shift = nvar == 5 ? 1 : 0;
+    if (nvar != 4 && nvar != 5) {
+        char path[4096];
+        rs_cpu_path(r, RS_GRAV, 1, path, sizeof path);
+        return sk_fail(err, SK_ERR_FORMAT, path, -1,
+                       "%d gravity fields per cell; expected 4 (potential, acceleration) or 5",
+                       nvar);
+    }
+    r->grav_vars = sk_calloc((size_t)nvar, sizeof *r->grav_vars);
+    if (!r->grav_vars)
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
+    r->ngrav = nvar;
+    if (shift)
+        snprintf(r->grav_vars[0].name, RS_NAME_MAX, "density");
+    for (int i = 0; i < 4; i++)
+        snprintf(r->grav_vars[i + shift].name, RS_NAME_MAX, "%s", names[i]);
+    for (int i = 0; i < nvar; i++)
+        r->grav_vars[i].type = 'd';
+    return SK_OK;
+}
+
+static int probe_components(sk_ramses *r, sk_error *err)
+{
+    char path[4096];
+    sk_ramses_info *in = &r->info;
+    rs_cpu_path(r, RS_HYDRO, 1, path, sizeof path);
+    in->has_hydro = rs_file_exists(path, NULL);
+    rs_cpu_path(r, RS_GRAV, 1, path, sizeof path);
+    in->has_gravity = rs_file_exists(path, NULL);
+    rs_cpu_path(r, RS_PART, 1, path, sizeof path);
+    in->has_particles = rs_file_exists(path, NULL);
+    int rc = read_text_files(r, err);
+    if (rc == SK_OK && in->has_hydro) {
+        rc = probe_cell_file(r, RS_HYDRO, &in->nvar_hydro, err);
+        if (rc == SK_OK)
+            rc = rs_hydro_names(r, in->nvar_hydro, err);
+    }
+    int ngrav = 0;
+    if (rc == SK_OK && in->has_gravity) {
+        rc = probe_cell_file(r, RS_GRAV, &ngrav, err);
+        if (rc == SK_OK)
+            rc = gravity_names(r, ngrav, err);
+    }
+    if (rc == SK_OK && in->has_particles)
+        rc = rs_particle_fields(r, err);
+    int old_hydro = in->has_hydro && r->hydro_desc.version != 1;
+    int old_part = in->has_particles && r->part_desc.n == 0;
+    in->format = (old_hydro || old_part) ? SK_RAMSES_2017 : SK_RAMSES_CURRENT;
+    return rc;
+}
+
+int sk_ramses_open(sk_ramses **out, const char *dir, sk_error *err)
+{
+    *out = NULL;
+    struct stat st;
+    if (stat(dir, &st) != 0)
+        return sk_fail_errno(err, dir, errno, "cannot open");
+    if (!S_ISDIR(st.st_mode))
+        return sk_fail(err, SK_ERR_FORMAT, dir, -1, "not a RAMSES output (not a folder)");
+    sk_ramses *r = sk_calloc(1, sizeof *r);
+    if (!r)
+        return sk_fail(err, SK_ERR_NOMEM, dir, -1, "out of memory");
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
+    r->dir = sk_strndup(dir, n);
+    int rc = r->dir ? find_output_number(r->dir, &r->info.output, err)
+                    : sk_fail(err, SK_ERR_NOMEM, dir, -1, "out of memory");
+    if (rc == SK_OK) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/info_%05d.txt", r->dir, r->info.output);
+        if (!rs_file_exists(path, NULL))
+            rc = sk_fail(err, SK_ERR_FORMAT, r->dir, -1, "not a RAMSES output (no %s)",
+                         strrchr(path, '/') + 1);
+        else if (!(r->info_path = sk_strdup(path)))
+            rc = sk_fail(err, SK_ERR_NOMEM, dir, -1, "out of memory");
+    }
+    if (rc == SK_OK)
+        rc = read_info(r, err);
+    if (rc == SK_OK)
+        rc = check_info(r, err);
+    if (rc == SK_OK)
+        rc = check_cpu_files(r, err);
+    if (rc == SK_OK)
+        rc = probe_components(r, err);
+    if (rc != SK_OK) {
+        sk_ramses_close(r);
+        return rc;
+    }
+    *out = r;
+    return SK_OK;
+}
+
+void sk_ramses_close(sk_ramses *r)
+{
+    if (!r)
+        return;
+    rs_info_text_free(&r->info_text);
+    rs_header_text_free(&r->header);
+    rs_varlist_free(&r->hydro_desc);
+    rs_varlist_free(&r->part_desc);
+    sk_free(r->hydro_vars);
+    sk_free(r->grav_vars);
+    sk_free(r->part_vars);
+    sk_free(r->namelist);
+    sk_free(r->info_path);
+    sk_free(r->dir);
+    sk_free(r);
+}
+
+const sk_ramses_info *sk_ramses_get_info(const sk_ramses *r)
+{
+    return &r->info;
+}
+
+int sk_ramses_disk_usage(const sk_ramses *r, sk_ramses_usage *u, sk_error *err)
+{
+    memset(u, 0, sizeof *u);
+    DIR *d = opendir(r->dir);
+    if (!d)
+        return sk_fail_errno(err, r->dir, errno, "cannot open folder");
+    char path[4096];
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        int64_t size;
+        snprintf(path, sizeof path, "%s/%s", r->dir, e->d_name);
+        if (!rs_file_exists(path, &size))
+            continue;
+        int kind = SK_RAMSES_OTHER;
+        for (int k = 0; k < 4; k++) {
+            size_t pl = strlen(k_prefix[k]);
+            if (strncmp(e->d_name, k_prefix[k], pl) == 0 && e->d_name[pl] == '_' &&
+                strstr(e->d_name, ".out"))
+                kind = k;
+        }
+        u->files[kind]++;
+        u->bytes[kind] += size;
+    }
+    closedir(d);
+    return SK_OK;
+}

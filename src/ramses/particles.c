@@ -1,0 +1,278 @@
+/* Particles: every field of the part_ files, typed as on disk.
+ *
+ * As for cells: count the selected particles of each file, allocate the
+ * table once, fill each file's rows at its offset. Particles ignore lmax.
+ * Outputs without a family record (late 2017) get a derived int8 `family`:
+ * 2 (star) where birth_time != 0, else 1 (dark matter). */
+#include <stdio.h>
+#include <string.h>
+
+#include "ramses/fortran.h"
+#include "ramses/internal.h"
+#include "ramses/mapfile.h"
+#include "snapkit/memory.h"
+
+#define MAX_FIELDS 256
+
+typedef struct part_plan {
+    int nfields;
+    const rs_var *fields;
+    int has_box;
+    double lo[3], hi[3], boxlen;
+    int pos[3];         /* field index of position_x/y/z, -1 when absent */
+    int birth;          /* field index of birth_time, -1 when absent */
+    int nsel;
+    int sel[MAX_FIELDS];
+    int derive_family;
+} part_plan;
+
+typedef struct part_out {
+    void *col[MAX_FIELDS];
+    int8_t *family;
+} part_out;
+
+/* The header and field records of one file. */
+typedef struct part_file {
+    int64_t npart;
+    const uint8_t *rec[MAX_FIELDS];
+} part_file;
+
+static int open_part_file(rs_read_ctx *ctx, const part_plan *p, const char *path,
+                          const rs_mapped *m, part_file *pf, sk_error *err)
+{
+    fr_cursor c;
+    fr_init(&c, path, m->data, m->size);
+    int32_t v;
+    int width;
+    int rc = fr_int32s(&c, &v, 1, err);
+    if (rc == SK_OK && v != ctx->r->info.ncpu)
+        rc = fr_fail_last(&c, 4, err, "ncpu is %d, expected %d", (int)v, ctx->r->info.ncpu);
+    if (rc == SK_OK && (rc = fr_int32s(&c, &v, 1, err)) == SK_OK && v != 3)
+        rc = fr_fail_last(&c, 4, err, "ndim is %d, expected 3", (int)v);
+    if (rc == SK_OK && (rc = fr_int_any(&c, &pf->npart, &width, err)) == SK_OK &&
+        (pf->npart < 0 || width != ctx->r->part_id_width))
+        rc = fr_fail_last(&c, (size_t)width, err, "bad particle count %lld (%d-byte)",
+                          (long long)pf->npart, width);
+    if (rc == SK_OK)
+        rc = fr_skip(&c, 5, err); /* localseed, nstar_tot, mstar_tot, mstar_lost, nsink */
+    for (int f = 0; f < p->nfields && rc == SK_OK; f++) {
+        size_t size = (size_t)rs_type_size(p->fields[f].type);
+        if ((uint64_t)pf->npart > (c.size - c.pos) / (size ? size : 1))
+            rc = sk_fail_record(err, SK_ERR_FORMAT, path, c.record + 1, (int64_t)c.pos,
+                                "%lld particles of field %s do not fit in the file (truncated?)",
+                                (long long)pf->npart, p->fields[f].name);
+        else
+            rc = fr_expect(&c, size * (size_t)pf->npart, &pf->rec[f], err);
+    }
+    return rc;
+}
+
+static int in_box(const part_plan *p, const part_file *pf, int64_t i)
+{
+    for (int d = 0; d < 3; d++) {
+        double x = rd_f64(pf->rec[p->pos[d]], (size_t)i) / p->boxlen;
+        if (!(x >= p->lo[d] && x < p->hi[d]))
+            return 0;
+    }
+    return 1;
+}
+
+static void copy_field(void *dst, const uint8_t *src, size_t size, const int32_t *idx,
+                       int64_t n)
+{
+    unsigned char *d = dst;
+    if (!idx) {
+        memcpy(d, src, size * (size_t)n);
+        return;
+    }
+    for (int64_t j = 0; j < n; j++)
+        memcpy(d + size * (size_t)j, src + size * (size_t)idx[j], size);
+}
+
+static void fill_file(const part_plan *p, const part_file *pf, const int32_t *idx, int64_t n,
+                      const part_out *out, int64_t row)
+{
+    for (int s = 0; s < p->nsel; s++) {
+        const rs_var *f = &p->fields[p->sel[s]];
+        size_t size = (size_t)rs_type_size(f->type);
+        copy_field((unsigned char *)out->col[s] + size * (size_t)row, pf->rec[p->sel[s]], size,
+                   idx, n);
+    }
+    if (out->family)
+        for (int64_t j = 0; j < n; j++) {
+            int64_t i = idx ? idx[j] : j;
+            out->family[row + j] = (p->birth >= 0 && rd_f64(pf->rec[p->birth], (size_t)i) != 0) ? 2 : 1;
+        }
+}
+
+/* Count (out == NULL) or write the selected particles of one file. */
+static int walk_file(rs_read_ctx *ctx, const part_plan *p, int icpu, const part_out *out,
+                     int64_t *rows, int32_t **idx, int64_t *cap, int64_t *bytes, sk_error *err)
+{
+    char path[4096];
+    rs_cpu_path(ctx->r, RS_PART, icpu, path, sizeof path);
+    rs_mapped m;
+    part_file pf;
+    int rc = rs_map(path, &m, err);
+    if (rc == SK_OK)
+        rc = open_part_file(ctx, p, path, &m, &pf, err);
+    int64_t n = rc == SK_OK ? pf.npart : 0;
+    if (rc == SK_OK && p->has_box) {
+        if (pf.npart > *cap) {
+            sk_free(*idx);
+            *idx = sk_malloc(sizeof **idx * (size_t)pf.npart);
+            *cap = *idx ? pf.npart : 0;
+            if (!*idx)
+                rc = sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory");
+        }
+        n = 0;
+        for (int64_t i = 0; i < pf.npart && rc == SK_OK; i++)
+            if (in_box(p, &pf, i))
+                (*idx)[n++] = (int32_t)i;
+    }
+    if (rc == SK_OK && out)
+        fill_file(p, &pf, p->has_box ? *idx : NULL, n, out, *rows);
+    if (rc == SK_OK && !out)
+        *rows = n;
+    *bytes = (int64_t)m.size;
+    rs_unmap(&m);
+    return rc;
+}
+
+static int walk_files(rs_read_ctx *ctx, const part_plan *p, const part_out *out, int64_t *rows,
+                      sk_error *err)
+{
+    int failed = 0;
+    int64_t done = 0;
+    sk_error_clear(err);
+#pragma omp parallel num_threads(ctx->threads)
+    {
+        int32_t *idx = NULL;
+        int64_t cap = 0;
+        sk_error e;
+        sk_error_clear(&e);
+#pragma omp for schedule(dynamic, 1)
+        for (int f = 0; f < ctx->ncpus; f++) {
+            int stop;
+#pragma omp atomic read
+            stop = failed;
+            if (stop)
+                continue;
+            int64_t bytes = 0;
+            if (walk_file(ctx, p, ctx->cpus[f], out, &rows[f], &idx, &cap, &bytes, &e) != SK_OK) {
+#pragma omp critical(rs_part_error)
+                sk_error_keep_first(err, &e);
+#pragma omp atomic write
+                failed = 1;
+            } else if (out) {
+#pragma omp atomic
+                ctx->bytes_read += bytes;
+                rs_progress_step(ctx, &done, bytes);
+            }
+        }
+        sk_free(idx);
+    }
+    return failed ? (err && err->code ? err->code : SK_ERR_FORMAT) : SK_OK;
+}
+
+static int find_field(const sk_ramses *r, const char *name)
+{
+    for (int i = 0; i < r->npart_vars; i++)
+        if (!strcmp(r->part_vars[i].name, name))
+            return i;
+    return -1;
+}
+
+static int make_plan(rs_read_ctx *ctx, part_plan *p, sk_error *err)
+{
+    const sk_ramses *r = ctx->r;
+    const sk_selection *sel = ctx->sel;
+    memset(p, 0, sizeof *p);
+    p->nfields = r->npart_vars < MAX_FIELDS ? r->npart_vars : MAX_FIELDS;
+    p->fields = r->part_vars;
+    p->has_box = sel->has_box;
+    p->boxlen = r->info.boxlen;
+    static const char *const pos[] = {"position_x", "position_y", "position_z"};
+    for (int d = 0; d < 3; d++) {
+        p->lo[d] = sel->lo[d];
+        p->hi[d] = sel->hi[d];
+        p->pos[d] = find_field(r, pos[d]);
+        if (p->has_box && (p->pos[d] < 0 || r->part_vars[p->pos[d]].type != 'd'))
+            return sk_fail(err, SK_ERR_FORMAT, r->dir, -1,
+                           "particles have no float64 %s field to select a region by", pos[d]);
+    }
+    p->birth = find_field(r, "birth_time");
+    if (p->birth >= 0 && r->part_vars[p->birth].type != 'd')
+        p->birth = -1;
+    for (int i = 0; i < sel->nvars; i++) {
+        int derived = r->part_family_derived && !strcmp(sel->vars[i], "family");
+        if (!derived && find_field(r, sel->vars[i]) < 0)
+            return sk_fail(err, SK_ERR_ARG, r->dir, -1, "no particle field '%s'", sel->vars[i]);
+    }
+    for (int f = 0; f < p->nfields; f++)
+        if (sk_selection_wants(sel, r->part_vars[f].name))
+            p->sel[p->nsel++] = f;
+    p->derive_family = r->part_family_derived && sk_selection_wants(sel, "family");
+    for (int f = 0; f < p->nfields; f++)
+        if (!rs_type_size(r->part_vars[f].type))
+            return sk_fail(err, SK_ERR_FORMAT, r->dir, -1, "particle field %s has unknown type '%c'",
+                           r->part_vars[f].name, r->part_vars[f].type);
+    return SK_OK;
+}
+
+static int make_table(const part_plan *p, int64_t nrows, sk_table **out, part_out *cols,
+                      sk_error *err)
+{
+    memset(cols, 0, sizeof *cols);
+    sk_table *t = sk_table_new(nrows);
+    if (!t)
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
+    int ok = 1;
+    for (int s = 0; s < p->nsel && ok; s++) {
+        const rs_var *f = &p->fields[p->sel[s]];
+        ok = (cols->col[s] = sk_table_add(t, f->name, rs_dtype(f->type), err)) != NULL;
+    }
+    if (ok && p->derive_family)
+        ok = (cols->family = sk_table_add(t, "family", SK_INT8, err)) != NULL;
+    if (ok && p->derive_family)
+        ok = sk_table_meta_set(t, "ramses.derived_columns", "family") == SK_OK;
+    if (!ok) {
+        sk_table_free(t);
+        return err && err->code ? err->code : SK_ERR_NOMEM;
+    }
+    *out = t;
+    return SK_OK;
+}
+
+int rs_read_particles(rs_read_ctx *ctx, sk_table **out, sk_error *err)
+{
+    part_plan p;
+    int rc = make_plan(ctx, &p, err);
+    if (rc != SK_OK)
+        return rc;
+    int64_t *rows = sk_calloc((size_t)(ctx->ncpus ? ctx->ncpus : 1), sizeof *rows);
+    if (!rows)
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
+    /* Without a region every particle is taken: the header's counts are
+     * enough, but the first pass also checks every record. */
+    rc = walk_files(ctx, &p, NULL, rows, err);
+    int64_t total = 0;
+    for (int f = 0; f < ctx->ncpus && rc == SK_OK; f++) {
+        int64_t n = rows[f];
+        rows[f] = total;
+        total += n;
+    }
+    part_out cols;
+    sk_table *t = NULL;
+    if (rc == SK_OK)
+        rc = make_table(&p, total, &t, &cols, err);
+    if (rc == SK_OK)
+        rc = walk_files(ctx, &p, &cols, rows, err);
+    sk_free(rows);
+    if (rc != SK_OK) {
+        sk_table_free(t);
+        return rc;
+    }
+    *out = t;
+    return SK_OK;
+}
