@@ -7,6 +7,8 @@ import ctypes
 
 from ._lib import Error, MemStats, ThreadBudget, lib
 from .table import Table
+from .colstats import column_stats
+from .ramses import Output, derive, open, unit_factor
 
 __version__ = lib.sk_version().decode()
 
@@ -26,4 +28,5 @@ def threads(requested=0):
             "limited_by": b.limited_by.decode(), "affinity": b.affinity, "machine": b.machine}
 
 
-__all__ = ["Error", "Table", "memory", "threads", "__version__"]
+__all__ = ["Error", "Table", "memory", "threads", "__version__",
+           "Output", "open", "derive", "unit_factor", "column_stats"]
