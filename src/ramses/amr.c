@@ -4,7 +4,6 @@
 #include <string.h>
 
 #define NCELL 8
-#define OCT_RECORDS 37 /* ind_grid, next, prev, xg[3], father, nbor[6], son[8], cpu_map[8], flag1[8] */
 
 /* One int32 record and a check that it holds `want`. */
 static int expect_int(fr_cursor *c, int want, const char *what, sk_error *err)
@@ -83,17 +82,29 @@ int rs_amr_count(const rs_amr *a, int level, int ibound)
     return n > 0 ? n : 0;
 }
 
+/* A neighbour's oct block: ind_grid, next, prev, xg[3], then father,
+ * nbor[6], son[8], cpu_map[8], flag1[8], each record checked for size. */
+static int skip_block(fr_cursor *c, int n, sk_error *err)
+{
+    int rc = fr_skip_sized(c, 3, 4 * (size_t)n, err);
+    if (rc == SK_OK)
+        rc = fr_skip_sized(c, 3, 8 * (size_t)n, err);
+    if (rc == SK_OK)
+        rc = fr_skip_sized(c, 31, 4 * (size_t)n, err);
+    return rc;
+}
+
 static int read_own_block(fr_cursor *c, int n, rs_octs *own, sk_error *err)
 {
-    int rc = fr_skip(c, 3, err); /* ind_grid, next, prev */
+    int rc = fr_skip_sized(c, 3, 4 * (size_t)n, err); /* ind_grid, next, prev */
     for (int d = 0; d < 3 && rc == SK_OK; d++)
         rc = fr_expect(c, 8 * (size_t)n, &own->xg[d], err);
     if (rc == SK_OK)
-        rc = fr_skip(c, 7, err); /* father, nbor[6] */
+        rc = fr_skip_sized(c, 7, 4 * (size_t)n, err); /* father, nbor[6] */
     for (int k = 0; k < NCELL && rc == SK_OK; k++)
         rc = fr_expect(c, 4 * (size_t)n, &own->son[k], err);
     if (rc == SK_OK)
-        rc = fr_skip(c, 16, err); /* cpu_map[8], flag1[8] */
+        rc = fr_skip_sized(c, 16, 4 * (size_t)n, err); /* cpu_map[8], flag1[8] */
     own->n = n;
     return rc;
 }
@@ -110,7 +121,7 @@ int rs_amr_level(rs_amr *a, int level, rs_octs *own, sk_error *err)
         if (ib == a->icpu)
             rc = read_own_block(&a->cur, n, own, err);
         else
-            rc = fr_skip(&a->cur, OCT_RECORDS, err);
+            rc = skip_block(&a->cur, n, err);
     }
     return rc;
 }
@@ -150,7 +161,7 @@ int rs_cellfile_level(rs_cellfile *f, const rs_amr *a, int level, const uint8_t 
         if (rc != SK_OK || n == 0)
             continue;
         if (ib != a->icpu) {
-            rc = fr_skip(c, per_block, err);
+            rc = fr_skip_sized(c, per_block, 8 * (size_t)n, err);
             continue;
         }
         for (int64_t k = 0; k < per_block && rc == SK_OK; k++)

@@ -80,6 +80,17 @@ int fr_skip(fr_cursor *c, int64_t n, sk_error *err)
     return SK_OK;
 }
 
+int fr_skip_sized(fr_cursor *c, int64_t n, size_t bytes, sk_error *err)
+{
+    const uint8_t *p;
+    for (int64_t i = 0; i < n; i++) {
+        int rc = fr_expect(c, bytes, &p, err);
+        if (rc != SK_OK)
+            return rc;
+    }
+    return SK_OK;
+}
+
 int fr_int32s(fr_cursor *c, int32_t *out, int n, sk_error *err)
 {
     const uint8_t *p;

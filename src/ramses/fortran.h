@@ -29,6 +29,8 @@ int fr_next(fr_cursor *c, const uint8_t **payload, size_t *len, sk_error *err);
 int fr_expect(fr_cursor *c, size_t bytes, const uint8_t **payload, sk_error *err);
 /* Skip n records (each still checked). */
 int fr_skip(fr_cursor *c, int64_t n, sk_error *err);
+/* Skip n records that must each hold exactly `bytes` bytes. */
+int fr_skip_sized(fr_cursor *c, int64_t n, size_t bytes, sk_error *err);
 /* A record of n int32 values, copied to out. */
 int fr_int32s(fr_cursor *c, int32_t *out, int n, sk_error *err);
 /* A record of one float64. */

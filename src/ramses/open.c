@@ -117,7 +117,8 @@ static int check_info(const sk_ramses *r, sk_error *err)
     return SK_OK;
 }
 
-/* The amr files present must be exactly amr_NNNNN.out00001 .. out<ncpu>. */
+/* The amr files present must be exactly amr_NNNNN.out00001 .. out<ncpu>:
+ * one readdir, and the missing file named when there is one. */
 static int check_cpu_files(sk_ramses *r, sk_error *err)
 {
     char path[4096], prefix[32];
@@ -126,19 +127,29 @@ static int check_cpu_files(sk_ramses *r, sk_error *err)
         return sk_fail(err, SK_ERR_FORMAT, r->dir, -1, "not a RAMSES output (no %s)",
                        strrchr(path, '/') + 1);
     snprintf(prefix, sizeof prefix, "amr_%05d.out", r->info.output);
+    size_t plen = strlen(prefix);
     DIR *d = opendir(r->dir);
     if (!d)
         return sk_fail_errno(err, r->dir, errno, "cannot open folder");
-    int count = 0;
-    for (struct dirent *e; (e = readdir(d)) != NULL;)
-        count += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+    int count = 0, in_range = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        if (strncmp(e->d_name, prefix, plen) != 0)
+            continue;
+        count++;
+        char *end;
+        long c = strtol(e->d_name + plen, &end, 10);
+        in_range += *end == '\0' && c >= 1 && c <= r->info.ncpu;
+    }
     closedir(d);
+    for (int c = 1; in_range < r->info.ncpu && c <= r->info.ncpu; c++) {
+        rs_cpu_path(r, RS_AMR, c, path, sizeof path);
+        if (!rs_file_exists(path, NULL))
+            return sk_fail(err, SK_ERR_IO, path, -1, "missing (%s says ncpu = %d)",
+                           strrchr(r->info_path, '/') + 1, r->info.ncpu);
+    }
     if (count != r->info.ncpu)
         return sk_fail(err, SK_ERR_FORMAT, r->info_path, -1,
                        "ncpu = %d but the folder holds %d %s* files", r->info.ncpu, count, prefix);
-    rs_cpu_path(r, RS_AMR, r->info.ncpu, path, sizeof path);
-    if (!rs_file_exists(path, NULL))
-        return sk_fail(err, SK_ERR_IO, path, -1, "missing (info says ncpu = %d)", r->info.ncpu);
     return SK_OK;
 }
 
