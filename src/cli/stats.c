@@ -121,7 +121,7 @@ static void print_json(const char *component, const read_result *res, const sk_t
 
 static void print_text(const char *component, const read_result *res, const sk_table_stats *s)
 {
-    char b1[32], b2[32], b3[32];
+    char b1[32], b2[32], b3[32], b4[32];
     int64_t result = sk_table_bytes(res->table);
     printf("%s: %lld rows from %d of %d files in %.3f s\n", component, (long long)s->rows,
            res->stats.files_opened, res->files_total, res->stats.seconds);
@@ -130,7 +130,7 @@ static void print_text(const char *component, const read_result *res, const sk_t
            cli_bytes(res->stats.seconds > 0 ? (double)res->stats.bytes_read / res->stats.seconds : 0,
                      b2, sizeof b2),
            cli_bytes((double)result, b3, sizeof b3),
-           cli_bytes((double)res->stats.bytes_allocated, b1, sizeof b1),
+           cli_bytes((double)res->stats.bytes_allocated, b4, sizeof b4),
            result ? (double)res->stats.bytes_allocated / (double)result : 0.0);
     if (s->is_cells) {
         printf("\nlevel        rows\n");

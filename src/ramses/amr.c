@@ -97,12 +97,12 @@ static int skip_block(fr_cursor *c, int n, sk_error *err)
 static int read_own_block(fr_cursor *c, int n, rs_octs *own, sk_error *err)
 {
     int rc = fr_skip_sized(c, 3, 4 * (size_t)n, err); /* ind_grid, next, prev */
-    for (int d = 0; d < 3 && rc == SK_OK; d++)
-        rc = fr_expect(c, 8 * (size_t)n, &own->xg[d], err);
+    if (rc == SK_OK)
+        rc = fr_records_sized(c, 3, 8 * (size_t)n, own->xg, err);
     if (rc == SK_OK)
         rc = fr_skip_sized(c, 7, 4 * (size_t)n, err); /* father, nbor[6] */
-    for (int k = 0; k < NCELL && rc == SK_OK; k++)
-        rc = fr_expect(c, 4 * (size_t)n, &own->son[k], err);
+    if (rc == SK_OK)
+        rc = fr_records_sized(c, NCELL, 4 * (size_t)n, own->son, err);
     if (rc == SK_OK)
         rc = fr_skip_sized(c, 16, 4 * (size_t)n, err); /* cpu_map[8], flag1[8] */
     own->n = n;
@@ -164,8 +164,7 @@ int rs_cellfile_level(rs_cellfile *f, const rs_amr *a, int level, const uint8_t 
             rc = fr_skip_sized(c, per_block, 8 * (size_t)n, err);
             continue;
         }
-        for (int64_t k = 0; k < per_block && rc == SK_OK; k++)
-            rc = fr_expect(c, 8 * (size_t)n, &vars[k], err);
+        rc = fr_records_sized(c, per_block, 8 * (size_t)n, vars, err);
     }
     return rc;
 }

@@ -76,6 +76,16 @@ static void scratch_free(scratch *s)
     memset(s, 0, sizeof *s);
 }
 
+static const uint8_t k_popcount[256] = {
+#define B2(n) n, n + 1, n + 1, n + 2
+#define B4(n) B2(n), B2(n + 1), B2(n + 1), B2(n + 2)
+#define B6(n) B4(n), B4(n + 1), B4(n + 1), B4(n + 2)
+    B6(0), B6(1), B6(1), B6(2)
+#undef B2
+#undef B4
+#undef B6
+};
+
 /* Bit h of the result: is the centre of cell base + h (h = 0, 1) inside
  * [lo, hi) along one axis. */
 static inline int axis_bits(const cell_plan *p, int d, int32_t base, double inv)
@@ -104,7 +114,7 @@ static int oct_masks(const cell_plan *p, const rs_octs *o, const char *path, scr
         for (int d = 0; d < 3; d++) {
             double v = rd_f64(o->xg[d], (size_t)i) * scale;
             /* A level-l oct centre is an odd multiple of 2^-l. */
-            if (!(v >= 1.0 && v < scale) || v != floor(v) || fmod(v, 2.0) != 1.0)
+            if (!(v >= 1.0 && v < scale) || (double)(int64_t)v != v || !((int64_t)v & 1))
                 return sk_fail(err, SK_ERR_FORMAT, path, -1,
                                "level %d, oct %d: centre %.17g is not on the level's grid", l,
                                i + 1, rd_f64(o->xg[d], (size_t)i));
@@ -120,7 +130,7 @@ static int oct_masks(const cell_plan *p, const rs_octs *o, const char *path, scr
                  << ind;
         }
         s->mask[i] = (uint8_t)m;
-        total += __builtin_popcount(m);
+        total += k_popcount[m];
     }
     *count = total;
     return SK_OK;

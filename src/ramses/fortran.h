@@ -31,6 +31,9 @@ int fr_expect(fr_cursor *c, size_t bytes, const uint8_t **payload, sk_error *err
 int fr_skip(fr_cursor *c, int64_t n, sk_error *err);
 /* Skip n records that must each hold exactly `bytes` bytes. */
 int fr_skip_sized(fr_cursor *c, int64_t n, size_t bytes, sk_error *err);
+/* n records that must each hold exactly `bytes` bytes: their payloads. */
+int fr_records_sized(fr_cursor *c, int64_t n, size_t bytes, const uint8_t **payloads,
+                     sk_error *err);
 /* A record of n int32 values, copied to out. */
 int fr_int32s(fr_cursor *c, int32_t *out, int n, sk_error *err);
 /* A record of one float64. */

@@ -28,8 +28,6 @@ def test_derived_particles():
 
 
 def test_unit_factors_by_hand():
-    t = snapkit.open(OUT).hydro(vars="density")
-    t.meta  # the table carries unit_l, unit_d, unit_t, boxlen
     # A table whose units are known: 1 code length = 1 kpc, 1 code density =
     # 1e-24 g/cm^3, 1 code time = 1 Myr.
     kpc, myr = 3.0856775814913673e21, 3.15576e13
