@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ramses/amr.h"
+#include "ramses/fortran.h"
 #include "ramses/internal.h"
 #include "ramses/mapfile.h"
 #include "snapkit/memory.h"
@@ -167,29 +168,23 @@ static void fill_level(const cell_plan *p, const rs_octs *o, const scratch *s,
     *row = r0;
 }
 
-/* Count (out == NULL) or write the selected cells of CPU file icpu. */
-static int walk_file(rs_read_ctx *ctx, const cell_plan *p, int icpu, const cell_out *out,
-                     int64_t *rows, scratch *s, int64_t *bytes, sk_error *err)
+/* Count (out == NULL) or write the selected cells of one CPU's files,
+ * given in memory (cells unused when counting). */
+static int walk_memory(const cell_plan *p, const sk_ramses_info *info, int icpu,
+                       const char *amr_path, const rs_mapped *am, const char *cell_path,
+                       const rs_mapped *cm, const cell_out *out, int64_t *rows, scratch *s,
+                       sk_error *err)
 {
-    char amr_path[4096], cell_path[4096];
-    rs_cpu_path(ctx->r, RS_AMR, icpu, amr_path, sizeof amr_path);
-    rs_cpu_path(ctx->r, p->kind, icpu, cell_path, sizeof cell_path);
-    rs_mapped am = {0}, cm = {0};
     rs_amr a;
     rs_cellfile cf;
-    int rc = rs_map(amr_path, &am, err);
-    if (rc == SK_OK)
-        rc = rs_amr_open(&a, amr_path, am.data, am.size, &ctx->r->info, icpu, err);
+    int rc = rs_amr_open(&a, amr_path, am->data, am->size, info, icpu, err);
     if (rc == SK_OK && out) {
-        rc = rs_map(cell_path, &cm, err);
-        if (rc == SK_OK)
-            rc = rs_cellfile_open(&cf, p->kind == RS_HYDRO, cell_path, cm.data, cm.size, &a, err);
+        rc = rs_cellfile_open(&cf, p->kind == RS_HYDRO, cell_path, cm->data, cm->size, &a, err);
         if (rc == SK_OK && cf.nvar != p->nvar)
             rc = sk_fail(err, SK_ERR_FORMAT, cell_path, -1,
                          "%d fields per cell, but the first file has %d", cf.nvar, p->nvar);
-        if (rc == SK_OK)
-            rc = scratch_fit(s, 0, 8 * p->nvar) == SK_OK ? SK_OK
-                 : sk_fail(err, SK_ERR_NOMEM, cell_path, -1, "out of memory");
+        if (rc == SK_OK && scratch_fit(s, 0, 8 * p->nvar) != SK_OK)
+            rc = sk_fail(err, SK_ERR_NOMEM, cell_path, -1, "out of memory");
     }
     int64_t row = *rows, count = 0;
     for (int l = 1; l <= p->cap && rc == SK_OK; l++) {
@@ -211,6 +206,23 @@ static int walk_file(rs_read_ctx *ctx, const cell_plan *p, int icpu, const cell_
     if (rc == SK_OK && out && row - *rows != count)
         rc = sk_fail(err, SK_ERR_FORMAT, amr_path, -1, "cell count changed between passes");
     *rows = out ? row : count;
+    return rc;
+}
+
+/* Count (out == NULL) or write the selected cells of CPU file icpu. */
+static int walk_file(rs_read_ctx *ctx, const cell_plan *p, int icpu, const cell_out *out,
+                     int64_t *rows, scratch *s, int64_t *bytes, sk_error *err)
+{
+    char amr_path[4096], cell_path[4096];
+    rs_cpu_path(ctx->r, RS_AMR, icpu, amr_path, sizeof amr_path);
+    rs_cpu_path(ctx->r, p->kind, icpu, cell_path, sizeof cell_path);
+    rs_mapped am = {0}, cm = {0};
+    int rc = rs_map(amr_path, &am, err);
+    if (rc == SK_OK && out)
+        rc = rs_map(cell_path, &cm, err);
+    if (rc == SK_OK)
+        rc = walk_memory(p, &ctx->r->info, icpu, amr_path, &am, cell_path, &cm, out, rows, s,
+                         err);
     *bytes = (int64_t)am.size + (int64_t)cm.size;
     rs_unmap(&am);
     rs_unmap(&cm);
@@ -344,4 +356,51 @@ int rs_read_cells(rs_read_ctx *ctx, rs_kind kind, sk_table **out, sk_error *err)
     }
     *out = t;
     return SK_OK;
+}
+
+int rs_cells_from_memory(const void *amr, size_t amr_size, const void *hydro, size_t hydro_size,
+                         const sk_ramses_info *info, int icpu, int64_t *ncells, sk_error *err)
+{
+    cell_plan p;
+    memset(&p, 0, sizeof p);
+    p.kind = RS_HYDRO;
+    p.cap = info->levelmax;
+    p.lowest = info->levelmin;
+    rs_mapped am = {amr, amr_size}, cm = {hydro, hydro_size};
+    /* nvar from the hydro header, as sk_ramses_open takes it from file 1. */
+    fr_cursor c;
+    fr_init(&c, "hydro", hydro, hydro_size);
+    int32_t v[2];
+    int rc = fr_int32s(&c, v, 1, err);
+    if (rc == SK_OK)
+        rc = fr_int32s(&c, v + 1, 1, err);
+    if (rc == SK_OK && (v[1] < 1 || v[1] > 64))
+        rc = sk_fail(err, SK_ERR_FORMAT, "hydro", -1, "nvar out of range");
+    if (rc != SK_OK)
+        return rc;
+    p.nvar = p.nsel = v[1];
+    for (int i = 0; i < p.nvar; i++)
+        p.sel[i] = i;
+    scratch s = {0};
+    int64_t count = 0;
+    rc = walk_memory(&p, info, icpu, "amr", &am, "hydro", &cm, NULL, &count, &s, err);
+    cell_out out;
+    memset(&out, 0, sizeof out);
+    size_t n = (size_t)(count > 0 ? count : 1);
+    int32_t *ints = rc == SK_OK ? sk_malloc(4 * n * sizeof *ints) : NULL;
+    double *vals = rc == SK_OK ? sk_malloc((size_t)p.nvar * n * sizeof *vals) : NULL;
+    if (rc == SK_OK && (!ints || !vals))
+        rc = sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
+    if (rc == SK_OK) {
+        out.level = ints, out.cx = ints + n, out.cy = ints + 2 * n, out.cz = ints + 3 * n;
+        for (int i = 0; i < p.nvar; i++)
+            out.var[i] = vals + (size_t)i * n;
+        int64_t row = 0;
+        rc = walk_memory(&p, info, icpu, "amr", &am, "hydro", &cm, &out, &row, &s, err);
+    }
+    sk_free(ints);
+    sk_free(vals);
+    scratch_free(&s);
+    *ncells = count;
+    return rc;
 }

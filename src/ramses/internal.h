@@ -62,6 +62,11 @@ typedef struct rs_read_ctx {
 int rs_read_cells(rs_read_ctx *ctx, rs_kind kind, sk_table **out, sk_error *err);
 int rs_read_particles(rs_read_ctx *ctx, sk_table **out, sk_error *err);
 
+/* The cell walk of one CPU (full read, hydro) over amr and hydro files
+ * given in memory: count, then fill scratch columns. For fuzzing. */
+int rs_cells_from_memory(const void *amr, size_t amr_size, const void *hydro, size_t hydro_size,
+                         const sk_ramses_info *info, int icpu, int64_t *ncells, sk_error *err);
+
 /* sk_dtype of a RAMSES type code. */
 sk_dtype rs_dtype(char type);
 

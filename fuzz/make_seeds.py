@@ -1,0 +1,66 @@
+#!/usr/bin/python3
+"""Write the small seed inputs of the RAMSES fuzz targets (fuzz/corpus/):
+a one-CPU, one-level amr + hydro pair for fuzz_ramses_records, and each
+text file of tests/data's gravpart output behind its parser byte for
+fuzz_ramses_text. Run from the repository root."""
+import os
+import struct
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(ROOT, "tests", "data", "ramses", "gravpart", "output_00002")
+
+
+def rec(payload):
+    return struct.pack("<i", len(payload)) + payload + struct.pack("<i", len(payload))
+
+
+def i4(*v):
+    return struct.pack("<%di" % len(v), *v)
+
+
+def f8(*v):
+    return struct.pack("<%dd" % len(v), *v)
+
+
+def amr_file():
+    h = [i4(1), i4(3), i4(1, 1, 1), i4(1), i4(10), i4(0), i4(1), f8(1.0), i4(1, 1, 1),
+         f8(0.0), f8(0.0), f8(0.0), f8(0.0), f8(0.0), i4(0, 0), f8(0, 0, 0), f8(*[0] * 7),
+         f8(*[0] * 5), f8(0.0), i4(1), i4(1), i4(1), i4(*[0] * 10), i4(*[0] * 5),
+         b"hilbert".ljust(128), f8(0.0, 8.0), i4(1), i4(0), i4(1)]
+    octs = [i4(1), i4(0), i4(0), f8(0.5), f8(0.5), f8(0.5), i4(1)] + [i4(0)] * 6
+    octs += [i4(0)] * 8 + [i4(1)] * 8 + [i4(0)] * 8
+    return b"".join(rec(r) for r in h + octs)
+
+
+def hydro_file():
+    h = [i4(1), i4(5), i4(3), i4(1), i4(0), f8(1.4), i4(1), i4(1)]
+    h += [f8(1.0 + k) for k in range(40)]
+    return b"".join(rec(r) for r in h)
+
+
+def main():
+    rdir = os.path.join(ROOT, "fuzz", "corpus", "fuzz_ramses_records")
+    tdir = os.path.join(ROOT, "fuzz", "corpus", "fuzz_ramses_text")
+    os.makedirs(rdir, exist_ok=True)
+    os.makedirs(tdir, exist_ok=True)
+    amr = amr_file()
+    with open(os.path.join(rdir, "one_oct"), "wb") as f:
+        f.write(bytes([0, 0]) + struct.pack("<H", len(amr)) + amr + hydro_file())
+    texts = [(0, "info_00002.txt"), (1, "hydro_file_descriptor.txt"),
+             (1, "part_file_descriptor.txt"), (2, "header_00002.txt"), (3, "namelist.txt")]
+    for sel, name in texts:
+        with open(os.path.join(tdir, name), "wb") as f:
+            f.write(bytes([sel]) + open(os.path.join(OUT, name), "rb").read())
+    old = [(1, "kv_descriptor", b"nvar        =          6\nvariable # 1: density\n"
+            b"variable # 2: velocity_x\nvariable # 3: velocity_y\nvariable # 4: velocity_z\n"
+            b"variable # 5: thermal_pressure\nvariable # 6: passive_scalar_1\n"),
+           (2, "old_header", b"Total number of particles\n        3335\n"
+            b"Total number of dark matter particles\n        2000\nParticle fields\n"
+            b"pos vel mass iord level tform metal \n")]
+    for sel, name, text in old:
+        with open(os.path.join(tdir, name), "wb") as f:
+            f.write(bytes([sel]) + text)
+
+
+if __name__ == "__main__":
+    main()
