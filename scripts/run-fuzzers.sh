@@ -3,7 +3,7 @@
 # is fuzz/corpus/<name>/ plus the files fuzz/seeds/<name> lists (one path per
 # line, relative to the repository). Crashes fail the run.
 set -euo pipefail
-build=$1
+build=$(cd "$1" && pwd)
 seconds=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
 shopt -s nullglob

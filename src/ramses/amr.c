@@ -8,7 +8,7 @@
 /* One int32 record and a check that it holds `want`. */
 static int expect_int(fr_cursor *c, int want, const char *what, sk_error *err)
 {
-    int32_t v;
+    int32_t v = 0;
     int rc = fr_int32s(c, &v, 1, err);
     if (rc == SK_OK && v != want)
         rc = fr_fail_last(c, 4, err, "%s is %d, expected %d", what, (int)v, want);
@@ -22,7 +22,7 @@ int rs_amr_open(rs_amr *a, const char *path, const void *data, size_t size,
     fr_cursor *c = &a->cur;
     fr_init(c, path, data, size);
     a->icpu = icpu;
-    int32_t v[3];
+    int32_t v[3] = {0, 0, 0};
     int rc = expect_int(c, info->ncpu, "ncpu", err);
     if (rc == SK_OK)
         rc = expect_int(c, 3, "ndim", err);
@@ -131,7 +131,7 @@ int rs_cellfile_open(rs_cellfile *f, int is_hydro, const char *path, const void 
 {
     fr_cursor *c = &f->cur;
     fr_init(c, path, data, size);
-    int32_t nvar;
+    int32_t nvar = 0;
     int rc = expect_int(c, a->ncpu, "ncpu", err);
     if (rc == SK_OK && (rc = fr_int32s(c, &nvar, 1, err)) == SK_OK && (nvar < 1 || nvar > 100000))
         rc = fr_fail_last(c, 4, err, "nvar = %d is out of range", (int)nvar);

@@ -61,6 +61,7 @@ int rs_parse_header(const char *path, const char *text, size_t len, rs_header_te
         if (s == e || *s == '#')
             continue;
         if (want_fields) {
+            sk_free(out->fields);
             out->fields = sk_strndup(s, (size_t)(e - s));
             if (!out->fields)
                 rc = SK_ERR_NOMEM;

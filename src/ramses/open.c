@@ -214,7 +214,7 @@ static int probe_cell_file(sk_ramses *r, rs_kind kind, int *nvar, sk_error *err)
         return rc;
     fr_cursor c;
     fr_init(&c, path, m.data, m.size);
-    int32_t v[1];
+    int32_t v[1] = {0};
     rc = fr_int32s(&c, v, 1, err);
     if (rc == SK_OK && v[0] != r->info.ncpu)
         rc = fr_fail_last(&c, 4, err, "ncpu is %d but %s says %d", (int)v[0],

@@ -42,7 +42,7 @@ static int open_part_file(rs_read_ctx *ctx, const part_plan *p, const char *path
 {
     fr_cursor c;
     fr_init(&c, path, m->data, m->size);
-    int32_t v;
+    int32_t v = 0;
     int width;
     int rc = fr_int32s(&c, &v, 1, err);
     if (rc == SK_OK && v != ctx->r->info.ncpu)

@@ -1,0 +1,119 @@
+#!/usr/bin/python3
+"""snapkit against yt on the same RAMSES outputs, in one run.
+
+    /usr/bin/python3 bench/ramses_vs_yt.py [--repeat N] [--threads N] [OUTPUT_DIR ...]
+
+Without folders: every output under tests/data/ramses and
+$SNAPKIT_SHARED/fixtures/ramses (default ../shared). For each output and
+component (hydro; gravity and particles where present) it reads every
+field with yt (yt.load + all_data, a fresh dataset per run) and with
+snapkit, and prints the best of --repeat runs of each, the ratio, snapkit
+with one thread, its bytes allocated against the result's size, and its
+input throughput (bytes of the files it opened per second, per thread).
+Files are read from the page cache (each output is read once before
+timing). Needs Debian's python3-yt; run after `make build`.
+"""
+import argparse
+import glob
+import logging
+import os
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+
+import snapkit  # noqa: E402
+
+YT_FTYPE = {"hydro": "ramses", "gravity": "gravity", "particles": "io"}
+
+
+def default_outputs():
+    shared = os.environ.get("SNAPKIT_SHARED", os.path.join(ROOT, "..", "shared"))
+    seen, out = set(), []
+    for base in (os.path.join(ROOT, "tests", "data", "ramses"),
+                 os.path.join(shared, "fixtures", "ramses")):
+        for d in sorted(glob.glob(os.path.join(base, "*", "output_*"))):
+            key = (os.path.basename(os.path.dirname(d)), os.path.basename(d))
+            if os.path.isdir(d) and key not in seen:
+                seen.add(key)
+                out.append(d)
+    return out
+
+
+def warm(folder):
+    for f in glob.glob(os.path.join(folder, "*")):
+        with open(f, "rb") as fh:
+            while fh.read(1 << 20):
+                pass
+
+
+def time_yt(folder, component, repeat):
+    import yt
+    num = os.path.basename(folder).split("_")[-1]
+    info = os.path.join(folder, "info_%s.txt" % num)
+    best, rows = float("inf"), 0
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        ds = yt.load(info)
+        ad = ds.all_data()
+        fields = [f for f in ds.field_list if f[0] == YT_FTYPE[component]]
+        if component != "particles":
+            fields.append(("index", "grid_level"))
+        for f in fields:
+            rows = len(ad[f])
+        best = min(best, time.perf_counter() - t0)
+    return best, rows
+
+
+def time_snapkit(folder, component, repeat, threads):
+    best, last = float("inf"), None
+    for _ in range(repeat):
+        out = snapkit.open(folder)
+        t0 = time.perf_counter()
+        t = out.read(component, threads=threads)
+        elapsed = time.perf_counter() - t0
+        if elapsed < best:
+            best, last = elapsed, dict(out.last_read, rows=len(t))
+        del t
+        out.close()
+    return best, last
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("outputs", nargs="*")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--threads", type=int, default=0, help="snapkit threads (0: the budget)")
+    args = ap.parse_args()
+    logging.getLogger("yt").setLevel(logging.ERROR)
+    import yt
+    yt.set_log_level(50)
+    outputs = args.outputs or default_outputs()
+    budget = snapkit.threads(args.threads)["threads"]
+    print("snapkit %s vs yt %s; snapkit threads %d (and 1); best of %d; page cache warm"
+          % (snapkit.__version__, yt.__version__, budget, args.repeat))
+    head = ("output", "comp", "MB", "rows", "yt s", "snapkit s", "x yt", "1-thr s", "x yt",
+            "alloc/res", "MB/s/thr")
+    print("%-26s %-9s %6s %8s %8s %9s %7s %8s %7s %9s %9s" % head)
+    for folder in outputs:
+        out = snapkit.open(folder)
+        comps = [c for c in ("hydro", "gravity", "particles") if out.info["components"][c]]
+        out.close()
+        warm(folder)
+        name = "/".join(os.path.normpath(folder).split(os.sep)[-2:])
+        for comp in comps:
+            yt_s, yt_rows = time_yt(folder, comp, args.repeat)
+            sk_s, st = time_snapkit(folder, comp, args.repeat, budget)
+            one_s, st1 = time_snapkit(folder, comp, args.repeat, 1)
+            if yt_rows != st["rows"]:
+                print("  note: yt gave %d rows, snapkit %d" % (yt_rows, st["rows"]))
+            mb = st["bytes_read"] / 1e6
+            print("%-26s %-9s %6.1f %8d %8.3f %9.4f %7.1f %8.4f %7.1f %9.3f %9.0f"
+                  % (name, comp, mb, st["rows"], yt_s, sk_s, yt_s / sk_s, one_s, yt_s / one_s,
+                     st["bytes_allocated"] / max(st["result_bytes"], 1),
+                     st1["bytes_read"] / 1e6 / st1["seconds"]))
+
+
+if __name__ == "__main__":
+    main()
