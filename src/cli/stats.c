@@ -119,6 +119,13 @@ static void print_json(const char *component, const read_result *res, const sk_t
     sk_json_free(&j);
 }
 
+/* Shortest text that reads back to v ("nan" for an empty column). */
+static const char *shortest(double v, char *buf)
+{
+    sk_format_double(v, buf);
+    return buf;
+}
+
 static void print_text(const char *component, const read_result *res, const sk_table_stats *s)
 {
     char b1[32], b2[32], b3[32], b4[32];
@@ -144,9 +151,11 @@ static void print_text(const char *component, const read_result *res, const sk_t
         const sk_column_stats *cs = &s->cols[c];
         if (cs->is_cell_index)
             continue;
-        printf("%-16s %24.17g %24.17g %24.17g", cs->name, cs->min, cs->max, cs->sum);
+        char a[SK_NUMBER_BUFSIZE], b[SK_NUMBER_BUFSIZE], c3[SK_NUMBER_BUFSIZE];
+        printf("%-16s %24s %24s %24s", cs->name, shortest(cs->min, a), shortest(cs->max, b),
+               shortest(cs->sum, c3));
         if (s->is_cells)
-            printf(" %24.17g", cs->volume_sum);
+            printf(" %24s", shortest(cs->volume_sum, a));
         printf("\n");
     }
 }
