@@ -55,22 +55,44 @@ typedef struct box_query {
     uint8_t *mask;
 } box_query;
 
-/* Mark the CPUs whose domains overlap keys [kmin, kmax). */
-static void mark_range(box_query *q, double kmin, double kmax)
+/* First domain (1-based) whose keys end above kmin: binary search. */
+static int first_domain(const box_query *q, double kmin)
 {
-    for (int d = 1; d <= q->ndomain; d++) {
-        if (q->bound_key[d - 1] < kmax && q->bound_key[d] > kmin) {
-            int cpu = (d - 1) % q->ncpu;
-            if (!q->mask[cpu]) {
+    int lo = 1, hi = q->ndomain;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (q->bound_key[mid] > kmin)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+/* Do the domains overlapping keys [kmin, kmax) all belong to marked CPUs?
+ * With `mark`, mark them. */
+static int range_marked(box_query *q, double kmin, double kmax, int mark)
+{
+    int all = 1;
+    for (int d = first_domain(q, kmin); d <= q->ndomain && q->bound_key[d - 1] < kmax; d++) {
+        if (!(q->bound_key[d] > kmin))
+            continue;
+        int cpu = (d - 1) % q->ncpu;
+        if (!q->mask[cpu]) {
+            all = 0;
+            if (mark) {
                 q->mask[cpu] = 1;
                 q->marked++;
             }
         }
     }
+    return all;
 }
 
 /* The aligned cube (i, j, k) at `level` covers one contiguous key range.
- * Cubes inside the box are marked whole; cubes on its edge are split. */
+ * Cubes inside the box are marked whole; cubes on its edge are split,
+ * unless every CPU their keys could belong to is marked already (which
+ * also stops the split of a cube lying in one domain once it is marked). */
 static void visit(box_query *q, int level, uint32_t i, uint32_t j, uint32_t k)
 {
     double size = ldexp(1.0, -level);
@@ -83,11 +105,19 @@ static void visit(box_query *q, int level, uint32_t i, uint32_t j, uint32_t k)
         if (c_lo[a] < q->lo[a] || c_hi > q->hi[a])
             inside = 0;
     }
+    int shift = 3 * (q->bits - level);
+    uint64_t base = level ? sk_hilbert3d(i, j, k, level) : 0;
+    double kmin = ldexp((double)base, shift), kmax = kmin + ldexp(1.0, shift);
+    if (range_marked(q, kmin, kmax, 0))
+        return;
     if (inside || level >= q->max_level || level >= q->bits) {
-        int shift = 3 * (q->bits - level);
-        uint64_t base = level ? sk_hilbert3d(i, j, k, level) : 0;
-        double kmin = ldexp((double)base, shift);
-        mark_range(q, kmin, kmin + ldexp(1.0, shift));
+        range_marked(q, kmin, kmax, 1);
+        return;
+    }
+    /* A cube inside a single domain touches the box, so its CPU is needed. */
+    int d = first_domain(q, kmin);
+    if (q->bound_key[d - 1] <= kmin && q->bound_key[d] >= kmax) {
+        range_marked(q, kmin, kmax, 1);
         return;
     }
     for (int c = 0; c < 8; c++)
