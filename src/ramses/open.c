@@ -104,8 +104,9 @@ static int check_info(const sk_ramses *r, sk_error *err)
         return sk_fail(err, SK_ERR_FORMAT, p, -1, "ndim = %d: only 3-D outputs are read", in->ndim);
     if (in->ncpu < 1 || in->ncpu > 10000000)
         return sk_fail(err, SK_ERR_FORMAT, p, -1, "ncpu = %d is out of range", in->ncpu);
-    if (in->levelmin < 1 || in->levelmax < in->levelmin || in->levelmax > 60)
-        return sk_fail(err, SK_ERR_FORMAT, p, -1, "levelmin = %d, levelmax = %d are not valid",
+    if (in->levelmin < 1 || in->levelmax < in->levelmin || in->levelmax > 30)
+        return sk_fail(err, SK_ERR_FORMAT, p, -1,
+                       "levelmin = %d, levelmax = %d are not valid (levels 1 to 30 are read)",
                        in->levelmin, in->levelmax);
     if (!(in->boxlen > 0) || !(in->unit_l > 0) || !(in->unit_d > 0) || !(in->unit_t > 0))
         return sk_fail(err, SK_ERR_FORMAT, p, -1, "boxlen and the units must be positive");
