@@ -229,41 +229,33 @@ static int walk_file(rs_read_ctx *ctx, const cell_plan *p, int icpu, const cell_
     return rc;
 }
 
-/* Run walk_file over every selected file in parallel; rows[f] is the
- * count (out == NULL) or the starting row (out != NULL) of file f. */
-static int walk_files(rs_read_ctx *ctx, const cell_plan *p, const cell_out *out, int64_t *rows,
-                      sk_error *err)
+/* One pass over the selected files, from inside a parallel region:
+ * count (out == NULL) into rows[f], or write file f's cells from row
+ * rows[f]. order[k] is the k-th file to start (NULL: in order). */
+static void walk_files(rs_read_ctx *ctx, const cell_plan *p, const cell_out *out, int64_t *rows,
+                       const int *order, scratch *s, int *failed, int64_t *done, sk_error *err)
 {
-    int failed = 0;
-    int64_t done = 0;
-    sk_error_clear(err);
-#pragma omp parallel num_threads(ctx->threads)
-    {
-        scratch s = {0};
-        sk_error e;
-        sk_error_clear(&e);
+    sk_error e;
+    sk_error_clear(&e);
 #pragma omp for schedule(dynamic, 1)
-        for (int f = 0; f < ctx->ncpus; f++) {
-            int stop;
+    for (int k = 0; k < ctx->ncpus; k++) {
+        int stop, f = order ? order[k] : k;
 #pragma omp atomic read
-            stop = failed;
-            if (stop)
-                continue;
-            int64_t bytes = 0;
-            if (walk_file(ctx, p, ctx->cpus[f], out, &rows[f], &s, &bytes, &e) != SK_OK) {
+        stop = *failed;
+        if (stop)
+            continue;
+        int64_t bytes = 0;
+        if (walk_file(ctx, p, ctx->cpus[f], out, &rows[f], s, &bytes, &e) != SK_OK) {
 #pragma omp critical(rs_cells_error)
-                sk_error_keep_first(err, &e);
+            sk_error_keep_first(err, &e);
 #pragma omp atomic write
-                failed = 1;
-            } else if (out) {
+            *failed = 1;
+        } else if (out) {
 #pragma omp atomic
-                ctx->bytes_read += bytes;
-                rs_progress_step(ctx, &done, bytes);
-            }
+            ctx->bytes_read += bytes;
+            rs_progress_step(ctx, done, bytes);
         }
-        scratch_free(&s);
     }
-    return failed ? (err && err->code ? err->code : SK_ERR_FORMAT) : SK_OK;
 }
 
 static int make_plan(rs_read_ctx *ctx, rs_kind kind, cell_plan *p, sk_error *err)
@@ -334,25 +326,37 @@ int rs_read_cells(rs_read_ctx *ctx, rs_kind kind, sk_table **out, sk_error *err)
     if (rc != SK_OK)
         return rc;
     int64_t *rows = sk_calloc((size_t)(ctx->ncpus ? ctx->ncpus : 1), sizeof *rows);
-    if (!rows)
+    int *order = sk_malloc(sizeof *order * (size_t)(ctx->ncpus ? ctx->ncpus : 1));
+    if (!rows || !order) {
+        sk_free(rows);
+        sk_free(order);
         return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
-    rc = walk_files(ctx, &p, NULL, rows, err);
-    int64_t total = 0;
-    for (int f = 0; f < ctx->ncpus && rc == SK_OK; f++) {
-        int64_t n = rows[f];
-        rows[f] = total;
-        total += n;
     }
-    cell_out cols;
+    sk_error_clear(err);
+    int failed = 0, fill = 0;
+    int64_t done = 0;
     sk_table *t = NULL;
-    if (rc == SK_OK)
-        rc = make_table(&p, total, &t, &cols, err);
-    if (rc == SK_OK)
-        rc = walk_files(ctx, &p, &cols, rows, err);
+    cell_out cols;
+    /* One parallel region: count, allocate once (one thread), fill. */
+#pragma omp parallel num_threads(ctx->threads)
+    {
+        scratch s = {0};
+        walk_files(ctx, &p, NULL, rows, NULL, &s, &failed, &done, err);
+#pragma omp single
+        {
+            int64_t total = rs_prefix_rows(rows, order, ctx->ncpus);
+            fill = !failed && make_table(&p, total, &t, &cols, err) == SK_OK;
+            failed = !fill;
+        }
+        if (fill)
+            walk_files(ctx, &p, &cols, rows, order, &s, &failed, &done, err);
+        scratch_free(&s);
+    }
     sk_free(rows);
-    if (rc != SK_OK) {
+    sk_free(order);
+    if (failed) {
         sk_table_free(t);
-        return rc;
+        return err && err->code ? err->code : SK_ERR_FORMAT;
     }
     *out = t;
     return SK_OK;

@@ -70,6 +70,11 @@ int rs_cells_from_memory(const void *amr, size_t amr_size, const void *hydro, si
 /* sk_dtype of a RAMSES type code. */
 sk_dtype rs_dtype(char type);
 
+/* Turn per-file row counts into starting rows (in file order) and return
+ * the total; order[] gets the files largest first, the order in which the
+ * fill pass starts them so that the threads finish together. */
+int64_t rs_prefix_rows(int64_t *rows, int *order, int n);
+
 /* Report one more file done to the progress callback (serialised). */
 void rs_progress_step(rs_read_ctx *ctx, int64_t *done, int64_t bytes);
 

@@ -1,5 +1,6 @@
 /* sk_ramses_read: choose the CPU files, read, label the table, measure. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -32,6 +33,26 @@ void rs_progress_step(rs_read_ctx *ctx, int64_t *done, int64_t bytes)
         ctx->progress_bytes += bytes;
         p->fn(p->ctx, *done, ctx->ncpus, ctx->progress_bytes);
     }
+}
+
+static int larger_first(const void *a, const void *b, void *rows)
+{
+    int64_t x = ((const int64_t *)rows)[*(const int *)a], y = ((const int64_t *)rows)[*(const int *)b];
+    return (x < y) - (x > y);
+}
+
+int64_t rs_prefix_rows(int64_t *rows, int *order, int n)
+{
+    for (int f = 0; f < n; f++)
+        order[f] = f;
+    qsort_r(order, (size_t)n, sizeof *order, larger_first, rows);
+    int64_t total = 0;
+    for (int f = 0; f < n; f++) {
+        int64_t c = rows[f];
+        rows[f] = total;
+        total += c;
+    }
+    return total;
 }
 
 static double now_seconds(void)
