@@ -178,3 +178,14 @@ def test_centre_and_units(tmp_path):
     x, y, z = allp["position_x"], allp["position_y"], allp["position_z"]
     n = np.sum((x >= 0.4) & (x < 0.55) & (y >= 0.45) & (y < 0.6) & (z >= 0.3) & (z < 0.7))
     assert len(p) == n > 0
+
+
+def test_errors_raise_with_the_file_named(tmp_path):
+    with pytest.raises(snapkit.Error, match="not a RAMSES output") as e:
+        snapkit.open(str(tmp_path))
+    assert str(tmp_path) in str(e.value) and e.value.path == str(tmp_path)
+    key, folder = OUTPUTS[0]
+    with pytest.raises(snapkit.Error, match="low end must be below high end"):
+        snapkit.open(folder).hydro(xrange=(0.5, 0.2))
+    with pytest.raises(snapkit.Error, match="unknown length unit 'parsec'"):
+        snapkit.open(folder).hydro(xrange=(0, 1), unit="parsec")
