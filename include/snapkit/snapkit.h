@@ -24,6 +24,7 @@
 #include "snapkit/hilbert.h"
 #include "snapkit/colstats.h"
 #include "snapkit/ramses.h"
+#include "snapkit/store.h"
 
 #ifdef __cplusplus
 extern "C" {

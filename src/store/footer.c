@@ -1,0 +1,595 @@
+/* The footer: encoding for the writer, checked decoding for the reader.
+ * Every count read from the file is checked against the bytes left before
+ * anything is allocated for it, so a damaged footer fails cleanly. */
+#include "store/format.h"
+
+#include <lz4.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "snapkit/memory.h"
+#include "snapkit/store.h"
+
+void st_table_clear(st_table *t)
+{
+    sk_free(t->name);
+    sk_table_free(t->schema);
+    sk_free(t->chunks);
+    sk_free(t->cc);
+    memset(t, 0, sizeof *t);
+}
+
+void st_footer_clear(st_footer *f)
+{
+    for (int i = 0; i < f->ntables; i++)
+        st_table_clear(&f->tables[i]);
+    sk_free(f->tables);
+    sk_table_free(f->meta);
+    memset(f, 0, sizeof *f);
+}
+
+int st_table_reserve_chunk(st_table *t, sk_error *err)
+{
+    if (t->nchunks < t->cap_chunks)
+        return SK_OK;
+    int64_t cap = t->cap_chunks ? 2 * t->cap_chunks : 64;
+    st_chunk *chunks = sk_realloc(t->chunks, (size_t)cap * sizeof *chunks);
+    if (chunks)
+        t->chunks = chunks;
+    st_cc *cc = chunks ? sk_realloc(t->cc, (size_t)cap * (size_t)(t->ncols ? t->ncols : 1) *
+                                               sizeof *cc)
+                       : NULL;
+    if (!cc)
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory for the chunk index");
+    t->cc = cc;
+    t->cap_chunks = cap;
+    return SK_OK;
+}
+
+/* ---- encoding ---- */
+
+typedef struct outbuf {
+    uint8_t *p;
+    size_t len, cap;
+    int failed;
+} outbuf;
+
+static uint8_t *grow(outbuf *b, size_t n)
+{
+    if (b->failed)
+        return NULL;
+    if (b->len + n > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->len + n)
+            cap *= 2;
+        uint8_t *p = sk_realloc(b->p, cap);
+        if (!p) {
+            b->failed = 1;
+            return NULL;
+        }
+        b->p = p;
+        b->cap = cap;
+    }
+    uint8_t *at = b->p + b->len;
+    b->len += n;
+    return at;
+}
+
+static void put_u8(outbuf *b, uint8_t v)
+{
+    uint8_t *p = grow(b, 1);
+    if (p)
+        *p = v;
+}
+static void put_u16(outbuf *b, uint16_t v)
+{
+    uint8_t *p = grow(b, 2);
+    if (p)
+        st_put_u16(p, v);
+}
+static void put_u32(outbuf *b, uint32_t v)
+{
+    uint8_t *p = grow(b, 4);
+    if (p)
+        st_put_u32(p, v);
+}
+static void put_u64(outbuf *b, uint64_t v)
+{
+    uint8_t *p = grow(b, 8);
+    if (p)
+        st_put_u64(p, v);
+}
+static void put_str(outbuf *b, const char *s)
+{
+    size_t n = strlen(s);
+    put_u32(b, (uint32_t)n);
+    uint8_t *p = grow(b, n);
+    if (p)
+        memcpy(p, s, n);
+}
+
+static void put_meta(outbuf *b, const sk_table *t)
+{
+    int n = sk_table_meta_count(t);
+    put_u32(b, (uint32_t)n);
+    for (int i = 0; i < n; i++) {
+        put_str(b, sk_table_meta_key(t, i));
+        put_str(b, sk_table_meta_value(t, i));
+    }
+}
+
+static void put_chunk(outbuf *b, const st_table *t, int64_t c)
+{
+    const st_chunk *ch = &t->chunks[c];
+    put_u64(b, (uint64_t)ch->nrows);
+    put_u8(b, ch->kind);
+    put_u8(b, ch->level_min);
+    put_u8(b, ch->level_max);
+    put_u8(b, ch->flags);
+    put_u32(b, 0);
+    for (int a = 0; a < 3; a++)
+        put_u64(b, st_f64_bits(ch->lo[a]));
+    for (int a = 0; a < 3; a++)
+        put_u64(b, st_f64_bits(ch->hi[a]));
+    for (int j = 0; j < t->ncols; j++) {
+        const st_cc *cc = st_cc_at(t, c, j);
+        put_u64(b, (uint64_t)cc->offset);
+        put_u64(b, (uint64_t)cc->stored);
+        put_u8(b, cc->codec);
+        put_u8(b, cc->encoding);
+        put_u8(b, cc->width);
+        put_u8(b, 0);
+        put_u32(b, 0);
+        put_u64(b, cc->min);
+        put_u64(b, cc->max);
+        put_u64(b, cc->hash);
+    }
+}
+
+static void put_table(outbuf *b, const st_table *t)
+{
+    size_t start = b->len;
+    put_u64(b, 0); /* record length, patched below */
+    put_str(b, t->name);
+    put_u8(b, (uint8_t)t->geometry);
+    put_u8(b, (uint8_t)t->flags);
+    put_u8(b, (uint8_t)t->curve_bits);
+    put_u8(b, 0);
+    put_u64(b, (uint64_t)t->nrows);
+    put_u32(b, (uint32_t)t->ncols);
+    for (int j = 0; j < t->ncols; j++) {
+        const sk_column *col = sk_table_col(t->schema, j);
+        put_str(b, col->name);
+        put_u8(b, (uint8_t)col->type);
+        put_u8(b, 0);
+        put_u16(b, 0);
+        put_u32(b, (uint32_t)col->nlabels);
+        for (int32_t k = 0; k < col->nlabels; k++)
+            put_str(b, col->labels[k]);
+    }
+    put_meta(b, t->schema);
+    put_u32(b, ST_CHUNK_HEADER_BYTES);
+    put_u32(b, ST_CHUNK_COLUMN_BYTES);
+    put_u64(b, (uint64_t)t->nchunks);
+    for (int64_t c = 0; c < t->nchunks; c++)
+        put_chunk(b, t, c);
+    if (!b->failed)
+        st_put_u64(b->p + start, (uint64_t)(b->len - start));
+}
+
+int st_footer_encode(const st_footer *f, uint8_t **out, size_t *size, sk_error *err)
+{
+    outbuf b = {0};
+    put_u16(&b, (uint16_t)f->major);
+    put_u16(&b, (uint16_t)f->minor);
+    put_u32(&b, 0);
+    put_meta(&b, f->meta);
+    put_u32(&b, (uint32_t)f->ntables);
+    for (int i = 0; i < f->ntables; i++)
+        put_table(&b, &f->tables[i]);
+    if (b.failed) {
+        sk_free(b.p);
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory for the footer");
+    }
+    *out = b.p;
+    *size = b.len;
+    return SK_OK;
+}
+
+/* ---- decoding ---- */
+
+typedef struct cursor {
+    const uint8_t *base;
+    size_t pos, end;
+    int64_t file_offset; /* of base[0] */
+    const char *path;
+    sk_error *err;
+    int failed;
+    int code; /* the failure's status */
+} cursor;
+
+static int bad(cursor *c, sk_status code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int bad(cursor *c, sk_status code, const char *fmt, ...)
+{
+    if (c->failed)
+        return c->code;
+    c->failed = 1;
+    c->code = code;
+    char text[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    return sk_fail(c->err, code, c->path, c->file_offset + (int64_t)c->pos,
+                   "footer: %s", text);
+}
+
+static const uint8_t *take(cursor *c, size_t n, const char *what)
+{
+    if (c->failed)
+        return NULL;
+    if (n > c->end - c->pos) {
+        bad(c, SK_ERR_FORMAT, "%s runs past the end of its record", what);
+        return NULL;
+    }
+    const uint8_t *p = c->base + c->pos;
+    c->pos += n;
+    return p;
+}
+
+static uint8_t get_u8(cursor *c, const char *what)
+{
+    const uint8_t *p = take(c, 1, what);
+    return p ? *p : 0;
+}
+static uint16_t get_u16(cursor *c, const char *what)
+{
+    const uint8_t *p = take(c, 2, what);
+    return p ? st_get_u16(p) : 0;
+}
+static uint32_t get_u32(cursor *c, const char *what)
+{
+    const uint8_t *p = take(c, 4, what);
+    return p ? st_get_u32(p) : 0;
+}
+static uint64_t get_u64(cursor *c, const char *what)
+{
+    const uint8_t *p = take(c, 8, what);
+    return p ? st_get_u64(p) : 0;
+}
+
+/* A new NUL-terminated copy, or NULL (c->failed set). */
+static char *get_str(cursor *c, const char *what)
+{
+    uint32_t n = get_u32(c, what);
+    const uint8_t *p = take(c, n, what);
+    if (!p)
+        return NULL;
+    if (memchr(p, '\0', n)) {
+        bad(c, SK_ERR_FORMAT, "%s holds a NUL byte", what);
+        return NULL;
+    }
+    char *s = sk_strndup((const char *)p, n);
+    if (!s)
+        bad(c, SK_ERR_NOMEM, "out of memory");
+    return s;
+}
+
+/* A count of items of at least min_bytes each that must fit in what is left. */
+static uint64_t get_count(cursor *c, size_t min_bytes, const char *what)
+{
+    uint64_t n = get_u64(c, what);
+    if (!c->failed && min_bytes && n > (c->end - c->pos) / min_bytes) {
+        bad(c, SK_ERR_FORMAT, "%s (%llu) is more than the footer can hold", what,
+            (unsigned long long)n);
+        return 0;
+    }
+    return n;
+}
+static uint32_t get_count32(cursor *c, size_t min_bytes, const char *what)
+{
+    uint32_t n = get_u32(c, what);
+    if (!c->failed && min_bytes && n > (c->end - c->pos) / min_bytes) {
+        bad(c, SK_ERR_FORMAT, "%s (%u) is more than the footer can hold", what, n);
+        return 0;
+    }
+    return n;
+}
+
+static int get_meta(cursor *c, sk_table *dst)
+{
+    uint32_t n = get_count32(c, 8, "metadata count");
+    for (uint32_t i = 0; i < n && !c->failed; i++) {
+        char *k = get_str(c, "metadata key");
+        char *v = k ? get_str(c, "metadata value") : NULL;
+        if (v && sk_table_meta_set(dst, k, v) != SK_OK)
+            bad(c, SK_ERR_NOMEM, "out of memory");
+        sk_free(k);
+        sk_free(v);
+    }
+    return c->failed ? c->code : SK_OK;
+}
+
+static int get_column(cursor *c, st_table *t, int j)
+{
+    char *name = get_str(c, "column name");
+    uint8_t type = get_u8(c, "column type");
+    take(c, 3, "column type");
+    uint32_t nlabels = get_count32(c, 4, "label count");
+    if (c->failed) {
+        sk_free(name);
+        return c->code;
+    }
+    if (sk_dtype_size((sk_dtype)type) == 0) {
+        sk_free(name);
+        return bad(c, SK_ERR_FORMAT, "table %s, column %d: unknown type %u", t->name, j + 1,
+                   type);
+    }
+    if (sk_table_find(t->schema, name)) {
+        bad(c, SK_ERR_FORMAT, "table %s: two columns are called %s", t->name, name);
+        sk_free(name);
+        return c->code;
+    }
+    if (!sk_table_add(t->schema, name, (sk_dtype)type, NULL)) {
+        sk_free(name);
+        return bad(c, SK_ERR_NOMEM, "out of memory");
+    }
+    int rc = SK_OK;
+    if (type == SK_CATEGORY) {
+        char **labels = sk_calloc(nlabels ? nlabels : 1, sizeof *labels);
+        if (!labels)
+            bad(c, SK_ERR_NOMEM, "out of memory");
+        for (uint32_t k = 0; labels && k < nlabels && !c->failed; k++)
+            labels[k] = get_str(c, "label");
+        if (!c->failed && sk_table_set_labels(t->schema, name, (const char *const *)labels,
+                                              (int32_t)nlabels, NULL) != SK_OK)
+            bad(c, SK_ERR_NOMEM, "out of memory");
+        for (uint32_t k = 0; labels && k < nlabels; k++)
+            sk_free(labels[k]);
+        sk_free(labels);
+    } else if (nlabels) {
+        bad(c, SK_ERR_FORMAT, "table %s, column %s: labels on a %s column", t->name, name,
+            sk_dtype_name((sk_dtype)type));
+    }
+    sk_free(name);
+    return c->failed ? c->code : rc;
+}
+
+static int check_geometry(cursor *c, const st_table *t)
+{
+    static const char *const cells[4] = {"level", "cx", "cy", "cz"};
+    static const char *const points[3] = {"position_x", "position_y", "position_z"};
+    if (t->geometry == SK_STORE_CELLS) {
+        for (int k = 0; k < 4; k++) {
+            const sk_column *col = sk_table_find(t->schema, cells[k]);
+            if (!col || col->type != SK_INT32)
+                return bad(c, SK_ERR_FORMAT, "table %s: cell table without int32 column %s",
+                           t->name, cells[k]);
+        }
+    } else if (t->geometry == SK_STORE_POINTS) {
+        for (int k = 0; k < 3; k++) {
+            const sk_column *col = sk_table_find(t->schema, points[k]);
+            if (!col || !sk_dtype_is_float(col->type))
+                return bad(c, SK_ERR_FORMAT, "table %s: point table without float column %s",
+                           t->name, points[k]);
+        }
+    } else if (t->geometry != SK_STORE_ROWS) {
+        return bad(c, SK_ERR_FORMAT, "table %s: unknown geometry %d", t->name, t->geometry);
+    }
+    if (t->curve_bits > 21)
+        return bad(c, SK_ERR_FORMAT, "table %s: curve bits %d above 21", t->name,
+                   t->curve_bits);
+    return SK_OK;
+}
+
+/* One chunk-column entry: known codec and encoding, sizes that agree with
+ * the row count, bytes inside the data area. */
+static int check_cc(cursor *c, const st_table *t, int64_t ci, int j, int64_t data_end)
+{
+    const st_cc *cc = st_cc_at(t, ci, j);
+    const sk_column *col = sk_table_col(t->schema, j);
+    int64_t nrows = t->chunks[ci].nrows;
+    size_t size = sk_dtype_size(col->type);
+#define BAD_CC(...)                                                                      \
+    do {                                                                                 \
+        char what_[512];                                                                 \
+        snprintf(what_, sizeof what_, __VA_ARGS__);                                      \
+        bad(c, SK_ERR_FORMAT, "table %s, chunk %lld of %lld, column %s: %s", t->name,    \
+            (long long)ci + 1, (long long)t->nchunks, col->name, what_);                 \
+        if (c->err)                                                                      \
+            c->err->record = ci + 1;                                                     \
+        return SK_ERR_FORMAT;                                                            \
+    } while (0)
+    if (cc->codec > ST_CODEC_LZ4)
+        BAD_CC("unknown codec %u (written by a newer snapkit?)", cc->codec);
+    int is_int = sk_dtype_is_integer(col->type) || col->type == SK_CATEGORY;
+    if (cc->encoding == ST_ENC_FOR) {
+        if (!is_int)
+            BAD_CC("frame-of-reference encoding on a %s column", sk_dtype_name(col->type));
+        if (cc->width != 0 && cc->width != 1 && cc->width != 2 && cc->width != 4 &&
+            cc->width != 8)
+            BAD_CC("integer width %u is not 0, 1, 2, 4 or 8", cc->width);
+    } else if (cc->encoding == ST_ENC_PLAIN || cc->encoding == ST_ENC_SHUFFLE) {
+        if (cc->width != size)
+            BAD_CC("width %u for a %s column", cc->width, sk_dtype_name(col->type));
+    } else {
+        BAD_CC("unknown encoding %u (written by a newer snapkit?)", cc->encoding);
+    }
+    int64_t raw = nrows * cc->width;
+    if (cc->codec == ST_CODEC_RAW && cc->stored != raw)
+        BAD_CC("%lld bytes stored raw, but %lld rows of width %u make %lld",
+               (long long)cc->stored, (long long)nrows, cc->width, (long long)raw);
+    if (cc->codec == ST_CODEC_LZ4 &&
+        (cc->stored <= 0 || raw > LZ4_MAX_INPUT_SIZE || cc->stored > LZ4_compressBound((int)raw)))
+        BAD_CC("%lld LZ4 bytes cannot hold %lld bytes", (long long)cc->stored, (long long)raw);
+    if (cc->offset < ST_HEADER_BYTES || cc->stored < 0 || cc->offset > data_end ||
+        cc->stored > data_end - cc->offset)
+        BAD_CC("bytes %lld..%lld lie outside the data area (%d..%lld)",
+               (long long)cc->offset, (long long)cc->offset + cc->stored, ST_HEADER_BYTES,
+               (long long)data_end);
+#undef BAD_CC
+    return SK_OK;
+}
+
+static int get_chunk(cursor *c, st_table *t, int64_t ci, size_t chunk_bytes, size_t cc_bytes,
+                     int64_t data_end)
+{
+    st_chunk *ch = &t->chunks[ci];
+    size_t start = c->pos;
+    uint64_t nrows = get_u64(c, "chunk rows");
+    ch->kind = get_u8(c, "chunk kind");
+    ch->level_min = get_u8(c, "chunk level");
+    ch->level_max = get_u8(c, "chunk level");
+    ch->flags = get_u8(c, "chunk flags");
+    get_u32(c, "chunk");
+    for (int a = 0; a < 3; a++)
+        ch->lo[a] = st_bits_f64(get_u64(c, "chunk box"));
+    for (int a = 0; a < 3; a++)
+        ch->hi[a] = st_bits_f64(get_u64(c, "chunk box"));
+    if (c->failed)
+        return c->code;
+    c->pos = start + chunk_bytes; /* skip fields of newer minor versions */
+    if (nrows == 0 || nrows > ST_MAX_CHUNK_ROWS)
+        return bad(c, SK_ERR_FORMAT, "table %s, chunk %lld: %llu rows (1..%d allowed)", t->name,
+                   (long long)ci + 1, (unsigned long long)nrows, ST_MAX_CHUNK_ROWS);
+    if (ch->kind > ST_KIND_REFINED || ch->level_min > ch->level_max ||
+        ch->level_max > ST_MAX_LEVEL)
+        return bad(c, SK_ERR_FORMAT, "table %s, chunk %lld: bad kind %u or levels %u..%u",
+                   t->name, (long long)ci + 1, ch->kind, ch->level_min, ch->level_max);
+    if (ch->kind == ST_KIND_REFINED && !(t->flags & ST_TABLE_HAS_REFINED))
+        return bad(c, SK_ERR_FORMAT, "table %s, chunk %lld: refined cells in a table without",
+                   t->name, (long long)ci + 1);
+    if (t->geometry != SK_STORE_ROWS && !(ch->flags & ST_CHUNK_HAS_BBOX))
+        return bad(c, SK_ERR_FORMAT, "table %s, chunk %lld: no bounding box", t->name,
+                   (long long)ci + 1);
+    ch->nrows = (int64_t)nrows;
+    ch->row0 = ci ? t->chunks[ci - 1].row0 + t->chunks[ci - 1].nrows : 0;
+    for (int j = 0; j < t->ncols; j++) {
+        st_cc *cc = st_cc_at(t, ci, j);
+        size_t cstart = c->pos;
+        cc->offset = (int64_t)get_u64(c, "chunk offset");
+        cc->stored = (int64_t)get_u64(c, "chunk size");
+        cc->codec = get_u8(c, "codec");
+        cc->encoding = get_u8(c, "encoding");
+        cc->width = get_u8(c, "width");
+        take(c, 5, "chunk column");
+        cc->min = get_u64(c, "minimum");
+        cc->max = get_u64(c, "maximum");
+        cc->hash = get_u64(c, "checksum");
+        if (c->failed)
+            return c->code;
+        c->pos = cstart + cc_bytes;
+        int rc = check_cc(c, t, ci, j, data_end);
+        if (rc != SK_OK)
+            return rc;
+    }
+    return SK_OK;
+}
+
+static int get_chunks(cursor *c, st_table *t, int64_t data_end)
+{
+    uint32_t chunk_bytes = get_u32(c, "chunk header size");
+    uint32_t cc_bytes = get_u32(c, "chunk column size");
+    if (!c->failed && (chunk_bytes < ST_CHUNK_HEADER_BYTES || cc_bytes < ST_CHUNK_COLUMN_BYTES))
+        return bad(c, SK_ERR_FORMAT, "table %s: chunk entries of %u and %u bytes are too small",
+                   t->name, chunk_bytes, cc_bytes);
+    size_t per_chunk = chunk_bytes + (size_t)cc_bytes * (size_t)t->ncols;
+    uint64_t n = get_count(c, per_chunk, "chunk count");
+    if (c->failed)
+        return c->code;
+    t->chunks = sk_calloc(n ? n : 1, sizeof *t->chunks);
+    t->cc = sk_calloc(n * (uint64_t)t->ncols + 1, sizeof *t->cc);
+    if (!t->chunks || !t->cc)
+        return bad(c, SK_ERR_NOMEM, "out of memory for %llu chunks", (unsigned long long)n);
+    t->nchunks = t->cap_chunks = (int64_t)n;
+    for (int64_t ci = 0; ci < t->nchunks; ci++) {
+        int rc = get_chunk(c, t, ci, chunk_bytes, cc_bytes, data_end);
+        if (rc != SK_OK)
+            return rc;
+    }
+    int64_t rows = t->nchunks ? t->chunks[t->nchunks - 1].row0 + t->chunks[t->nchunks - 1].nrows : 0;
+    if (rows != t->nrows)
+        return bad(c, SK_ERR_FORMAT, "table %s: chunks hold %lld rows, the table %lld", t->name,
+                   (long long)rows, (long long)t->nrows);
+    return SK_OK;
+}
+
+static int get_table(cursor *c, st_footer *f, int64_t data_end)
+{
+    size_t start = c->pos;
+    uint64_t len = get_u64(c, "table record length");
+    if (c->failed)
+        return c->code;
+    if (len < 8 || len > c->end - start)
+        return bad(c, SK_ERR_FORMAT, "table record of %llu bytes does not fit the footer",
+                   (unsigned long long)len);
+    size_t saved_end = c->end;
+    c->end = start + (size_t)len;
+    st_table *t = &f->tables[f->ntables++];
+    t->name = get_str(c, "table name");
+    t->geometry = get_u8(c, "geometry");
+    t->flags = get_u8(c, "table flags");
+    t->curve_bits = get_u8(c, "curve bits");
+    get_u8(c, "table");
+    t->nrows = (int64_t)get_u64(c, "table rows");
+    t->ncols = (int)get_count32(c, 12, "column count");
+    if (c->failed)
+        return c->code;
+    if (t->nrows < 0)
+        return bad(c, SK_ERR_FORMAT, "table %s: negative row count", t->name);
+    for (int i = 0; i < f->ntables - 1; i++)
+        if (strcmp(f->tables[i].name, t->name) == 0)
+            return bad(c, SK_ERR_FORMAT, "two tables are called %s", t->name);
+    t->schema = sk_table_new(0);
+    if (!t->schema)
+        return bad(c, SK_ERR_NOMEM, "out of memory");
+    for (int j = 0; j < t->ncols; j++) {
+        int rc = get_column(c, t, j);
+        if (rc != SK_OK)
+            return rc;
+    }
+    int rc = get_meta(c, t->schema);
+    if (rc == SK_OK)
+        rc = check_geometry(c, t);
+    if (rc == SK_OK)
+        rc = get_chunks(c, t, data_end);
+    if (rc != SK_OK)
+        return rc;
+    c->pos = c->end; /* skip fields of newer minor versions */
+    c->end = saved_end;
+    return SK_OK;
+}
+
+int st_footer_decode(st_footer *f, const uint8_t *body, size_t size, int64_t body_offset,
+                     int64_t data_end, const char *path, sk_error *err)
+{
+    memset(f, 0, sizeof *f);
+    cursor c = {.base = body, .end = size, .file_offset = body_offset, .path = path, .err = err};
+    f->major = get_u16(&c, "version");
+    f->minor = get_u16(&c, "version");
+    get_u32(&c, "flags");
+    if (c.failed)
+        return c.code;
+    if (f->major != SK_STORE_VERSION_MAJOR)
+        return sk_fail(err, SK_ERR_VERSION, path, body_offset,
+                       "footer: format version %d.%d, this snapkit reads %d.x", f->major,
+                       f->minor, SK_STORE_VERSION_MAJOR);
+    f->meta = sk_table_new(0);
+    if (!f->meta)
+        return sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory");
+    int rc = get_meta(&c, f->meta);
+    uint32_t n = rc == SK_OK ? get_count32(&c, 8, "table count") : 0;
+    if (rc == SK_OK && !c.failed) {
+        f->tables = sk_calloc(n ? n : 1, sizeof *f->tables);
+        if (!f->tables)
+            rc = bad(&c, SK_ERR_NOMEM, "out of memory");
+    }
+    for (uint32_t i = 0; i < n && rc == SK_OK && !c.failed; i++)
+        rc = get_table(&c, f, data_end);
+    if (rc == SK_OK && c.failed)
+        rc = c.code;
+    if (rc != SK_OK)
+        st_footer_clear(f);
+    return rc;
+}

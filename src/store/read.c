@@ -1,0 +1,328 @@
+/* Reading a table: plan the chunks, count the rows of partly covered chunks
+ * from their position columns, allocate the result once, then read and
+ * decode chunks in parallel straight into their rows of the result. */
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "snapkit/memory.h"
+#include "snapkit/threads.h"
+#include "store/codec.h"
+#include "store/plan.h"
+#include "store/reader.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Per-thread buffers, sized for the largest planned chunk. */
+typedef struct worker {
+    uint8_t *stored;         /* stored bytes of one chunk's columns */
+    uint8_t *scratch;        /* decoding */
+    uint8_t *column;         /* one decoded column of a partial chunk */
+    void *keys[4];           /* decoded key columns */
+    sk_error err;
+} worker;
+
+typedef struct reader {
+    const sk_store *s;
+    const st_table *t;
+    st_plan *plan;
+    sk_table *out;
+    int64_t max_rows, max_stored;
+    _Atomic int64_t bytes_read;
+    _Atomic int failed;
+    sk_progress progress;
+    int64_t done;
+} reader;
+
+static void worker_free(worker *w)
+{
+    sk_free(w->stored);
+    sk_free(w->scratch);
+    sk_free(w->column);
+    for (int k = 0; k < 4; k++)
+        sk_free(w->keys[k]);
+}
+
+static int worker_init(worker *w, const reader *r)
+{
+    memset(w, 0, sizeof *w);
+    sk_error_clear(&w->err);
+    size_t rows = (size_t)r->max_rows * 8 + 64;
+    w->stored = sk_malloc((size_t)r->max_stored + 64);
+    w->scratch = sk_malloc(rows);
+    w->column = sk_malloc(rows);
+    int ok = w->stored && w->scratch && w->column;
+    for (int k = 0; k < r->plan->nkey; k++)
+        ok = (w->keys[k] = sk_malloc(rows)) && ok;
+    if (!ok)
+        sk_fail(&w->err, SK_ERR_NOMEM, r->s->path, -1, "out of memory for read buffers");
+    return ok ? SK_OK : SK_ERR_NOMEM;
+}
+
+/* Read the stored bytes of columns cols[0..n) of chunk ci into w->stored,
+ * merging columns that lie back to back into one positioned read;
+ * at[k] points to column cols[k]'s bytes. */
+static int read_columns(reader *r, worker *w, int64_t ci, const int *cols, int n,
+                        const uint8_t **at)
+{
+    int64_t pos = 0;
+    for (int k = 0; k < n;) {
+        const st_cc *first = st_cc_at(r->t, ci, cols[k]);
+        int64_t span = first->stored;
+        int e = k + 1;
+        while (e < n) {
+            const st_cc *next = st_cc_at(r->t, ci, cols[e]);
+            if (next->offset != first->offset + span)
+                break;
+            span += next->stored;
+            e++;
+        }
+        int rc = st_read_at(r->s, w->stored + pos, (size_t)span, first->offset, &w->err);
+        if (rc != SK_OK)
+            return rc;
+        atomic_fetch_add(&r->bytes_read, span);
+        for (int64_t off = pos; k < e; k++) {
+            at[k] = w->stored + off;
+            off += st_cc_at(r->t, ci, cols[k])->stored;
+        }
+        pos += span;
+    }
+    return SK_OK;
+}
+
+/* Count the kept rows of a partial chunk and keep its mask. */
+static int count_partial(reader *r, worker *w, st_planned *pc)
+{
+    const st_plan *p = r->plan;
+    const uint8_t *at[4];
+    int rc = read_columns(r, w, pc->ci, p->key, p->nkey, at);
+    for (int k = 0; k < p->nkey && rc == SK_OK; k++)
+        rc = st_decode_cc(r->s, r->t, pc->ci, p->key[k], at[k], w->keys[k], w->scratch,
+                          &w->err);
+    if (rc != SK_OK)
+        return rc;
+    const st_chunk *ch = &r->t->chunks[pc->ci];
+    pc->mask = sk_malloc((size_t)ch->nrows);
+    if (!pc->mask)
+        return sk_fail(&w->err, SK_ERR_NOMEM, r->s->path, -1, "out of memory");
+    pc->count = st_plan_mask(p, ch, w->keys, pc->mask);
+    return SK_OK;
+}
+
+static void compact(const uint8_t *src, const uint8_t *mask, int64_t n, size_t size,
+                    uint8_t *dst)
+{
+    int64_t w = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (mask[i]) {
+            memcpy(dst + (size_t)w * size, src + (size_t)i * size, size);
+            w++;
+        }
+    }
+}
+
+static int fill_chunk(reader *r, worker *w, const st_planned *pc)
+{
+    const st_plan *p = r->plan;
+    const uint8_t *at[SK_MAX_VARS + 8];
+    int rc = read_columns(r, w, pc->ci, p->out, p->nout, at);
+    int64_t n = r->t->chunks[pc->ci].nrows;
+    for (int k = 0; k < p->nout && rc == SK_OK; k++) {
+        const sk_column *col = sk_table_col(r->out, k);
+        size_t size = sk_dtype_size(col->type);
+        uint8_t *dst = (uint8_t *)col->data + (size_t)pc->out_row * size;
+        if (!pc->partial) {
+            rc = st_decode_cc(r->s, r->t, pc->ci, p->out[k], at[k], dst, w->scratch, &w->err);
+            continue;
+        }
+        rc = st_decode_cc(r->s, r->t, pc->ci, p->out[k], at[k], w->column, w->scratch,
+                          &w->err);
+        if (rc == SK_OK)
+            compact(w->column, pc->mask, n, size, dst);
+    }
+    return rc;
+}
+
+static void report(reader *r)
+{
+    if (!r->progress.fn)
+        return;
+#pragma omp critical(st_read_progress)
+    {
+        r->done++;
+        r->progress.fn(r->progress.ctx, r->done, r->plan->nchunks, atomic_load(&r->bytes_read));
+    }
+}
+
+/* Run phase(r, w, chunk) over the planned chunks (only partial ones when
+ * partial_only) on `threads` threads; the first error lands in *err. */
+static int run_parallel(reader *r, int threads, int partial_only,
+                        int (*phase)(reader *, worker *, st_planned *), sk_error *err)
+{
+    sk_error first;
+    sk_error_clear(&first);
+    int64_t first_chunk = -1;
+#pragma omp parallel num_threads(threads)
+    {
+        worker w;
+        if (worker_init(&w, r) != SK_OK)
+            atomic_store(&r->failed, 1);
+#pragma omp for schedule(dynamic, 1)
+        for (int64_t i = 0; i < r->plan->nchunks; i++) {
+            st_planned *pc = &r->plan->chunks[i];
+            if (atomic_load(&r->failed) || (partial_only && !pc->partial))
+                continue;
+            if (phase(r, &w, pc) != SK_OK)
+                atomic_store(&r->failed, 1);
+        }
+        if (w.err.code != SK_OK) {
+#pragma omp critical(st_read_error)
+            if (first_chunk < 0 || w.err.record < first_chunk) {
+                first = w.err;
+                first_chunk = w.err.record;
+            }
+        }
+        worker_free(&w);
+    }
+    if (first.code != SK_OK) {
+        if (err)
+            *err = first;
+        return first.code;
+    }
+    return SK_OK;
+}
+
+static int phase_count(reader *r, worker *w, st_planned *pc)
+{
+    return count_partial(r, w, pc);
+}
+
+static int phase_fill(reader *r, worker *w, st_planned *pc)
+{
+    int rc = fill_chunk(r, w, pc);
+    if (rc == SK_OK)
+        report(r);
+    return rc;
+}
+
+static void measure(reader *r)
+{
+    for (int64_t i = 0; i < r->plan->nchunks; i++) {
+        int64_t ci = r->plan->chunks[i].ci, stored = 0;
+        for (int j = 0; j < r->t->ncols; j++)
+            stored += st_cc_at(r->t, ci, j)->stored;
+        if (stored > r->max_stored)
+            r->max_stored = stored;
+        if (r->t->chunks[ci].nrows > r->max_rows)
+            r->max_rows = r->t->chunks[ci].nrows;
+    }
+}
+
+/* The empty result: output columns, labels, metadata. */
+static int make_result(reader *r, const sk_selection *sel, sk_error *err)
+{
+    int64_t rows = 0;
+    for (int64_t i = 0; i < r->plan->nchunks; i++) {
+        r->plan->chunks[i].out_row = rows;
+        rows += r->plan->chunks[i].count;
+    }
+    r->plan->rows = rows;
+    sk_table *out = sk_table_new(rows);
+    if (!out || sk_table_meta_copy(out, r->t->schema) != SK_OK) {
+        sk_table_free(out);
+        return sk_fail(err, SK_ERR_NOMEM, r->s->path, -1, "out of memory");
+    }
+    int rc = SK_OK;
+    for (int k = 0; k < r->plan->nout && rc == SK_OK; k++) {
+        const sk_column *c = sk_table_col(r->t->schema, r->plan->out[k]);
+        if (!sk_table_add(out, c->name, c->type, err))
+            rc = err ? err->code : SK_ERR_NOMEM;
+        else if (c->type == SK_CATEGORY)
+            rc = sk_table_set_labels(out, c->name, (const char *const *)c->labels, c->nlabels,
+                                     err);
+    }
+    /* Tables that never carried a selection (atoms saved from Python) keep
+     * their metadata as they were unless this read selects. */
+    int record = r->plan->lmax || r->plan->has_box || (sel && sel->nvars) ||
+                 sk_table_meta_get(r->t->schema, "selection.lmax");
+    sk_selection eff;
+    sk_selection_init(&eff);
+    if (rc == SK_OK && record)
+        rc = st_plan_effective(r->plan, r->t, sel, &eff, err);
+    if (rc == SK_OK && record && sk_selection_to_meta(&eff, out) != SK_OK)
+        rc = sk_fail(err, SK_ERR_NOMEM, r->s->path, -1, "out of memory");
+    sk_selection_clear(&eff);
+    if (rc != SK_OK) {
+        sk_table_free(out);
+        return rc;
+    }
+    r->out = out;
+    return SK_OK;
+}
+
+int sk_store_read(sk_store *s, const char *name, const sk_selection *sel,
+                  const sk_read_options *opt, sk_table **out, sk_read_stats *stats,
+                  sk_error *err)
+{
+    *out = NULL;
+    double t0 = now();
+    sk_mem_stats m0;
+    sk_mem_get(&m0);
+    const st_table *t = st_find_table(s, name, err);
+    if (!t)
+        return SK_ERR_ARG;
+    st_plan plan;
+    int rc = st_plan_make(&plan, s, t, sel, opt && opt->with_refined, err);
+    if (rc != SK_OK) {
+        st_plan_free(&plan);
+        return rc;
+    }
+    sk_thread_budget budget;
+    int threads = sk_thread_budget_get(opt ? opt->threads : 0, &budget);
+    reader r = {.s = s, .t = t, .plan = &plan};
+    if (opt)
+        r.progress = opt->progress;
+    measure(&r);
+    rc = run_parallel(&r, threads, 1, phase_count, err);
+    if (rc == SK_OK)
+        rc = make_result(&r, sel, err);
+    if (rc == SK_OK)
+        rc = run_parallel(&r, threads, 0, phase_fill, err);
+    if (rc == SK_OK && stats) {
+        sk_mem_stats m1;
+        sk_mem_get(&m1);
+        memset(stats, 0, sizeof *stats);
+        stats->files_opened = (int)plan.nchunks;
+        stats->bytes_read = atomic_load(&r.bytes_read);
+        stats->bytes_allocated = (int64_t)(m1.total - m0.total);
+        stats->seconds = now() - t0;
+    }
+    st_plan_free(&plan);
+    if (rc != SK_OK) {
+        sk_table_free(r.out);
+        return rc;
+    }
+    *out = r.out;
+    return SK_OK;
+}
+
+int64_t sk_store_chunks_for(const sk_store *s, const char *name, const sk_selection *sel,
+                            const sk_read_options *opt, int64_t *total, sk_error *err)
+{
+    const st_table *t = st_find_table(s, name, err);
+    if (!t)
+        return -1;
+    st_plan plan;
+    int rc = st_plan_make(&plan, s, t, sel, opt && opt->with_refined, err);
+    int64_t n = plan.nchunks;
+    st_plan_free(&plan);
+    if (total)
+        *total = t->nchunks;
+    return rc == SK_OK ? n : -1;
+}

@@ -1,0 +1,32 @@
+/* The open file shared by the reader's parts (open, read, verify). */
+#ifndef SNAPKIT_STORE_READER_H
+#define SNAPKIT_STORE_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "snapkit/store.h"
+#include "store/format.h"
+
+struct sk_store {
+    char *path;
+    int fd;                  /* -1 when reading from memory */
+    const uint8_t *mem;
+    int64_t size;
+    int skip_checksums;
+    int64_t footer_offset, footer_bytes;
+    st_footer footer;
+};
+
+/* Read exactly n bytes at offset (pread, or from memory). */
+int st_read_at(const sk_store *s, void *buf, size_t n, int64_t offset, sk_error *err);
+
+/* The stored table called name, or NULL with SK_ERR_ARG listing the tables. */
+const st_table *st_find_table(const sk_store *s, const char *name, sk_error *err);
+
+/* Check and decode the stored bytes of chunk ci, column j into dst. Fails
+ * with SK_ERR_CHECKSUM or SK_ERR_FORMAT naming table, chunk and column. */
+int st_decode_cc(const sk_store *s, const st_table *t, int64_t ci, int j,
+                 const uint8_t *stored, void *dst, uint8_t *scratch, sk_error *err);
+
+#endif

@@ -1,0 +1,457 @@
+/* The writer: per table, order the rows, encode chunks in parallel batches,
+ * append them in order (so the same tables always give the same bytes),
+ * and keep their index for the footer. Everything goes through an atomic
+ * file: the target appears complete at commit or not at all. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "snapkit/atomicfile.h"
+#include "snapkit/memory.h"
+#include "snapkit/snapkit.h"
+#include "snapkit/store.h"
+#include "snapkit/threads.h"
+#include "store/codec.h"
+#include "store/format.h"
+#include "store/order.h"
+
+struct sk_store_writer {
+    sk_atomic_file *file;
+    sk_store_write_options opt;
+    st_footer footer;
+    int cap_tables;
+    int64_t rows, chunks, bytes_raw;
+    double start;
+    char *path;
+};
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void sk_store_write_options_init(sk_store_write_options *opt)
+{
+    memset(opt, 0, sizeof *opt);
+    opt->compress = 1;
+    opt->fail_after_bytes = -1;
+}
+
+int sk_store_writer_open(sk_store_writer **out, const char *path,
+                         const sk_store_write_options *opt, sk_error *err)
+{
+    *out = NULL;
+    sk_store_writer *w = sk_calloc(1, sizeof *w);
+    if (!w || !(w->path = sk_strdup(path)) || !(w->footer.meta = sk_table_new(0))) {
+        sk_store_writer_abort(w);
+        return sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory");
+    }
+    if (opt)
+        w->opt = *opt;
+    else
+        sk_store_write_options_init(&w->opt);
+    w->start = now();
+    w->footer.major = SK_STORE_VERSION_MAJOR;
+    w->footer.minor = SK_STORE_VERSION_MINOR;
+    int rc = sk_atomic_open(&w->file, path, err);
+    if (rc != SK_OK) {
+        sk_store_writer_abort(w);
+        return rc;
+    }
+    if (w->opt.fail_after_bytes >= 0)
+        sk_atomic_fail_after(w->file, w->opt.fail_after_bytes);
+    uint8_t header[ST_HEADER_BYTES] = {0};
+    memcpy(header, ST_HEADER_MAGIC, 8);
+    st_put_u16(header + 8, SK_STORE_VERSION_MAJOR);
+    st_put_u16(header + 10, SK_STORE_VERSION_MINOR);
+    char version[32];
+    snprintf(version, sizeof version, "snapkit %s", sk_version());
+    rc = sk_atomic_write(w->file, header, sizeof header, err);
+    if (rc == SK_OK && sk_table_meta_set(w->footer.meta, "writer", version) != SK_OK)
+        rc = sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory");
+    if (rc != SK_OK) {
+        sk_store_writer_abort(w);
+        return rc;
+    }
+    *out = w;
+    return SK_OK;
+}
+
+void sk_store_writer_abort(sk_store_writer *w)
+{
+    if (!w)
+        return;
+    sk_atomic_abort(w->file);
+    st_footer_clear(&w->footer);
+    sk_free(w->path);
+    sk_free(w);
+}
+
+int sk_store_writer_set_meta(sk_store_writer *w, const char *key, const char *value,
+                             sk_error *err)
+{
+    if (sk_table_meta_set(w->footer.meta, key, value) != SK_OK)
+        return sk_fail(err, SK_ERR_NOMEM, w->path, -1, "out of memory");
+    return SK_OK;
+}
+
+/* A 0-row copy of the table's columns (types, labels) and metadata. */
+static int copy_schema(const sk_table *t, sk_table **out, sk_error *err)
+{
+    sk_table *s = sk_table_new(0);
+    if (!s || sk_table_meta_copy(s, t) != SK_OK) {
+        sk_table_free(s);
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
+    }
+    for (int j = 0; j < sk_table_ncols(t); j++) {
+        const sk_column *c = sk_table_col(t, j);
+        if (!sk_table_add(s, c->name, c->type, err) ||
+            (c->type == SK_CATEGORY &&
+             sk_table_set_labels(s, c->name, (const char *const *)c->labels, c->nlabels, err) !=
+                 SK_OK)) {
+            sk_table_free(s);
+            return err ? err->code : SK_ERR_NOMEM;
+        }
+    }
+    *out = s;
+    return SK_OK;
+}
+
+static int64_t rows_per_chunk(const sk_store_write_options *opt, int64_t nrows)
+{
+    if (opt->chunk_rows > 0)
+        return opt->chunk_rows < ST_MAX_CHUNK_ROWS ? opt->chunk_rows : ST_MAX_CHUNK_ROWS;
+    /* Very large tables get larger chunks, so the footer (read at every open)
+     * stays under ~16k chunks per table. */
+    int64_t r = SK_STORE_CHUNK_ROWS;
+    while (nrows / r > 16384 && r < ST_MAX_CHUNK_ROWS)
+        r *= 2;
+    return r;
+}
+
+/* Copy the rows perm[0..n) of column c into dst. */
+static void gather(const sk_column *c, const int64_t *perm, int64_t n, void *dst)
+{
+    switch (sk_dtype_size(c->type)) {
+    case 1:
+        for (int64_t i = 0; i < n; i++)
+            ((uint8_t *)dst)[i] = ((const uint8_t *)c->data)[perm[i]];
+        break;
+    case 2:
+        for (int64_t i = 0; i < n; i++)
+            ((uint16_t *)dst)[i] = ((const uint16_t *)c->data)[perm[i]];
+        break;
+    case 4:
+        for (int64_t i = 0; i < n; i++)
+            ((uint32_t *)dst)[i] = ((const uint32_t *)c->data)[perm[i]];
+        break;
+    default:
+        for (int64_t i = 0; i < n; i++)
+            ((uint64_t *)dst)[i] = ((const uint64_t *)c->data)[perm[i]];
+        break;
+    }
+}
+
+static double float_at(const sk_column *c, int64_t i)
+{
+    return c->type == SK_FLOAT32 ? (double)((const float *)c->data)[i]
+                                 : ((const double *)c->data)[i];
+}
+
+/* Bounding box of the row positions and the level range of one chunk. */
+static void chunk_extent(const sk_table *t, const st_geometry *g, const int64_t *perm,
+                         int64_t n, st_chunk *ch)
+{
+    for (int a = 0; a < 3; a++) {
+        ch->lo[a] = INFINITY;
+        ch->hi[a] = -INFINITY;
+    }
+    if (g->kind == SK_STORE_ROWS) {
+        for (int a = 0; a < 3; a++)
+            ch->lo[a] = ch->hi[a] = 0.0;
+        return;
+    }
+    ch->flags |= ST_CHUNK_HAS_BBOX;
+    if (g->kind == SK_STORE_POINTS) {
+        for (int a = 0; a < 3; a++) {
+            const sk_column *c = sk_table_col(t, g->pos[a]);
+            for (int64_t i = 0; i < n; i++) {
+                double x = float_at(c, perm[i]) / g->boxlen;
+                if (x < ch->lo[a])
+                    ch->lo[a] = x;
+                if (x > ch->hi[a])
+                    ch->hi[a] = x;
+            }
+        }
+        return;
+    }
+    const int32_t *lv = sk_table_col(t, g->level)->data;
+    const int32_t *cc[3] = {sk_table_col(t, g->cx)->data, sk_table_col(t, g->cy)->data,
+                            sk_table_col(t, g->cz)->data};
+    int32_t lmin = lv[perm[0]], lmax = lv[perm[0]];
+    for (int64_t i = 0; i < n; i++) {
+        int32_t l = lv[perm[i]];
+        if (l < lmin)
+            lmin = l;
+        if (l > lmax)
+            lmax = l;
+        for (int a = 0; a < 3; a++) {
+            double x = st_cell_centre(cc[a][perm[i]], l);
+            if (x < ch->lo[a])
+                ch->lo[a] = x;
+            if (x > ch->hi[a])
+                ch->hi[a] = x;
+        }
+    }
+    ch->level_min = (uint8_t)lmin;
+    ch->level_max = (uint8_t)lmax;
+}
+
+typedef struct batch {
+    const sk_table *t;
+    const st_geometry *g;
+    const st_order *o;
+    st_table *st;
+    int compress;
+    size_t chunk_cap;   /* bytes of one chunk's output buffer */
+    uint8_t *out;       /* nbatch x chunk_cap */
+    int64_t first, count;
+} batch;
+
+/* Encode one chunk's columns into its slot of the batch buffer; offsets
+ * are relative to the slot until the chunk is written. */
+static void encode_chunk(batch *b, int64_t ci, uint8_t *gathered, uint8_t *scratch)
+{
+    const int64_t *perm = b->o->perm + b->o->start[ci];
+    int64_t n = b->o->start[ci + 1] - b->o->start[ci];
+    st_chunk *ch = &b->st->chunks[ci];
+    memset(ch, 0, sizeof *ch);
+    ch->nrows = n;
+    ch->row0 = b->o->start[ci];
+    ch->kind = b->o->kind[ci];
+    chunk_extent(b->t, b->g, perm, n, ch);
+    uint8_t *out = b->out + (size_t)(ci - b->first) * b->chunk_cap;
+    int64_t pos = 0;
+    for (int j = 0; j < b->st->ncols; j++) {
+        const sk_column *c = sk_table_col(b->t, j);
+        st_cc *cc = st_cc_at(b->st, ci, j);
+        gather(c, perm, n, gathered);
+        st_encode(c->type, gathered, n, b->compress, scratch, out + pos, cc);
+        cc->offset = pos;
+        pos += cc->stored;
+    }
+}
+
+static int64_t chunk_bytes(const st_table *st, int64_t ci)
+{
+    int64_t sum = 0;
+    for (int j = 0; j < st->ncols; j++)
+        sum += st_cc_at(st, ci, j)->stored;
+    return sum;
+}
+
+/* Append the encoded chunks of the batch, in order, fixing their offsets. */
+static int write_batch(sk_store_writer *w, batch *b, sk_error *err)
+{
+    for (int64_t ci = b->first; ci < b->first + b->count; ci++) {
+        int64_t base = sk_atomic_tell(w->file);
+        int64_t n = chunk_bytes(b->st, ci);
+        int rc = sk_atomic_write(w->file, b->out + (size_t)(ci - b->first) * b->chunk_cap,
+                                 (size_t)n, err);
+        if (rc != SK_OK)
+            return rc;
+        for (int j = 0; j < b->st->ncols; j++)
+            st_cc_at(b->st, ci, j)->offset += base;
+    }
+    return SK_OK;
+}
+
+static int encode_all(sk_store_writer *w, batch *b, int threads, int64_t chunk_rows,
+                      sk_error *err)
+{
+    int64_t nbatch = 4 * (int64_t)threads;
+    b->out = sk_malloc((size_t)nbatch * b->chunk_cap);
+    if (!b->out)
+        return sk_fail(err, SK_ERR_NOMEM, w->path, -1, "out of memory for %lld chunk buffers",
+                       (long long)nbatch);
+    int rc = SK_OK;
+    int failed = 0;
+    for (b->first = 0; b->first < b->o->nchunks && rc == SK_OK; b->first += nbatch) {
+        b->count = b->o->nchunks - b->first < nbatch ? b->o->nchunks - b->first : nbatch;
+#pragma omp parallel num_threads(threads)
+        {
+            uint8_t *gathered = sk_malloc((size_t)chunk_rows * 8);
+            uint8_t *scratch = sk_malloc((size_t)chunk_rows * 8);
+            if (!gathered || !scratch) {
+#pragma omp atomic write
+                failed = 1;
+            }
+#pragma omp for schedule(dynamic, 1)
+            for (int64_t ci = b->first; ci < b->first + b->count; ci++) {
+                if (gathered && scratch)
+                    encode_chunk(b, ci, gathered, scratch);
+            }
+            sk_free(gathered);
+            sk_free(scratch);
+        }
+        if (failed)
+            rc = sk_fail(err, SK_ERR_NOMEM, w->path, -1, "out of memory encoding chunks");
+        if (rc == SK_OK)
+            rc = write_batch(w, b, err);
+        if (rc == SK_OK && w->opt.progress.fn)
+            w->opt.progress.fn(w->opt.progress.ctx, b->first + b->count, b->o->nchunks,
+                               sk_atomic_tell(w->file));
+    }
+    sk_free(b->out);
+    return rc;
+}
+
+static const char *table_name(sk_store_writer *w, const char *name, const sk_table *t,
+                              char *buf, size_t n)
+{
+    if (name && *name)
+        return name;
+    const char *comp = sk_table_meta_get(t, "component");
+    if (comp && *comp)
+        return comp;
+    snprintf(buf, n, "table%d", w->footer.ntables + 1);
+    return buf;
+}
+
+static int add_table_entry(sk_store_writer *w, const char *name, const sk_table *t,
+                           st_table **out, sk_error *err)
+{
+    for (int i = 0; i < w->footer.ntables; i++)
+        if (strcmp(w->footer.tables[i].name, name) == 0)
+            return sk_fail(err, SK_ERR_ARG, w->path, -1, "two tables called %s in one file",
+                           name);
+    if (w->footer.ntables == w->cap_tables) {
+        int cap = w->cap_tables ? 2 * w->cap_tables : 4;
+        st_table *tables = sk_realloc(w->footer.tables, (size_t)cap * sizeof *tables);
+        if (!tables)
+            return sk_fail(err, SK_ERR_NOMEM, w->path, -1, "out of memory");
+        w->footer.tables = tables;
+        w->cap_tables = cap;
+    }
+    st_table *st = &w->footer.tables[w->footer.ntables];
+    memset(st, 0, sizeof *st);
+    st->ncols = sk_table_ncols(t);
+    st->nrows = sk_table_nrows(t);
+    st->name = sk_strdup(name);
+    int rc = st->name ? copy_schema(t, &st->schema, err)
+                      : sk_fail(err, SK_ERR_NOMEM, w->path, -1, "out of memory");
+    if (rc != SK_OK) {
+        st_table_clear(st);
+        return rc;
+    }
+    w->footer.ntables++;
+    *out = st;
+    return SK_OK;
+}
+
+int sk_store_writer_add(sk_store_writer *w, const char *name, const sk_table *t, sk_error *err)
+{
+    char buf[32];
+    name = table_name(w, name, t, buf, sizeof buf);
+    st_geometry g;
+    st_geometry_detect(t, &g);
+    int64_t chunk_rows = rows_per_chunk(&w->opt, sk_table_nrows(t));
+    st_order o;
+    int rc = st_order_plan(t, &g, chunk_rows, &o, err);
+    if (rc != SK_OK) {
+        if (err && err->path[0] == '\0') {
+            char text[sizeof err->message];
+            memcpy(text, err->message, sizeof text);
+            sk_fail(err, err->code, w->path, -1, "table %s: %s", name, text);
+        }
+        return rc;
+    }
+    st_table *st = NULL;
+    rc = add_table_entry(w, name, t, &st, err);
+    if (rc == SK_OK) {
+        st->geometry = g.kind;
+        st->curve_bits = o.curve_bits;
+        st->flags = g.refined >= 0 ? ST_TABLE_HAS_REFINED : 0;
+        st->chunks = sk_calloc((size_t)o.nchunks + 1, sizeof *st->chunks);
+        st->cc = sk_calloc((size_t)(o.nchunks * st->ncols) + 1, sizeof *st->cc);
+        st->nchunks = st->cap_chunks = o.nchunks;
+        if (!st->chunks || !st->cc)
+            rc = sk_fail(err, SK_ERR_NOMEM, w->path, -1, "out of memory for the chunk index");
+    }
+    if (rc == SK_OK) {
+        sk_thread_budget budget;
+        int threads = sk_thread_budget_get(w->opt.threads, &budget);
+        size_t cap = 0;
+        for (int j = 0; j < st->ncols; j++)
+            cap += st_encode_bound(sk_table_col(t, j)->type, chunk_rows);
+        batch b = {.t = t, .g = &g, .o = &o, .st = st, .compress = w->opt.compress != 0,
+                   .chunk_cap = cap + 64};
+        rc = encode_all(w, &b, threads, chunk_rows, err);
+    }
+    if (rc == SK_OK) {
+        w->rows += st->nrows;
+        w->chunks += st->nchunks;
+        w->bytes_raw += sk_table_bytes(t);
+    }
+    st_order_free(&o);
+    return rc;
+}
+
+static int write_footer(sk_store_writer *w, sk_error *err)
+{
+    uint8_t *body = NULL;
+    size_t size = 0;
+    int rc = st_footer_encode(&w->footer, &body, &size, err);
+    if (rc != SK_OK)
+        return rc;
+    uint8_t tail[ST_TAIL_BYTES] = {0};
+    st_put_u64(tail, (uint64_t)sk_atomic_tell(w->file));
+    st_put_u64(tail + 8, (uint64_t)size);
+    st_put_u64(tail + 16, st_hash(body, size));
+    st_put_u16(tail + 24, SK_STORE_VERSION_MAJOR);
+    st_put_u16(tail + 26, SK_STORE_VERSION_MINOR);
+    memcpy(tail + 32, ST_TAIL_MAGIC, 8);
+    rc = sk_atomic_write(w->file, body, size, err);
+    if (rc == SK_OK)
+        rc = sk_atomic_write(w->file, tail, sizeof tail, err);
+    sk_free(body);
+    return rc;
+}
+
+int sk_store_writer_commit(sk_store_writer *w, sk_store_write_stats *stats, sk_error *err)
+{
+    int rc = write_footer(w, err);
+    int64_t size = sk_atomic_tell(w->file);
+    if (rc == SK_OK) {
+        rc = sk_atomic_commit(w->file, err);
+        w->file = NULL; /* commit frees it, also on failure */
+    }
+    if (rc == SK_OK && stats) {
+        stats->ntables = w->footer.ntables;
+        stats->rows = w->rows;
+        stats->chunks = w->chunks;
+        stats->bytes_raw = w->bytes_raw;
+        stats->bytes_file = size;
+        stats->seconds = now() - w->start;
+    }
+    sk_store_writer_abort(w);
+    return rc;
+}
+
+int sk_store_save(const char *path, const sk_table *const *tables, const char *const *names,
+                  int ntables, const sk_store_write_options *opt, sk_store_write_stats *stats,
+                  sk_error *err)
+{
+    sk_store_writer *w;
+    int rc = sk_store_writer_open(&w, path, opt, err);
+    for (int i = 0; i < ntables && rc == SK_OK; i++)
+        rc = sk_store_writer_add(w, names ? names[i] : NULL, tables[i], err);
+    if (rc != SK_OK) {
+        sk_store_writer_abort(w);
+        return rc;
+    }
+    return sk_store_writer_commit(w, stats, err);
+}

@@ -1,0 +1,890 @@
+/* The compact file on tables built here: an adaptive octree of cells (with
+ * its refined cells), gravity on the same cells, particles in a box of
+ * length 2, and atoms with a category column. Every read is checked against
+ * a brute-force filter of the source table. */
+#include <dirent.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "snapkit/snapkit.h"
+#include "store/format.h"
+#include "store/reader.h"
+
+static uint64_t g_rng = 0x9e3779b97f4a7c15ull;
+static double uniform(void)
+{
+    g_rng ^= g_rng << 13;
+    g_rng ^= g_rng >> 7;
+    g_rng ^= g_rng << 17;
+    return (double)(g_rng >> 11) / 9007199254740992.0;
+}
+
+/* ---- building tables ---- */
+
+typedef struct cells {
+    int64_t n, cap;
+    int32_t *level, *cx, *cy, *cz;
+    uint8_t *refined;
+} cells;
+
+static void push(cells *c, int l, int x, int y, int z, int refined)
+{
+    if (c->n == c->cap) {
+        c->cap = c->cap ? 2 * c->cap : 1024;
+        c->level = realloc(c->level, (size_t)c->cap * 4);
+        c->cx = realloc(c->cx, (size_t)c->cap * 4);
+        c->cy = realloc(c->cy, (size_t)c->cap * 4);
+        c->cz = realloc(c->cz, (size_t)c->cap * 4);
+        c->refined = realloc(c->refined, (size_t)c->cap);
+    }
+    c->level[c->n] = l;
+    c->cx[c->n] = x;
+    c->cy[c->n] = y;
+    c->cz[c->n] = z;
+    c->refined[c->n] = (uint8_t)refined;
+    c->n++;
+}
+
+/* Refine towards a shell of radius 0.3 around the centre, as a blast would. */
+static void build(cells *c, int l, int x, int y, int z, int lmin, int lmax)
+{
+    double s = ldexp(1.0, -l);
+    double dx = (x + 0.5) * s - 0.5, dy = (y + 0.5) * s - 0.5, dz = (z + 0.5) * s - 0.5;
+    double r = sqrt(dx * dx + dy * dy + dz * dz);
+    int refine = l < lmin || (l < lmax && fabs(r - 0.3) < 1.5 * s && uniform() < 0.9);
+    push(c, l, x, y, z, refine);
+    if (!refine)
+        return;
+    for (int k = 0; k < 8; k++)
+        build(c, l + 1, 2 * x + (k & 1), 2 * y + ((k >> 1) & 1), 2 * z + (k >> 2), lmin, lmax);
+}
+
+static void add_meta(sk_table *t, const char *component, const char *kind)
+{
+    sk_table_meta_set(t, "kind", kind);
+    sk_table_meta_set(t, "component", component);
+    sk_table_meta_set(t, "boxlen", kind[0] == 'p' ? "2" : "1");
+    sk_table_meta_set(t, "unit_l", "3.0856775814913673e+21");
+    sk_table_meta_set(t, "time", "0.10688083778214801");
+    sk_table_meta_set(t, "ramses.info.ncpu", "8");
+    sk_table_meta_set(t, "ramses.namelist", "&RUN_PARAMS\nhydro=.true.\n/\n");
+    sk_table_meta_set(t, "selection.lmax", "0");
+}
+
+/* Cells below level 2 are not kept at all (as RAMSES's levels under
+ * levelmin hold no leaves); refined cells from level 2 on are kept. */
+static sk_table *cell_table(const cells *c, const char *component, int with_refined)
+{
+    int64_t n = 0;
+    for (int64_t i = 0; i < c->n; i++)
+        n += c->level[i] >= 2 && (with_refined || !c->refined[i]);
+    sk_table *t = sk_table_new(n);
+    sk_error e;
+    int32_t *lv = sk_table_add(t, "level", SK_INT32, &e);
+    int32_t *x = sk_table_add(t, "cx", SK_INT32, &e);
+    int32_t *y = sk_table_add(t, "cy", SK_INT32, &e);
+    int32_t *z = sk_table_add(t, "cz", SK_INT32, &e);
+    int hydro = component[0] == 'h';
+    static const char *const hv[] = {"density", "velocity_x", "velocity_y", "velocity_z",
+                                     "pressure"};
+    static const char *const gv[] = {"potential", "acceleration_x", "acceleration_y",
+                                     "acceleration_z"};
+    int nv = hydro ? 5 : 4;
+    double *v[5];
+    for (int k = 0; k < nv; k++)
+        v[k] = sk_table_add(t, hydro ? hv[k] : gv[k], SK_FLOAT64, &e);
+    uint8_t *ref = with_refined ? sk_table_add(t, "refined", SK_UINT8, &e) : NULL;
+    int64_t w = 0;
+    for (int64_t i = 0; i < c->n; i++) {
+        if (c->level[i] < 2 || (!with_refined && c->refined[i]))
+            continue;
+        lv[w] = c->level[i];
+        x[w] = c->cx[i];
+        y[w] = c->cy[i];
+        z[w] = c->cz[i];
+        double s = ldexp(1.0, -c->level[i]);
+        double px = (c->cx[i] + 0.5) * s, py = (c->cy[i] + 0.5) * s, pz = (c->cz[i] + 0.5) * s;
+        double r = sqrt((px - .5) * (px - .5) + (py - .5) * (py - .5) + (pz - .5) * (pz - .5));
+        for (int k = 0; k < nv; k++)
+            v[k][w] = (r < 0.3 ? 1.0 + k : 0.1 * k) + (c->refined[i] ? 1e-3 : 0.0) +
+                      (k == 4 ? 1e-5 * px : 0.0);
+        if (ref)
+            ref[w] = c->refined[i];
+        w++;
+    }
+    add_meta(t, component, "cells");
+    return t;
+}
+
+static sk_table *particle_table(int64_t n)
+{
+    sk_table *t = sk_table_new(n);
+    sk_error e;
+    static const char *const f[] = {"position_x", "position_y", "position_z", "velocity_x",
+                                    "mass"};
+    double *d[5];
+    for (int k = 0; k < 5; k++)
+        d[k] = sk_table_add(t, f[k], SK_FLOAT64, &e);
+    int32_t *id = sk_table_add(t, "identity", SK_INT32, &e);
+    int8_t *fam = sk_table_add(t, "family", SK_INT8, &e);
+    int64_t *big = sk_table_add(t, "big_id", SK_INT64, &e);
+    for (int64_t i = 0; i < n; i++) {
+        for (int a = 0; a < 3; a++)
+            d[a][i] = 2.0 * (0.5 + 0.15 * (uniform() + uniform() + uniform() - 1.5));
+        d[3][i] = uniform() - 0.5;
+        d[4][i] = i % 3 ? 1.5e-5 : 3e-5;
+        id[i] = (int32_t)(i % 2000) + 1;
+        fam[i] = i < 2000 ? 1 : 2;
+        big[i] = 1000000000000LL + (int64_t)(uniform() * 100000);
+    }
+    d[3][7] = NAN;
+    add_meta(t, "particles", "particles");
+    return t;
+}
+
+static sk_table *atom_table(int64_t n)
+{
+    sk_table *t = sk_table_new(n);
+    sk_error e;
+    int64_t *id = sk_table_add(t, "id", SK_INT64, &e);
+    int32_t *el = sk_table_add(t, "element", SK_CATEGORY, &e);
+    float *x = sk_table_add(t, "x", SK_FLOAT32, &e);
+    uint16_t *q = sk_table_add(t, "q", SK_UINT16, &e);
+    for (int64_t i = 0; i < n; i++) {
+        id[i] = n - i;
+        el[i] = (int32_t)(i % 3);
+        x[i] = (float)(i * 0.25);
+        q[i] = (uint16_t)(65535 - i % 7);
+    }
+    static const char *const labels[3] = {"Cu", "Ni", "O"};
+    sk_table_set_labels(t, "element", labels, 3, &e);
+    sk_table_meta_set(t, "kind", "atoms");
+    sk_table_meta_set(t, "component", "atoms");
+    return t;
+}
+
+/* A copy of t keeping the rows keep[] marks (all when keep is NULL) and
+ * the columns for which drop() is false. */
+static sk_table *filtered(const sk_table *t, const uint8_t *keep, const char *drop)
+{
+    sk_table *c = sk_table_new(sk_table_nrows(t));
+    sk_error e;
+    for (int j = 0; j < sk_table_ncols(t); j++) {
+        const sk_column *col = sk_table_col(t, j);
+        if (drop && strcmp(col->name, drop) == 0)
+            continue;
+        void *d = sk_table_add(c, col->name, col->type, &e);
+        memcpy(d, col->data, (size_t)sk_table_nrows(t) * sk_dtype_size(col->type));
+        if (col->type == SK_CATEGORY)
+            sk_table_set_labels(c, col->name, (const char *const *)col->labels, col->nlabels, &e);
+    }
+    sk_table_meta_copy(c, t);
+    if (keep)
+        sk_table_filter(c, keep);
+    return c;
+}
+
+static void check_same(const sk_table *got, const sk_table *want, const char *what)
+{
+    int equal = 0;
+    char why[512];
+    sk_error e;
+    CHECK_OK(sk_tables_same_rows(got, want, &equal, why, sizeof why, &e), &e);
+    CHECK_MSG(equal, "%s: %s", what, why);
+}
+
+/* Brute force: which cells of a table with a `refined` column an lmax / box
+ * read keeps (refined ones stand in at exactly lmax). */
+static uint8_t *expect_cells(const sk_table *t, int lmax, const double lo[3], const double hi[3],
+                             int with_refined)
+{
+    int64_t n = sk_table_nrows(t);
+    uint8_t *keep = malloc((size_t)n + 1);
+    const int32_t *l = sk_table_find(t, "level")->data;
+    const int32_t *c[3] = {sk_table_find(t, "cx")->data, sk_table_find(t, "cy")->data,
+                           sk_table_find(t, "cz")->data};
+    const sk_column *rc = sk_table_find(t, "refined");
+    const uint8_t *ref = rc ? rc->data : NULL;
+    for (int64_t i = 0; i < n; i++) {
+        int ok;
+        if (with_refined || !ref || !ref[i])
+            ok = !lmax || l[i] <= lmax;
+        else
+            ok = lmax && l[i] == lmax;
+        for (int a = 0; a < 3 && ok && lo; a++) {
+            double x = (c[a][i] + 0.5) / (double)(1 << l[i]);
+            ok = x >= lo[a] && x < hi[a];
+        }
+        keep[i] = (uint8_t)ok;
+    }
+    return keep;
+}
+
+static const char *tmp_path(const char *dir, const char *name, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s/%s", dir, name);
+    return buf;
+}
+
+static sk_table *read_table(sk_store *s, const char *name, const sk_selection *sel,
+                            int with_refined, int threads, sk_read_stats *stats)
+{
+    sk_error e;
+    sk_table *t = NULL;
+    sk_read_options opt = {.threads = threads, .with_refined = with_refined};
+    sk_read_stats local;
+    int rc = sk_store_read(s, name, sel, &opt, &t, stats ? stats : &local, &e);
+    CHECK_OK(rc, &e);
+    return t;
+}
+
+/* ---- tests ---- */
+
+static cells g_cells;
+static char g_dir[256];
+
+static void test_roundtrip_all_tables(void)
+{
+    sk_table *hydro = cell_table(&g_cells, "hydro", 0);
+    sk_table *grav = cell_table(&g_cells, "gravity", 0);
+    sk_table *part = particle_table(30000);
+    sk_table *atoms = atom_table(5000);
+    const sk_table *tables[] = {hydro, grav, part, atoms};
+    char path[512];
+    tmp_path(g_dir, "all.snapkit", path, sizeof path);
+    sk_error e;
+    sk_store_write_stats ws;
+    CHECK_OK(sk_store_save(path, tables, NULL, 4, NULL, &ws, &e), &e);
+    CHECK_EQ_INT(ws.ntables, 4);
+    CHECK_EQ_INT(ws.rows, 2 * sk_table_nrows(hydro) + 30000 + 5000);
+    CHECK(ws.bytes_file < ws.bytes_raw / 2);
+    CHECK(sk_store_is_file(path));
+    CHECK(!sk_store_is_file(g_dir));
+
+    sk_store *s;
+    CHECK_OK(sk_store_open(&s, path, NULL, &e), &e);
+    sk_store_file_info fi;
+    sk_store_get_file_info(s, &fi);
+    CHECK_EQ_INT(fi.ntables, 4);
+    CHECK_EQ_INT(fi.version_major, SK_STORE_VERSION_MAJOR);
+    sk_store_table_info ti;
+    CHECK_OK(sk_store_get_table_info(s, 0, &ti, &e), &e);
+    CHECK_EQ_STR(ti.name, "hydro");
+    CHECK_EQ_INT(ti.geometry, SK_STORE_CELLS);
+    CHECK_EQ_INT(ti.rows, sk_table_nrows(hydro));
+    CHECK_EQ_INT(ti.level_min, 3);
+    CHECK_EQ_INT(ti.level_max, 7);
+    CHECK_EQ_INT(ti.has_refined, 0);
+    CHECK(ti.chunks > 8);
+    CHECK_EQ_INT(ti.curve_bits, 7);
+    CHECK_OK(sk_store_get_table_info(s, 2, &ti, &e), &e);
+    CHECK_EQ_INT(ti.geometry, SK_STORE_POINTS);
+    CHECK_OK(sk_store_get_table_info(s, 3, &ti, &e), &e);
+    CHECK_EQ_INT(ti.geometry, SK_STORE_ROWS);
+    CHECK(sk_store_get_table_info(s, 4, &ti, &e) == SK_ERR_ARG);
+    CHECK_EQ_STR(sk_store_meta_key(s, 0), "writer");
+
+    const char *names[] = {"hydro", "gravity", "particles", "atoms"};
+    sk_table *got[4];
+    for (int i = 0; i < 4; i++) {
+        sk_read_stats st;
+        got[i] = read_table(s, names[i], NULL, 0, 0, &st);
+        check_same(got[i], tables[i], names[i]);
+        CHECK_EQ_INT(sk_table_meta_count(got[i]), sk_table_meta_count(tables[i]));
+        for (int k = 0; k < sk_table_meta_count(tables[i]); k++) {
+            const char *key = sk_table_meta_key(tables[i], k);
+            CHECK_EQ_STR(sk_table_meta_get(got[i], key), sk_table_meta_value(tables[i], k));
+        }
+        CHECK_OK(sk_store_get_table_info(s, i, &ti, &e), &e);
+        CHECK_EQ_INT(st.files_opened, ti.chunks);
+    }
+    /* Rows along the curve: hydro and gravity join row by row. */
+    for (int k = 0; k < 4; k++) {
+        const char *key = k == 0 ? "level" : k == 1 ? "cx" : k == 2 ? "cy" : "cz";
+        CHECK(memcmp(sk_table_find(got[0], key)->data, sk_table_find(got[1], key)->data,
+                     (size_t)sk_table_nrows(got[0]) * 4) == 0);
+    }
+    /* The atoms (no positions) keep their order exactly, labels included. */
+    const sk_column *el = sk_table_find(got[3], "element");
+    CHECK_EQ_INT(el->nlabels, 3);
+    CHECK_EQ_STR(el->labels[2], "O");
+    CHECK(memcmp(sk_table_find(got[3], "id")->data, sk_table_find(atoms, "id")->data, 5000 * 8) ==
+          0);
+    /* NaN survives bit for bit (checked by check_same) and the particles of
+     * a box of length 2 sort on position / boxlen: the first rows are near
+     * the curve's start at the origin corner. */
+    CHECK_OK(sk_store_verify(s, 0, (sk_progress){0}, &e), &e);
+    for (int i = 0; i < 4; i++)
+        sk_table_free(got[i]);
+    sk_store_close(s);
+    sk_table_free(hydro);
+    sk_table_free(grav);
+    sk_table_free(part);
+    sk_table_free(atoms);
+}
+
+static void test_integer_widths_and_codecs(void)
+{
+    sk_table *part = particle_table(10000);
+    sk_table *hydro = cell_table(&g_cells, "hydro", 0);
+    const sk_table *tables[] = {hydro, part};
+    char lz4[512], raw[512];
+    tmp_path(g_dir, "lz4.snapkit", lz4, sizeof lz4);
+    tmp_path(g_dir, "raw.snapkit", raw, sizeof raw);
+    sk_error e;
+    sk_store_write_options opt;
+    sk_store_write_options_init(&opt);
+    sk_store_write_stats a, b;
+    CHECK_OK(sk_store_save(lz4, tables, NULL, 2, &opt, &a, &e), &e);
+    opt.compress = 0;
+    CHECK_OK(sk_store_save(raw, tables, NULL, 2, &opt, &b, &e), &e);
+    CHECK(a.bytes_file < b.bytes_file);
+    /* Raw still narrows integers: level/cx/cy/cz take at most 1 byte each. */
+    CHECK(b.bytes_file < b.bytes_raw);
+
+    sk_store *s;
+    CHECK_OK(sk_store_open(&s, raw, NULL, &e), &e);
+    const st_table *h = st_find_table(s, "hydro", &e);
+    const st_table *p = st_find_table(s, "particles", &e);
+    int lv = sk_table_index(h->schema, "level"), cx = sk_table_index(h->schema, "cx");
+    int big = sk_table_index(p->schema, "big_id"), fam = sk_table_index(p->schema, "family");
+    int dens = sk_table_index(h->schema, "density");
+    int widths_ok = 1, raw_codec = 1;
+    for (int64_t c = 0; c < h->nchunks; c++) {
+        const st_cc *l = st_cc_at(h, c, lv), *x = st_cc_at(h, c, cx), *d = st_cc_at(h, c, dens);
+        widths_ok &= l->encoding == ST_ENC_FOR && l->width <= 1 && x->width == 1;
+        widths_ok &= d->encoding == ST_ENC_PLAIN && d->width == 8;
+        raw_codec &= l->codec == ST_CODEC_RAW && d->codec == ST_CODEC_RAW;
+        /* The level range in the index is the column's min/max. */
+        widths_ok &= (int64_t)l->min == h->chunks[c].level_min &&
+                     (int64_t)l->max == h->chunks[c].level_max;
+    }
+    for (int64_t c = 0; c < p->nchunks; c++) {
+        widths_ok &= st_cc_at(p, c, big)->width <= 4; /* 1e12 + a few 1e5: 4 bytes */
+        widths_ok &= (int64_t)st_cc_at(p, c, big)->min >= 1000000000000LL;
+        widths_ok &= st_cc_at(p, c, fam)->width <= 1;
+    }
+    CHECK(widths_ok);
+    CHECK(raw_codec);
+    sk_table *t = read_table(s, "particles", NULL, 0, 1, NULL);
+    check_same(t, part, "raw particles");
+    sk_table_free(t);
+    sk_store_close(s);
+
+    CHECK_OK(sk_store_open(&s, lz4, NULL, &e), &e);
+    h = st_find_table(s, "hydro", &e);
+    int shuffled = 1, any_lz4 = 0;
+    for (int64_t c = 0; c < h->nchunks; c++) {
+        shuffled &= st_cc_at(h, c, dens)->encoding == ST_ENC_SHUFFLE;
+        any_lz4 |= st_cc_at(h, c, dens)->codec == ST_CODEC_LZ4;
+    }
+    CHECK(shuffled && any_lz4);
+    t = read_table(s, "hydro", NULL, 0, 2, NULL);
+    check_same(t, hydro, "lz4 hydro");
+    sk_table_free(t);
+    sk_store_close(s);
+    sk_table_free(part);
+    sk_table_free(hydro);
+}
+
+static void region_case(sk_store *s, const sk_table *src, const char *name, const double lo[3],
+                        const double hi[3], int lmax, int64_t *chunks_read)
+{
+    sk_selection sel;
+    sk_selection_init(&sel);
+    sel.has_box = lo != NULL;
+    for (int a = 0; a < 3 && lo; a++) {
+        sel.lo[a] = lo[a];
+        sel.hi[a] = hi[a];
+    }
+    sel.lmax = lmax;
+    sk_read_stats st;
+    sk_table *got = read_table(s, name, &sel, 0, 2, &st);
+    uint8_t *keep;
+    if (sk_table_find(src, "level")) {
+        keep = expect_cells(src, lmax, lo, hi, 0);
+    } else {
+        int64_t n = sk_table_nrows(src);
+        keep = malloc((size_t)n + 1);
+        for (int64_t i = 0; i < n; i++) {
+            int ok = 1;
+            for (int a = 0; a < 3 && lo; a++) {
+                double x = ((const double *)sk_table_col(src, a)->data)[i] / 2.0;
+                ok = ok && x >= lo[a] && x < hi[a];
+            }
+            keep[i] = (uint8_t)ok;
+        }
+    }
+    sk_table *want = filtered(src, keep, "refined");
+    char what[128];
+    snprintf(what, sizeof what, "%s box %g..%g lmax %d", name, lo ? lo[0] : 0, hi ? hi[0] : 1,
+             lmax);
+    check_same(got, want, what);
+    if (chunks_read)
+        *chunks_read = st.files_opened;
+    CHECK_EQ_INT(sk_table_meta_double(got, "selection.lmax", -1), lmax);
+    if (lo)
+        CHECK_EQ_INT(sk_table_meta_double(got, "selection.ymin", -1) == lo[1], 1);
+    free(keep);
+    sk_table_free(got);
+    sk_table_free(want);
+}
+
+static void test_regions(void)
+{
+    sk_table *hydro = cell_table(&g_cells, "hydro", 0);
+    sk_table *part = particle_table(40000);
+    const sk_table *tables[] = {hydro, part};
+    char path[512];
+    tmp_path(g_dir, "regions.snapkit", path, sizeof path);
+    sk_error e;
+    sk_store_write_options opt;
+    sk_store_write_options_init(&opt);
+    opt.chunk_rows = 1000; /* many chunks over these small tables */
+    CHECK_OK(sk_store_save(path, tables, NULL, 2, &opt, NULL, &e), &e);
+    sk_store *s;
+    CHECK_OK(sk_store_open(&s, path, NULL, &e), &e);
+    sk_store_table_info hi_, pi;
+    sk_store_get_table_info(s, 0, &hi_, &e);
+    sk_store_get_table_info(s, 1, &pi, &e);
+    /* about 1% of the box: a cube of side 0.215 */
+    double lo1[3] = {0.55, 0.3, 0.4}, hi1[3] = {0.765, 0.515, 0.615};
+    int64_t read = 0;
+    region_case(s, hydro, "hydro", lo1, hi1, 0, &read);
+    CHECK_MSG(read > 0 && read < hi_.chunks / 3, "%lld of %lld chunks", (long long)read,
+              (long long)hi_.chunks);
+    int64_t total = 0;
+    CHECK_EQ_INT(sk_store_chunks_for(s, "hydro", &(sk_selection){.has_box = 1,
+                                                                 .lo = {0.55, 0.3, 0.4},
+                                                                 .hi = {0.765, 0.515, 0.615}},
+                                     NULL, &total, &e),
+                 read);
+    CHECK_EQ_INT(total, hi_.chunks);
+    region_case(s, part, "particles", lo1, hi1, 0, &read);
+    CHECK_MSG(read > 0 && read < pi.chunks, "%lld of %lld particle chunks", (long long)read,
+              (long long)pi.chunks);
+    /* Boxes on cell boundaries, a slab, the whole box, an empty box. */
+    double lo2[3] = {0.25, 0.0, 0.0}, hi2[3] = {0.5, 1.0, 1.0};
+    region_case(s, hydro, "hydro", lo2, hi2, 0, NULL);
+    region_case(s, part, "particles", lo2, hi2, 0, NULL);
+    double lo3[3] = {-1, -1, -1}, hi3[3] = {2, 2, 2};
+    region_case(s, hydro, "hydro", lo3, hi3, 0, &read);
+    CHECK_EQ_INT(read, hi_.chunks);
+    double lo4[3] = {0.1, 0.1, 1.0}, hi4[3] = {0.2, 0.2, 1.5};
+    region_case(s, hydro, "hydro", lo4, hi4, 0, &read);
+    CHECK_EQ_INT(read, 0);
+    double lo5[3] = {0.1, 0.1, 0.1}, hi5[3] = {0.1000001, 0.1000001, 0.1000001};
+    region_case(s, hydro, "hydro", lo5, hi5, 0, &read);
+    CHECK(read <= 1);
+    /* lmax on a leaves-only file filters; a region with lmax too. */
+    for (int lmax = 2; lmax <= 7; lmax++)
+        region_case(s, hydro, "hydro", NULL, NULL, lmax, NULL);
+    region_case(s, hydro, "hydro", lo1, hi1, 5, NULL);
+    /* particles ignore lmax */
+    region_case(s, part, "particles", lo2, hi2, 0, NULL);
+    sk_store_close(s);
+    sk_table_free(hydro);
+    sk_table_free(part);
+}
+
+static void test_with_coarse(void)
+{
+    sk_table *all = cell_table(&g_cells, "hydro", 1);
+    char path[512];
+    tmp_path(g_dir, "coarse.snapkit", path, sizeof path);
+    sk_error e;
+    sk_store_write_options opt;
+    sk_store_write_options_init(&opt);
+    opt.chunk_rows = 2048;
+    const sk_table *tables[] = {all};
+    CHECK_OK(sk_store_save(path, tables, NULL, 1, &opt, NULL, &e), &e);
+    sk_store *s;
+    CHECK_OK(sk_store_open(&s, path, NULL, &e), &e);
+    sk_store_table_info ti;
+    sk_store_get_table_info(s, 0, &ti, &e);
+    CHECK_EQ_INT(ti.has_refined, 1);
+    CHECK(ti.refined_rows > 0 && ti.refined_chunks > 0);
+    /* Refined chunks hold one level each. */
+    const st_table *t = st_find_table(s, "hydro", &e);
+    int one_level = 1;
+    for (int64_t c = 0; c < t->nchunks; c++)
+        if (t->chunks[c].kind == ST_KIND_REFINED)
+            one_level &= t->chunks[c].level_min == t->chunks[c].level_max;
+    CHECK(one_level);
+
+    /* No lmax: the leaves only, without the refined column. */
+    sk_table *leaves = read_table(s, "hydro", NULL, 0, 0, NULL);
+    uint8_t *keep = expect_cells(all, 0, NULL, NULL, 0);
+    sk_table *want = filtered(all, keep, "refined");
+    check_same(leaves, want, "leaves of a file with coarse cells");
+    CHECK(sk_table_find(leaves, "refined") == NULL);
+    free(keep);
+    sk_table_free(want);
+    sk_table_free(leaves);
+    /* lmax: leaves up to lmax plus refined cells at lmax, reading no chunk
+     * of finer leaves only nor of other refined levels. */
+    for (int lmax = 2; lmax <= 7; lmax++) {
+        sk_selection sel;
+        sk_selection_init(&sel);
+        sel.lmax = lmax;
+        sk_read_stats st;
+        sk_table *got = read_table(s, "hydro", &sel, 0, 2, &st);
+        keep = expect_cells(all, lmax, NULL, NULL, 0);
+        want = filtered(all, keep, "refined");
+        char what[64];
+        snprintf(what, sizeof what, "coarse lmax %d", lmax);
+        check_same(got, want, what);
+        int64_t n = sk_store_chunks_for(s, "hydro", &sel, NULL, NULL, &e);
+        CHECK_EQ_INT(st.files_opened, n);
+        CHECK(n < ti.chunks);
+        free(keep);
+        sk_table_free(want);
+        sk_table_free(got);
+    }
+    /* with_refined: every cell and its flag; with lmax and a box too. */
+    sk_table *got = read_table(s, "hydro", NULL, 1, 0, NULL);
+    check_same(got, all, "with_refined");
+    sk_table_free(got);
+    sk_selection sel;
+    sk_selection_init(&sel);
+    sel.lmax = 5;
+    sel.has_box = 1;
+    double lo[3] = {0.2, 0.2, 0.2}, hi[3] = {0.6, 0.7, 0.5};
+    memcpy(sel.lo, lo, sizeof lo);
+    memcpy(sel.hi, hi, sizeof hi);
+    got = read_table(s, "hydro", &sel, 1, 0, NULL);
+    keep = expect_cells(all, 5, lo, hi, 1);
+    want = filtered(all, keep, NULL);
+    check_same(got, want, "with_refined lmax 5 box");
+    free(keep);
+    sk_table_free(want);
+    sk_table_free(got);
+    sk_store_close(s);
+
+    /* A leaves-only file cannot give refined cells. */
+    sk_table *plain = cell_table(&g_cells, "hydro", 0);
+    tables[0] = plain;
+    CHECK_OK(sk_store_save(path, tables, NULL, 1, NULL, NULL, &e), &e);
+    CHECK_OK(sk_store_open(&s, path, NULL, &e), &e);
+    sk_read_options ro = {.with_refined = 1};
+    CHECK(sk_store_read(s, "hydro", NULL, &ro, &got, NULL, &e) == SK_ERR_ARG);
+    CHECK_CONTAINS(e.message, "--with-coarse");
+    sk_store_close(s);
+    sk_table_free(plain);
+    sk_table_free(all);
+}
+
+static void test_vars_and_metadata(void)
+{
+    sk_table *hydro = cell_table(&g_cells, "hydro", 0);
+    sk_table_meta_set(hydro, "selection.lmax", "6");
+    sk_table_meta_set(hydro, "selection.xmin", "0.25");
+    sk_table_meta_set(hydro, "selection.xmax", "0.75");
+    sk_table_meta_set(hydro, "selection.ymin", "0");
+    sk_table_meta_set(hydro, "selection.ymax", "1");
+    sk_table_meta_set(hydro, "selection.zmin", "0");
+    sk_table_meta_set(hydro, "selection.zmax", "1");
+    char path[512];
+    tmp_path(g_dir, "vars.snapkit", path, sizeof path);
+    sk_error e;
+    const sk_table *tables[] = {hydro};
+    const char *names[] = {"gas"};
+    CHECK_OK(sk_store_save(path, tables, names, 1, NULL, NULL, &e), &e);
+    sk_store *s;
+    CHECK_OK(sk_store_open(&s, path, NULL, &e), &e);
+    sk_selection sel;
+    sk_selection_init(&sel);
+    CHECK_OK(sk_selection_set_vars(&sel, "pressure,density", &e), &e);
+    sel.lmax = 7;
+    sel.has_box = 1;
+    sel.lo[0] = 0.5;
+    sk_table *got = read_table(s, "gas", &sel, 0, 0, NULL);
+    CHECK_EQ_INT(sk_table_ncols(got), 6);
+    CHECK_EQ_STR(sk_table_col(got, 0)->name, "level");
+    CHECK_EQ_STR(sk_table_col(got, 4)->name, "density");
+    CHECK_EQ_STR(sk_table_col(got, 5)->name, "pressure");
+    /* The effective selection: the file's (lmax 6, x 0.25..0.75) and the read's. */
+    CHECK_EQ_STR(sk_table_meta_get(got, "selection.lmax"), "6");
+    CHECK_EQ_STR(sk_table_meta_get(got, "selection.xmin"), "0.5");
+    CHECK_EQ_STR(sk_table_meta_get(got, "selection.xmax"), "0.75");
+    CHECK_EQ_STR(sk_table_meta_get(got, "selection.vars"), "pressure,density");
+    CHECK_EQ_STR(sk_table_meta_get(got, "ramses.namelist"), "&RUN_PARAMS\nhydro=.true.\n/\n");
+    sk_table_free(got);
+    sk_selection_set_vars(&sel, "density,temperature", &e);
+    CHECK(sk_store_read(s, "gas", &sel, NULL, &got, NULL, &e) == SK_ERR_ARG);
+    CHECK_CONTAINS(e.message, "no variable temperature");
+    CHECK_CONTAINS(e.message, "velocity_x");
+    CHECK(sk_store_read(s, "hydro", NULL, NULL, &got, NULL, &e) == SK_ERR_ARG);
+    CHECK_CONTAINS(e.message, "no table hydro in this file (it holds: gas)");
+    sk_table *d;
+    CHECK_OK(sk_store_describe(s, "gas", &d, &e), &e);
+    CHECK_EQ_INT(sk_table_nrows(d), 0);
+    CHECK_EQ_INT(sk_table_ncols(d), 9);
+    CHECK_EQ_STR(sk_table_meta_get(d, "selection.xmin"), "0.25");
+    sk_table_free(d);
+    sk_selection_clear(&sel);
+    sk_store_close(s);
+    sk_table_free(hydro);
+}
+
+static void test_empty_and_errors_writing(void)
+{
+    sk_table *empty = sk_table_new(0);
+    sk_error e;
+    sk_table_add(empty, "level", SK_INT32, &e);
+    sk_table_add(empty, "cx", SK_INT32, &e);
+    sk_table_add(empty, "cy", SK_INT32, &e);
+    sk_table_add(empty, "cz", SK_INT32, &e);
+    sk_table_add(empty, "density", SK_FLOAT64, &e);
+    char path[512];
+    tmp_path(g_dir, "empty.snapkit", path, sizeof path);
+    const sk_table *tables[] = {empty, empty};
+    const char *names[] = {"a", "a"};
+    CHECK(sk_store_save(path, tables, names, 2, NULL, NULL, &e) == SK_ERR_ARG);
+    CHECK_CONTAINS(e.message, "two tables called a");
+    CHECK(access(path, F_OK) != 0);
+    CHECK_OK(sk_store_save(path, tables, NULL, 1, NULL, NULL, &e), &e);
+    sk_store *s;
+    CHECK_OK(sk_store_open(&s, path, NULL, &e), &e);
+    sk_table *got = read_table(s, "table1", NULL, 0, 0, NULL);
+    CHECK_EQ_INT(sk_table_nrows(got), 0);
+    CHECK_EQ_INT(sk_table_ncols(got), 5);
+    sk_table_free(got);
+    sk_store_close(s);
+    sk_table_free(empty);
+
+    /* A cell whose indices do not fit its level. */
+    sk_table *bad = cell_table(&g_cells, "hydro", 0);
+    ((int32_t *)sk_table_find(bad, "cx")->data)[10] = 1 << 20;
+    tables[0] = bad;
+    CHECK(sk_store_save(path, tables, NULL, 1, NULL, NULL, &e) == SK_ERR_ARG);
+    CHECK_CONTAINS(e.message, "row 10");
+    CHECK_CONTAINS(e.message, "table hydro");
+    sk_table_free(bad);
+}
+
+/* ---- damage ---- */
+
+static int64_t file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (int64_t)st.st_size : -1;
+}
+
+static void flip_byte(const char *path, int64_t offset)
+{
+    int fd = open(path, O_RDWR);
+    uint8_t b;
+    CHECK(pread(fd, &b, 1, offset) == 1);
+    b ^= 0x5a;
+    CHECK(pwrite(fd, &b, 1, offset) == 1);
+    close(fd);
+}
+
+static void copy_file(const char *from, const char *to)
+{
+    FILE *a = fopen(from, "rb"), *b = fopen(to, "wb");
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, a)) > 0)
+        fwrite(buf, 1, n, b);
+    fclose(a);
+    fclose(b);
+}
+
+/* Read everything; return the status and leave the message in e. */
+static int read_all(const char *path, sk_error *e)
+{
+    sk_store *s;
+    int rc = sk_store_open(&s, path, NULL, e);
+    if (rc != SK_OK)
+        return rc;
+    for (int i = 0; i < s->footer.ntables && rc == SK_OK; i++) {
+        sk_table *t = NULL;
+        rc = sk_store_read(s, s->footer.tables[i].name, NULL, NULL, &t, NULL, e);
+        sk_table_free(t);
+    }
+    sk_store_close(s);
+    return rc;
+}
+
+static void test_damage(void)
+{
+    sk_table *hydro = cell_table(&g_cells, "hydro", 0);
+    const sk_table *tables[] = {hydro};
+    char good[512], bad[512];
+    tmp_path(g_dir, "good.snapkit", good, sizeof good);
+    tmp_path(g_dir, "bad.snapkit", bad, sizeof bad);
+    sk_error e;
+    CHECK_OK(sk_store_save(good, tables, NULL, 1, NULL, NULL, &e), &e);
+    sk_store *s;
+    CHECK_OK(sk_store_open(&s, good, NULL, &e), &e);
+    const st_table *t = st_find_table(s, "hydro", &e);
+    int dens = sk_table_index(t->schema, "density");
+    const st_cc *cc = st_cc_at(t, 3, dens);
+    int64_t chunk_byte = cc->offset + cc->stored / 2, footer = s->footer_offset + 100;
+    int64_t size = s->size;
+    sk_store_close(s);
+
+    /* One byte of chunk 4's density. */
+    copy_file(good, bad);
+    flip_byte(bad, chunk_byte);
+    CHECK_EQ_INT(read_all(bad, &e), SK_ERR_CHECKSUM);
+    CHECK_CONTAINS(e.message, "table hydro, chunk 4 of");
+    CHECK_CONTAINS(e.message, "column density: checksum mismatch");
+    CHECK_EQ_INT(e.record, 4);
+    CHECK_OK(sk_store_open(&s, bad, NULL, &e), &e);
+    t = st_find_table(s, "hydro", &e);
+    CHECK_EQ_INT(sk_store_verify(s, 0, (sk_progress){0}, &e), SK_ERR_CHECKSUM);
+    CHECK_CONTAINS(e.message, "chunk 4 of");
+    /* A box that misses chunk 4 still reads. */
+    sk_selection sel;
+    sk_selection_init(&sel);
+    sel.has_box = 1;
+    for (int a = 0; a < 3; a++) {
+        sel.lo[a] = t->chunks[3].hi[a] < 0.5 ? 0.6 : 0.0;
+        sel.hi[a] = t->chunks[3].hi[a] < 0.5 ? 1.0 : 0.05;
+    }
+    sk_table *part = NULL;
+    int rc = sk_store_read(s, "hydro", &sel, NULL, &part, NULL, &e);
+    CHECK_OK(rc, &e);
+    sk_table_free(part);
+    sk_store_close(s);
+
+    /* One byte of the footer. */
+    copy_file(good, bad);
+    flip_byte(bad, footer);
+    CHECK_EQ_INT(read_all(bad, &e), SK_ERR_CHECKSUM);
+    CHECK_CONTAINS(e.message, "footer checksum mismatch");
+
+    /* Truncated: by a little, by a lot, to nothing. */
+    int64_t cuts[] = {size - 1, size - 41, size / 2, 20, 3, 0};
+    for (size_t k = 0; k < sizeof cuts / sizeof cuts[0]; k++) {
+        copy_file(good, bad);
+        CHECK(truncate(bad, cuts[k]) == 0);
+        CHECK_EQ_INT(read_all(bad, &e), SK_ERR_FORMAT);
+        if (cuts[k] >= 8)
+            CHECK_CONTAINS(e.message, "truncated");
+    }
+    /* Something else entirely. */
+    FILE *f = fopen(bad, "wb");
+    for (int i = 0; i < 1000; i++)
+        fputs("not a snapkit file\n", f);
+    fclose(f);
+    CHECK_EQ_INT(read_all(bad, &e), SK_ERR_FORMAT);
+    CHECK_CONTAINS(e.message, "not a snapkit file");
+    /* A newer major version in the tail. */
+    copy_file(good, bad);
+    int fd = open(bad, O_RDWR);
+    uint8_t two[2] = {2, 0};
+    CHECK(pwrite(fd, two, 2, size - 16) == 2);
+    close(fd);
+    CHECK_EQ_INT(read_all(bad, &e), SK_ERR_VERSION);
+    CHECK_CONTAINS(e.message, "format version 2.0 is newer than this snapkit reads (1.x)");
+    CHECK_EQ_INT(read_all(g_dir, &e), SK_ERR_FORMAT);
+    CHECK_CONTAINS(e.message, "is a folder");
+    sk_table_free(hydro);
+}
+
+static int count_temp_files(const char *dir)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    struct dirent *ent;
+    while ((ent = readdir(d)))
+        n += strstr(ent->d_name, ".tmp.") != NULL;
+    closedir(d);
+    return n;
+}
+
+static void test_interrupted_write_keeps_old_file(void)
+{
+    sk_table *hydro = cell_table(&g_cells, "hydro", 0);
+    sk_table *part = particle_table(20000);
+    const sk_table *tables[] = {hydro, part};
+    char path[512], copy[512];
+    tmp_path(g_dir, "keep.snapkit", path, sizeof path);
+    tmp_path(g_dir, "keep.copy", copy, sizeof copy);
+    sk_error e;
+    CHECK_OK(sk_store_save(path, tables, NULL, 1, NULL, NULL, &e), &e);
+    copy_file(path, copy);
+    int64_t before = file_size(path);
+    sk_store_write_options opt;
+    sk_store_write_options_init(&opt);
+    int64_t points[] = {0, 10, 5000, before / 2, before + 20000};
+    for (size_t k = 0; k < sizeof points / sizeof points[0]; k++) {
+        opt.fail_after_bytes = points[k];
+        CHECK_EQ_INT(sk_store_save(path, tables, NULL, 2, &opt, NULL, &e), SK_ERR_IO);
+        CHECK_CONTAINS(e.message, "No space left on device");
+        CHECK_EQ_INT(file_size(path), before);
+        CHECK_EQ_INT(count_temp_files(g_dir), 0);
+    }
+    FILE *a = fopen(path, "rb"), *b = fopen(copy, "rb");
+    int same = 1, ca, cb;
+    do {
+        ca = fgetc(a);
+        cb = fgetc(b);
+        same &= ca == cb;
+    } while (ca != EOF && cb != EOF);
+    fclose(a);
+    fclose(b);
+    CHECK(same);
+    CHECK_EQ_INT(read_all(path, &e), SK_OK);
+    /* The same tables give the same bytes. */
+    CHECK_OK(sk_store_save(copy, tables, NULL, 1, NULL, NULL, &e), &e);
+    CHECK_EQ_INT(file_size(copy), before);
+    sk_table_free(hydro);
+    sk_table_free(part);
+}
+
+static void test_threads_agree(void)
+{
+    sk_table *hydro = cell_table(&g_cells, "hydro", 0);
+    const sk_table *tables[] = {hydro};
+    char a[512], b[512];
+    tmp_path(g_dir, "t1.snapkit", a, sizeof a);
+    tmp_path(g_dir, "t2.snapkit", b, sizeof b);
+    sk_error e;
+    sk_store_write_options opt;
+    sk_store_write_options_init(&opt);
+    opt.threads = 1;
+    CHECK_OK(sk_store_save(a, tables, NULL, 1, &opt, NULL, &e), &e);
+    opt.threads = 2;
+    CHECK_OK(sk_store_save(b, tables, NULL, 1, &opt, NULL, &e), &e);
+    CHECK_EQ_INT(file_size(a), file_size(b));
+    sk_store *s;
+    CHECK_OK(sk_store_open(&s, a, NULL, &e), &e);
+    sk_table *x = read_table(s, "hydro", NULL, 0, 1, NULL);
+    sk_table *y = read_table(s, "hydro", NULL, 0, 2, NULL);
+    CHECK(memcmp(sk_table_find(x, "density")->data, sk_table_find(y, "density")->data,
+                 (size_t)sk_table_nrows(x) * 8) == 0);
+    sk_table_free(x);
+    sk_table_free(y);
+    sk_store_close(s);
+    sk_table_free(hydro);
+}
+
+int main(void)
+{
+    CHECK(test_tmpdir(g_dir, sizeof g_dir) != NULL);
+    build(&g_cells, 0, 0, 0, 0, 3, 7);
+    test_roundtrip_all_tables();
+    test_integer_widths_and_codecs();
+    test_regions();
+    test_with_coarse();
+    test_vars_and_metadata();
+    test_empty_and_errors_writing();
+    test_damage();
+    test_interrupted_write_keeps_old_file();
+    test_threads_agree();
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", g_dir);
+    CHECK(system(cmd) == 0);
+    free(g_cells.level);
+    free(g_cells.cx);
+    free(g_cells.cy);
+    free(g_cells.cz);
+    free(g_cells.refined);
+    return test_done();
+}
