@@ -191,14 +191,47 @@ void st_shuffle(const uint8_t *in, uint8_t *out, int64_t n, size_t size)
     }
 }
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+/* 16 values at a time: 8 byte planes of 16 bytes are interleaved back into
+ * 16 doubles by three rounds of unpacking (bytes, pairs, quads). */
+static int64_t unshuffle8_sse2(const uint8_t *in, uint8_t *out, int64_t n)
+{
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m128i s[8];
+        for (int b = 0; b < 8; b++)
+            s[b] = _mm_loadu_si128((const __m128i *)(in + b * n + i));
+        __m128i p01l = _mm_unpacklo_epi8(s[0], s[1]), p01h = _mm_unpackhi_epi8(s[0], s[1]);
+        __m128i p23l = _mm_unpacklo_epi8(s[2], s[3]), p23h = _mm_unpackhi_epi8(s[2], s[3]);
+        __m128i p45l = _mm_unpacklo_epi8(s[4], s[5]), p45h = _mm_unpackhi_epi8(s[4], s[5]);
+        __m128i p67l = _mm_unpacklo_epi8(s[6], s[7]), p67h = _mm_unpackhi_epi8(s[6], s[7]);
+        __m128i q[8] = {
+            _mm_unpacklo_epi16(p01l, p23l), _mm_unpackhi_epi16(p01l, p23l),
+            _mm_unpacklo_epi16(p01h, p23h), _mm_unpackhi_epi16(p01h, p23h),
+            _mm_unpacklo_epi16(p45l, p67l), _mm_unpackhi_epi16(p45l, p67l),
+            _mm_unpacklo_epi16(p45h, p67h), _mm_unpackhi_epi16(p45h, p67h),
+        };
+        __m128i *o = (__m128i *)(out + 8 * i);
+        for (int k = 0; k < 4; k++) {
+            _mm_storeu_si128(o + 2 * k, _mm_unpacklo_epi32(q[k], q[k + 4]));
+            _mm_storeu_si128(o + 2 * k + 1, _mm_unpackhi_epi32(q[k], q[k + 4]));
+        }
+    }
+    return i;
+}
+#endif
+
 static void unshuffle8(const uint8_t *in, uint8_t *out, int64_t n)
 {
-    const uint8_t *s0 = in, *s1 = in + n, *s2 = in + 2 * n, *s3 = in + 3 * n;
-    const uint8_t *s4 = in + 4 * n, *s5 = in + 5 * n, *s6 = in + 6 * n, *s7 = in + 7 * n;
-    for (int64_t i = 0; i < n; i++) {
-        uint64_t v = (uint64_t)s0[i] | (uint64_t)s1[i] << 8 | (uint64_t)s2[i] << 16 |
-                     (uint64_t)s3[i] << 24 | (uint64_t)s4[i] << 32 | (uint64_t)s5[i] << 40 |
-                     (uint64_t)s6[i] << 48 | (uint64_t)s7[i] << 56;
+    int64_t i = 0;
+#ifdef __SSE2__
+    i = unshuffle8_sse2(in, out, n);
+#endif
+    for (; i < n; i++) {
+        uint64_t v = 0;
+        for (int b = 7; b >= 0; b--)
+            v = (v << 8) | in[b * n + i];
         memcpy(out + 8 * i, &v, 8);
     }
 }
@@ -232,9 +265,15 @@ void st_unshuffle(const uint8_t *in, uint8_t *out, int64_t n, size_t size)
 
 size_t st_encode_bound(sk_dtype type, int64_t n)
 {
+    /* raw bytes, then room for a second LZ4 attempt after them */
     size_t raw = (size_t)n * sk_dtype_size(type);
-    size_t lz4 = (size_t)LZ4_compressBound((int)raw);
-    return lz4 > raw ? lz4 : raw;
+    return raw + (size_t)LZ4_compressBound((int)raw);
+}
+
+static int lz4(const uint8_t *src, int64_t n, uint8_t *dst)
+{
+    return LZ4_compress_default((const char *)src, (char *)dst, (int)n,
+                                LZ4_compressBound((int)n));
 }
 
 void st_encode(sk_dtype type, const void *values, int64_t n, int compress, uint8_t *scratch,
@@ -253,17 +292,24 @@ void st_encode(sk_dtype type, const void *values, int64_t n, int compress, uint8
         float_minmax(type, values, n, &cc->min, &cc->max);
         cc->width = (uint8_t)size;
         cc->encoding = ST_ENC_PLAIN;
-        if (compress && size > 1) {
-            st_shuffle(values, scratch, n, size);
-            plain = scratch;
-            cc->encoding = ST_ENC_SHUFFLE;
-        }
     }
     int64_t raw = n * cc->width;
     int stored = 0;
     if (compress && raw > 0)
-        stored = LZ4_compress_default((const char *)plain, (char *)out, (int)raw,
-                                      LZ4_compressBound((int)raw));
+        stored = lz4(plain, raw, out);
+    if (compress && cc->encoding == ST_ENC_PLAIN && size > 1 && !(stored > 0 && stored < raw / 2)) {
+        /* Floats LZ4 cannot halve: try the byte-shuffled form and keep it
+         * when it is smaller (noisy fields gain, fields of repeated values
+         * do better unshuffled). */
+        st_shuffle(values, scratch, n, size);
+        int shuffled = lz4(scratch, raw, out + raw);
+        if (shuffled > 0 && shuffled < raw && (stored <= 0 || shuffled < stored)) {
+            memmove(out, out + raw, (size_t)shuffled);
+            stored = shuffled;
+            plain = scratch;
+            cc->encoding = ST_ENC_SHUFFLE;
+        }
+    }
     if (stored > 0 && stored < raw) {
         cc->codec = ST_CODEC_LZ4;
         cc->stored = stored;

@@ -127,24 +127,47 @@ static void compact(const uint8_t *src, const uint8_t *mask, int64_t n, size_t s
     }
 }
 
+/* Raw plain columns of a whole chunk are read straight into the result. */
+static int is_direct(const reader *r, const st_planned *pc, int k)
+{
+    const st_cc *cc = st_cc_at(r->t, pc->ci, r->plan->out[k]);
+    return !pc->partial && cc->codec == ST_CODEC_RAW && cc->encoding == ST_ENC_PLAIN;
+}
+
 static int fill_chunk(reader *r, worker *w, const st_planned *pc)
 {
     const st_plan *p = r->plan;
     const uint8_t *at[SK_MAX_VARS + 8];
-    int rc = read_columns(r, w, pc->ci, p->out, p->nout, at);
-    int64_t n = r->t->chunks[pc->ci].nrows;
+    int cols[SK_MAX_VARS + 8] = {0}, slot[SK_MAX_VARS + 8] = {0}, n = 0, rc = SK_OK;
+    for (int k = 0; k < p->nout; k++) {
+        if (!is_direct(r, pc, k)) {
+            slot[n] = k;
+            cols[n++] = p->out[k];
+        }
+    }
+    rc = read_columns(r, w, pc->ci, cols, n, at);
+    for (int i = n - 1; i >= 0; i--) /* at[] by output column */
+        at[slot[i]] = at[i];
+    int64_t rows = r->t->chunks[pc->ci].nrows;
     for (int k = 0; k < p->nout && rc == SK_OK; k++) {
         const sk_column *col = sk_table_col(r->out, k);
         size_t size = sk_dtype_size(col->type);
         uint8_t *dst = (uint8_t *)col->data + (size_t)pc->out_row * size;
-        if (!pc->partial) {
+        if (is_direct(r, pc, k)) {
+            const st_cc *cc = st_cc_at(r->t, pc->ci, p->out[k]);
+            rc = st_read_at(r->s, dst, (size_t)cc->stored, cc->offset, &w->err);
+            if (rc == SK_OK)
+                atomic_fetch_add(&r->bytes_read, cc->stored);
+            if (rc == SK_OK)
+                rc = st_check_hash(r->s, r->t, pc->ci, p->out[k], dst, &w->err);
+        } else if (!pc->partial) {
             rc = st_decode_cc(r->s, r->t, pc->ci, p->out[k], at[k], dst, w->scratch, &w->err);
-            continue;
+        } else {
+            rc = st_decode_cc(r->s, r->t, pc->ci, p->out[k], at[k], w->column, w->scratch,
+                              &w->err);
+            if (rc == SK_OK)
+                compact(w->column, pc->mask, rows, size, dst);
         }
-        rc = st_decode_cc(r->s, r->t, pc->ci, p->out[k], at[k], w->column, w->scratch,
-                          &w->err);
-        if (rc == SK_OK)
-            compact(w->column, pc->mask, n, size, dst);
     }
     return rc;
 }

@@ -276,23 +276,33 @@ int sk_store_describe(const sk_store *s, const char *name, sk_table **out, sk_er
     return SK_OK;
 }
 
+int st_check_hash(const sk_store *s, const st_table *t, int64_t ci, int j, const uint8_t *stored,
+                  sk_error *err)
+{
+    const st_cc *cc = st_cc_at(t, ci, j);
+    if (s->skip_checksums)
+        return SK_OK;
+    uint64_t got = st_hash(stored, (size_t)cc->stored);
+    if (got == cc->hash)
+        return SK_OK;
+    sk_fail(err, SK_ERR_CHECKSUM, s->path, cc->offset,
+            "table %s, chunk %lld of %lld, column %s: checksum mismatch (stored %016" PRIx64
+            ", computed %016" PRIx64 "): the file is damaged",
+            t->name, (long long)ci + 1, (long long)t->nchunks, sk_table_col(t->schema, j)->name,
+            cc->hash, got);
+    if (err)
+        err->record = ci + 1;
+    return SK_ERR_CHECKSUM;
+}
+
 int st_decode_cc(const sk_store *s, const st_table *t, int64_t ci, int j, const uint8_t *stored,
                  void *dst, uint8_t *scratch, sk_error *err)
 {
     const st_cc *cc = st_cc_at(t, ci, j);
     const sk_column *col = sk_table_col(t->schema, j);
-    if (!s->skip_checksums) {
-        uint64_t got = st_hash(stored, (size_t)cc->stored);
-        if (got != cc->hash) {
-            sk_fail(err, SK_ERR_CHECKSUM, s->path, cc->offset,
-                    "table %s, chunk %lld of %lld, column %s: checksum mismatch (stored "
-                    "%016" PRIx64 ", computed %016" PRIx64 "): the file is damaged",
-                    t->name, (long long)ci + 1, (long long)t->nchunks, col->name, cc->hash, got);
-            if (err)
-                err->record = ci + 1;
-            return SK_ERR_CHECKSUM;
-        }
-    }
+    int rc = st_check_hash(s, t, ci, j, stored, err);
+    if (rc != SK_OK)
+        return rc;
     char why[256];
     if (st_decode(col->type, cc, t->chunks[ci].nrows, stored, dst, scratch, why, sizeof why)) {
         sk_fail(err, SK_ERR_FORMAT, s->path, cc->offset, "table %s, chunk %lld of %lld, column %s: %s",

@@ -24,6 +24,11 @@ int st_read_at(const sk_store *s, void *buf, size_t n, int64_t offset, sk_error 
 /* The stored table called name, or NULL with SK_ERR_ARG listing the tables. */
 const st_table *st_find_table(const sk_store *s, const char *name, sk_error *err);
 
+/* Check the stored bytes of chunk ci, column j against their checksum
+ * (unless the handle skips checksums): SK_ERR_CHECKSUM naming them. */
+int st_check_hash(const sk_store *s, const st_table *t, int64_t ci, int j, const uint8_t *stored,
+                  sk_error *err);
+
 /* Check and decode the stored bytes of chunk ci, column j into dst. Fails
  * with SK_ERR_CHECKSUM or SK_ERR_FORMAT naming table, chunk and column. */
 int st_decode_cc(const sk_store *s, const st_table *t, int64_t ci, int j,
