@@ -32,6 +32,7 @@
 #include <stdint.h>
 
 #include "snapkit/error.h"
+#include "snapkit/json.h"
 #include "snapkit/progress.h"
 #include "snapkit/ramses.h" /* sk_read_options, sk_read_stats: the same for both readers */
 #include "snapkit/select.h"
@@ -174,6 +175,14 @@ int sk_store_table_index(const sk_store *s, const char *name);
 int sk_store_meta_count(const sk_store *s);
 const char *sk_store_meta_key(const sk_store *s, int i);
 const char *sk_store_meta_value(const sk_store *s, int i);
+
+/* Everything `snapkit info FILE.snapkit --json` shows, as one object: the
+ * keys `snapkit info` gives for a RAMSES output (path, output, format, info,
+ * header, namelist, descriptors, components, columns, gamma, disk), rebuilt
+ * from the stored metadata, and "store": format version, sizes, file
+ * metadata, and per table rows, chunks, levels, bytes raw and stored, the
+ * recorded selection, and whether lmax reads are exact ("lmax"). */
+int sk_store_info_json(const sk_store *s, sk_json *j, sk_error *err);
 
 /* A new 0-row table with the schema (columns, types, labels) and every
  * metadata pair of the stored table, for info displays. */

@@ -636,6 +636,13 @@ static void test_with_coarse(void)
     free(keep);
     sk_table_free(want);
     sk_table_free(got);
+    sk_json j;
+    sk_json_init(&j, 0);
+    CHECK_OK(sk_store_info_json(s, &j, &e), &e);
+    CHECK_CONTAINS(sk_json_text(&j), "\"lmax\":\"exact: refined cells stored");
+    CHECK_CONTAINS(sk_json_text(&j), "\"namelist\":\"&RUN_PARAMS\\nhydro=.true.\\n/\\n\"");
+    CHECK_CONTAINS(sk_json_text(&j), "\"columns\":{\"hydro\":[{\"name\":\"density\",\"type\":\"d\"}");
+    sk_json_free(&j);
     sk_store_close(s);
 
     /* A leaves-only file cannot give refined cells. */
