@@ -2,14 +2,18 @@
 #include <string.h>
 
 #include "cli.h"
+#include "store_cli.h"
 
 static const char k_help[] =
-    "usage: snapkit info OUTPUT_DIR [--json]\n\n"
+    "usage: snapkit info OUTPUT_DIR|FILE.snapkit [--json]\n\n"
     "Print every key of info_NNNNN.txt (units, cosmology, Hilbert domains), the\n"
     "particle counts of header_NNNNN.txt, the namelist, the hydro and particle\n"
     "descriptors, the components present with their columns, and the files and\n"
     "bytes on disk per component with their share of the total.\n\n"
-    "  --json    one JSON object with all of the above\n";
+    "  --json    one JSON object with all of the above\n\n"
+    "For a .snapkit file: the same facts from the metadata it stores, its tables (rows,\n"
+    "chunks, levels, bytes in memory and on disk), the selection it was converted with,\n"
+    "and whether --lmax reads of it are exact (--with-coarse) or drop finer leaves.\n";
 
 static void print_prefixed(const sk_table *meta, const char *prefix, const char *title)
 {
@@ -98,6 +102,8 @@ int cmd_info(int argc, char **argv)
     }
     if (!dir)
         return cli_usage("info", "missing OUTPUT_DIR");
+    if (sk_store_is_file(dir))
+        return cli_store_info(dir, json);
     sk_error err;
     sk_error_clear(&err);
     sk_ramses *r;

@@ -1,0 +1,183 @@
+/* snapkit info on a .snapkit file, and selections for compact files. */
+#include "store_cli.h"
+
+#include <string.h>
+
+int cli_ramses_selection(const sk_ramses *r, const cli_selection *cs, sk_selection *sel,
+                         sk_error *err)
+{
+    const sk_ramses_info *in = sk_ramses_get_info(r);
+    sk_units u;
+    sk_units_set(&u, in->boxlen, in->unit_l, in->unit_d, in->unit_t);
+    sel->lmax = cs->lmax;
+    int rc = sk_selection_set_region(sel, &cs->region, &u, err);
+    if (rc == SK_OK && cs->vars[0])
+        rc = sk_selection_set_vars(sel, cs->vars, err);
+    return rc;
+}
+
+int cli_store_selection(const sk_store *s, const char *table, const cli_selection *cs,
+                        sk_selection *sel, sk_error *err)
+{
+    sk_store_table_info ti;
+    int rc = table ? SK_OK : sk_store_get_table_info(s, 0, &ti, err);
+    sk_table *schema = NULL;
+    if (rc == SK_OK)
+        rc = sk_store_describe(s, table ? table : ti.name, &schema, err);
+    if (rc != SK_OK)
+        return rc;
+    sk_units u;
+    sk_units_from_table(&u, schema);
+    sk_table_free(schema);
+    sel->lmax = cs->lmax;
+    rc = sk_selection_set_region(sel, &cs->region, &u, err);
+    if (rc == SK_OK && cs->vars[0])
+        rc = sk_selection_set_vars(sel, cs->vars, err);
+    return rc;
+}
+
+int cli_store_read(const char *path, const char *component, const cli_selection *cs,
+                   const sk_read_options *opt, sk_table **out, sk_read_stats *stats,
+                   int *chunks_total, sk_error *err)
+{
+    sk_store *s;
+    int rc = sk_store_open(&s, path, NULL, err);
+    if (rc != SK_OK)
+        return rc;
+    sk_selection sel;
+    sk_selection_init(&sel);
+    int64_t total = 0;
+    rc = cli_store_selection(s, component, cs, &sel, err);
+    if (rc == SK_OK)
+        rc = sk_store_read(s, component, &sel, opt, out, stats, err);
+    if (rc == SK_OK)
+        sk_store_chunks_for(s, component, NULL, NULL, &total, err);
+    *chunks_total = (int)total;
+    sk_selection_clear(&sel);
+    sk_store_close(s);
+    return rc;
+}
+
+static void print_prefixed(const sk_table *meta, const char *prefix, const char *title)
+{
+    size_t n = strlen(prefix);
+    int shown = 0;
+    for (int i = 0; i < sk_table_meta_count(meta); i++) {
+        const char *k = sk_table_meta_key(meta, i);
+        if (strncmp(k, prefix, n) != 0 || !strcmp(k, "ramses.info.bound_key"))
+            continue;
+        if (!shown++)
+            printf("\n%s\n", title);
+        printf("  %-22s %s\n", k + n, sk_table_meta_value(meta, i));
+    }
+}
+
+static void print_tables(const sk_store *s)
+{
+    sk_store_file_info fi;
+    sk_store_get_file_info(s, &fi);
+    char b1[32], b2[32];
+    printf("\n%-10s %12s %8s %7s %8s %11s %11s %6s\n", "table", "rows", "refined", "chunks",
+           "levels", "in memory", "on disk", "ratio");
+    for (int i = 0; i < fi.ntables; i++) {
+        sk_store_table_info ti;
+        sk_store_get_table_info(s, i, &ti, NULL);
+        char levels[16] = "-";
+        if (ti.geometry == SK_STORE_CELLS)
+            snprintf(levels, sizeof levels, "%d-%d", ti.level_min, ti.level_max);
+        printf("%-10s %12lld %8lld %7lld %8s %11s %11s %5.1f%%\n", ti.name,
+               (long long)(ti.rows - ti.refined_rows), (long long)ti.refined_rows,
+               (long long)ti.chunks, levels, cli_bytes((double)ti.bytes_raw, b1, sizeof b1),
+               cli_bytes((double)ti.bytes_stored, b2, sizeof b2),
+               ti.bytes_raw ? 100.0 * (double)ti.bytes_stored / (double)ti.bytes_raw : 0.0);
+    }
+    for (int i = 0; i < fi.ntables; i++) {
+        sk_store_table_info ti;
+        sk_store_get_table_info(s, i, &ti, NULL);
+        if (ti.geometry == SK_STORE_CELLS)
+            printf("%s: lmax %s\n", ti.name,
+                   ti.has_refined ? "reads are exact (refined cells stored, --with-coarse)"
+                                  : "filters the leaves (converted without --with-coarse: "
+                                    "finer leaves are dropped, not replaced)");
+    }
+}
+
+static void print_selection(const sk_table *m)
+{
+    const char *lmax = sk_table_meta_get(m, "selection.lmax");
+    const char *x0 = sk_table_meta_get(m, "selection.xmin");
+    const char *vars = sk_table_meta_get(m, "selection.vars");
+    printf("selection  lmax %s", lmax && strcmp(lmax, "0") ? lmax : "none");
+    if (x0)
+        printf(", box [%s, %s) x [%s, %s) x [%s, %s)", x0,
+               sk_table_meta_get(m, "selection.xmax"), sk_table_meta_get(m, "selection.ymin"),
+               sk_table_meta_get(m, "selection.ymax"), sk_table_meta_get(m, "selection.zmin"),
+               sk_table_meta_get(m, "selection.zmax"));
+    else
+        printf(", whole box");
+    printf(", variables %s\n", vars ? vars : "all");
+}
+
+static int print_text(const sk_store *s, const char *path, sk_error *err)
+{
+    sk_store_file_info fi;
+    sk_store_get_file_info(s, &fi);
+    sk_store_table_info first;
+    if (fi.ntables == 0) {
+        printf("snapkit file %s (format %d.%d): no tables\n", path, fi.version_major,
+               fi.version_minor);
+        return SK_OK;
+    }
+    sk_store_get_table_info(s, 0, &first, NULL);
+    sk_table *m = NULL;
+    int rc = sk_store_describe(s, first.name, &m, err);
+    if (rc != SK_OK)
+        return rc;
+    char b[32];
+    const char *src = sk_table_meta_get(m, "source");
+    printf("snapkit file %s (format %d.%d, %s)\n", path, fi.version_major, fi.version_minor,
+           cli_bytes((double)fi.file_bytes, b, sizeof b));
+    if (src)
+        printf("converted from %s\n", src);
+    const char *time = sk_table_meta_get(m, "time"), *boxlen = sk_table_meta_get(m, "boxlen");
+    const char *lmin = sk_table_meta_get(m, "levelmin"), *lmax = sk_table_meta_get(m, "levelmax");
+    if (time && boxlen && lmin && lmax)
+        printf("RAMSES output: levels %s-%s, boxlen %s, time %s\n", lmin, lmax, boxlen, time);
+    print_selection(m);
+    print_tables(s);
+    print_prefixed(m, "ramses.info.", "info");
+    print_prefixed(m, "ramses.header.", "header");
+    const char *hd = sk_table_meta_get(m, "ramses.hydro_descriptor");
+    const char *pd = sk_table_meta_get(m, "ramses.part_descriptor");
+    if (hd || pd) {
+        printf("\nhydro descriptor     %s\n", hd ? hd : "(none)");
+        printf("particle descriptor  %s\n", pd ? pd : "(none)");
+    }
+    const char *nml = sk_table_meta_get(m, "ramses.namelist");
+    if (nml)
+        printf("\nnamelist\n%s%s", nml, nml[0] && nml[strlen(nml) - 1] != '\n' ? "\n" : "");
+    sk_table_free(m);
+    return SK_OK;
+}
+
+int cli_store_info(const char *path, int json)
+{
+    sk_error err;
+    sk_error_clear(&err);
+    sk_store *s;
+    if (sk_store_open(&s, path, NULL, &err) != SK_OK)
+        return cli_error(&err);
+    int rc;
+    if (json) {
+        sk_json j;
+        sk_json_init(&j, 0);
+        rc = sk_store_info_json(s, &j, &err);
+        if (rc == SK_OK)
+            cli_print_json(&j);
+        sk_json_free(&j);
+    } else {
+        rc = print_text(s, path, &err);
+    }
+    sk_store_close(s);
+    return rc == SK_OK ? CLI_OK : cli_error(&err);
+}
