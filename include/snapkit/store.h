@@ -156,9 +156,10 @@ typedef struct sk_store_table_info {
     int has_refined;         /* refined cells stored (lmax reads exact) */
     int ncols;
     int64_t rows;            /* stored rows (leaves, plus refined cells when stored) */
-    int64_t refined_rows;    /* of which refined cells */
+    int64_t refined_rows;    /* of which refined cells (those at a recorded lmax, the
+                                capped output's leaves, not counted) */
     int64_t chunks;
-    int64_t refined_chunks;
+    int64_t refined_chunks;  /* chunks of those refined cells */
     int level_min, level_max;/* over the stored rows (cells; 0 otherwise) */
     int curve_bits;          /* Hilbert grid bits the rows are ordered on (0: none) */
     int64_t bytes_raw;       /* rows x column widths */

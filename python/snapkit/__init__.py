@@ -9,6 +9,7 @@ from ._lib import Error, MemStats, ThreadBudget, lib
 from .table import Table
 from .colstats import column_stats
 from .ramses import Output, derive, open, unit_factor
+from .store import File, convert, load, open, same_rows, save, verify  # noqa: F811 (open: both kinds)
 
 __version__ = lib.sk_version().decode()
 
@@ -29,4 +30,5 @@ def threads(requested=0):
 
 
 __all__ = ["Error", "Table", "memory", "threads", "__version__",
-           "Output", "open", "derive", "unit_factor", "column_stats"]
+           "Output", "open", "derive", "unit_factor", "column_stats",
+           "File", "save", "load", "convert", "verify", "same_rows"]

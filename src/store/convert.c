@@ -87,10 +87,13 @@ static int convert_components(sk_ramses *r, sk_store_writer *w, const int want[3
         st->read_seconds += rs.seconds;
         if (rc == SK_OK) {
             snprintf(st->names[st->ntables], sizeof st->names[0], "%s", k_components[k]);
-            const sk_column *ref = sk_table_find(t, "refined");
+            /* Refined cells at the level cap are the capped output's leaves. */
+            const sk_column *ref = sk_table_find(t, "refined"), *lv = sk_table_find(t, "level");
+            int cap = opt->selection ? opt->selection->lmax : 0;
             int64_t refined = 0;
-            for (int64_t i = 0; ref && i < sk_table_nrows(t); i++)
-                refined += ((const uint8_t *)ref->data)[i] != 0;
+            for (int64_t i = 0; ref && lv && i < sk_table_nrows(t); i++)
+                refined += ((const uint8_t *)ref->data)[i] != 0 &&
+                           (cap <= 0 || ((const int32_t *)lv->data)[i] < cap);
             st->refined_rows[st->ntables] = refined;
             st->rows[st->ntables++] = sk_table_nrows(t) - refined;
             st->bytes_raw += sk_table_bytes(t);

@@ -112,8 +112,13 @@ int st_plan_make(st_plan *p, const sk_store *s, const st_table *t, const sk_sele
                        "refined cells cannot be read from it",
                        t->name);
     p->with_refined = t->geometry == SK_STORE_CELLS && with_refined;
+    /* A file converted with a level cap holds the output capped there: its
+     * refined cells at that level are the capped read's leaves. */
+    int recorded = (int)sk_table_meta_double(t->schema, "selection.lmax", 0);
+    p->lmax = recorded > 0 ? recorded : 0;
+    if (sel && sel->lmax > 0 && (!p->lmax || sel->lmax < p->lmax))
+        p->lmax = sel->lmax;
     if (sel) {
-        p->lmax = sel->lmax > 0 ? sel->lmax : 0;
         p->has_box = sel->has_box;
         for (int a = 0; a < 3; a++) {
             p->lo[a] = sel->lo[a];

@@ -225,9 +225,11 @@ int sk_store_get_table_info(const sk_store *s, int i, sk_store_table_info *out, 
     out->chunks = t->nchunks;
     out->curve_bits = t->curve_bits;
     out->level_min = t->nchunks ? 255 : 0;
+    /* Refined cells at a recorded level cap are the capped output's leaves. */
+    int cap = (int)sk_table_meta_double(t->schema, "selection.lmax", 0);
     for (int64_t c = 0; c < t->nchunks; c++) {
         const st_chunk *ch = &t->chunks[c];
-        if (ch->kind == ST_KIND_REFINED) {
+        if (ch->kind == ST_KIND_REFINED && !(cap > 0 && ch->level_min >= cap)) {
             out->refined_rows += ch->nrows;
             out->refined_chunks++;
         }
