@@ -108,7 +108,8 @@ class Table:
                 labels, codes = np.unique(a.astype(str), return_inverse=True)
                 ptr = lib.sk_table_add(t._h, name.encode(), CATEGORY, ctypes.byref(err))
                 check(0 if ptr else 1, err)
-                ctypes.memmove(ptr, np.ascontiguousarray(codes, dtype=np.int32).ctypes.data, 4 * n)
+                codes = np.ascontiguousarray(codes, dtype=np.int32)  # kept alive for the copy
+                ctypes.memmove(ptr, codes.ctypes.data, 4 * n)
                 arr_t = ctypes.c_char_p * len(labels)
                 enc = arr_t(*[s.encode() for s in labels])
                 check(lib.sk_table_set_labels(t._h, name.encode(), enc, len(labels),
@@ -121,8 +122,8 @@ class Table:
                 raise TypeError(f"snapkit: column {name}: unsupported dtype {a.dtype}")
             ptr = lib.sk_table_add(t._h, name.encode(), code, ctypes.byref(err))
             check(0 if ptr else 1, err)
-            ctypes.memmove(ptr, np.ascontiguousarray(a, dtype=a.dtype.newbyteorder("=")).ctypes.data,
-                           a.dtype.itemsize * n)
+            a = np.ascontiguousarray(a, dtype=a.dtype.newbyteorder("="))  # alive for the copy
+            ctypes.memmove(ptr, a.ctypes.data, a.dtype.itemsize * n)
         for k, v in (meta or {}).items():
             lib.sk_table_meta_set(t._h, str(k).encode(), str(v).encode())
         return t
