@@ -47,9 +47,11 @@ extern "C" {
 #define SK_STORE_VERSION_MAJOR 1
 #define SK_STORE_VERSION_MINOR 0
 
-/* Default rows per chunk (a power of two; the writer may use more for very
- * large tables so the footer stays small, see docs/format.md). */
-#define SK_STORE_CHUNK_ROWS 4096
+/* Default rows per chunk: rows / 1024 rounded down to a power of two,
+ * within these bounds (about a thousand chunks for tables of 1 to 67
+ * million rows; see docs/format.md). */
+#define SK_STORE_CHUNK_ROWS_MIN 1024
+#define SK_STORE_CHUNK_ROWS_MAX 65536
 
 /* How a table's rows are placed in space (and so ordered and indexed). */
 typedef enum sk_store_geometry {
@@ -63,7 +65,7 @@ typedef enum sk_store_geometry {
 typedef struct sk_store_write_options {
     int compress;            /* 1 (default): LZ4; 0: every column stored raw */
     int threads;             /* 0: the whole thread budget */
-    int64_t chunk_rows;      /* 0: SK_STORE_CHUNK_ROWS (rounded up to a power of two) */
+    int64_t chunk_rows;      /* rows per chunk; 0: the default (SK_STORE_CHUNK_ROWS_MIN..MAX) */
     sk_progress progress;    /* optional: chunks written of the current table */
     int64_t fail_after_bytes;/* testing: < 0 (default) never; else writes fail with
                                 ENOSPC once this many bytes are written, as a full

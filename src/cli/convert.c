@@ -19,7 +19,8 @@ static const char k_help[] =
     "  --with-coarse         also keep refined cells' values, so that --lmax reads of the\n"
     "                        file equal --lmax reads of the output (otherwise lmax on the\n"
     "                        file drops finer leaves)\n"
-    "  --chunk-rows N        rows per chunk (default 4096)\n"
+    "  --chunk-rows N        rows per chunk (default: rows / 1024, a power of two within\n"
+    "                        1024..65536)\n"
     "  --threads N           use at most N threads (default: the job's budget)\n"
     "  --json                print the summary as JSON\n";
 

@@ -184,10 +184,20 @@ static void report(reader *r)
 }
 
 /* Run phase(r, w, chunk) over the planned chunks (only partial ones when
- * partial_only) on `threads` threads; the first error lands in *err. */
+ * partial_only) on at most `threads` threads, one per 16 chunks to do
+ * (about a megabyte of result): a thread costs a wake-up, which on a busy
+ * machine can take a scheduler time slice, far more than decoding a few
+ * chunks. The first error lands in *err. */
 static int run_parallel(reader *r, int threads, int partial_only,
                         int (*phase)(reader *, worker *, st_planned *), sk_error *err)
 {
+    int64_t work = 0;
+    for (int64_t i = 0; i < r->plan->nchunks; i++)
+        work += !partial_only || r->plan->chunks[i].partial;
+    if (work == 0)
+        return SK_OK;
+    if (threads > (work + 15) / 16)
+        threads = (int)((work + 15) / 16);
     sk_error first;
     sk_error_clear(&first);
     int64_t first_chunk = -1;

@@ -124,10 +124,12 @@ static int64_t rows_per_chunk(const sk_store_write_options *opt, int64_t nrows)
 {
     if (opt->chunk_rows > 0)
         return opt->chunk_rows < ST_MAX_CHUNK_ROWS ? opt->chunk_rows : ST_MAX_CHUNK_ROWS;
-    /* Very large tables get larger chunks, so the footer (read at every open)
-     * stays under ~16k chunks per table. */
-    int64_t r = SK_STORE_CHUNK_ROWS;
-    while (nrows / r > 16384 && r < ST_MAX_CHUNK_ROWS)
+    /* About a thousand chunks per table: a region of 1% of the rows then
+     * spans ten chunks or more, so the partly covered chunks at its edge
+     * cost little; within [1024, 65536] rows so that chunks stay cheap to
+     * decode and the footer small. */
+    int64_t r = SK_STORE_CHUNK_ROWS_MIN;
+    while (r < SK_STORE_CHUNK_ROWS_MAX && 2 * r <= nrows / 1024)
         r *= 2;
     return r;
 }
