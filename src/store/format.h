@@ -52,7 +52,7 @@ typedef struct st_table {
     int64_t nrows;
     sk_table *schema;          /* 0 rows: columns, types, labels; all metadata */
     int ncols;
-    int64_t nchunks, cap_chunks;
+    int64_t nchunks;
     st_chunk *chunks;
     st_cc *cc;                 /* nchunks x ncols, chunk-major */
 } st_table;
@@ -71,8 +71,6 @@ static inline st_cc *st_cc_at(const st_table *t, int64_t chunk, int col)
 
 void st_table_clear(st_table *t);
 void st_footer_clear(st_footer *f);
-/* Room for one more chunk (chunks and cc grow together). */
-int st_table_reserve_chunk(st_table *t, sk_error *err);
 
 /* Footer body bytes (an sk_malloc block the caller frees). */
 int st_footer_encode(const st_footer *f, uint8_t **out, size_t *size, sk_error *err);

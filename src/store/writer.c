@@ -379,7 +379,7 @@ int sk_store_writer_add(sk_store_writer *w, const char *name, const sk_table *t,
         st->flags = g.refined >= 0 ? ST_TABLE_HAS_REFINED : 0;
         st->chunks = sk_calloc((size_t)o.nchunks + 1, sizeof *st->chunks);
         st->cc = sk_calloc((size_t)(o.nchunks * st->ncols) + 1, sizeof *st->cc);
-        st->nchunks = st->cap_chunks = o.nchunks;
+        st->nchunks = o.nchunks;
         if (!st->chunks || !st->cc)
             rc = sk_fail(err, SK_ERR_NOMEM, w->path, -1, "out of memory for the chunk index");
     }
