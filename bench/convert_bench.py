@@ -103,6 +103,7 @@ def measure(output, workdir, repeat=5, threads=0):
     components = [c for c in ("hydro", "gravity", "particles") if out.info["components"][c]]
     warm([e.path for e in os.scandir(output) if e.is_file()])
     read_s, read_best, tables = timed(lambda: read_all(out, components, threads), repeat)
+    read_1, read_1_best, _ = timed(lambda: read_all(out, components, 1), repeat)
     result_bytes = sum(t.nbytes for t in tables.values())
     lz4 = os.path.join(workdir, "bench.snapkit")
     raw = os.path.join(workdir, "bench_raw.snapkit")
@@ -115,6 +116,8 @@ def measure(output, workdir, repeat=5, threads=0):
     f = snapkit.open(lz4)
     reread_s, reread_best, _ = timed(lambda: read_all(f, components, threads), repeat)
     reread_1, reread_1_best, _ = timed(lambda: read_all(f, components, 1), repeat)
+    with snapkit.open(raw) as fr:
+        raw_1, raw_1_best, _ = timed(lambda: read_all(fr, components, 1), repeat)
     main = "hydro" if "hydro" in components else components[0]
     region = {}
     for label, th in (("threads", threads), ("one_thread", 1)):
@@ -137,8 +140,12 @@ def measure(output, workdir, repeat=5, threads=0):
         "threads": threads or snapkit.threads()["threads"],
         "rows": {c: len(t) for c, t in tables.items()}, "result_bytes": result_bytes,
         "ramses_read_seconds": read_s, "write_seconds": write_s, "reread_seconds": reread_s,
-        "reread_seconds_1thread": reread_1,
-        "best": {"ramses_read_seconds": read_best, "write_seconds": write_best,
+        "reread_seconds_1thread": reread_1, "ramses_read_seconds_1thread": read_1,
+        "reread_raw_seconds_1thread": raw_1,
+        "speedup_1thread": read_1 / reread_1,
+        "best": {"ramses_read_seconds_1thread": read_1_best,
+                 "reread_raw_seconds_1thread": raw_1_best,
+                 "speedup_1thread": read_1_best / reread_1_best,"ramses_read_seconds": read_best, "write_seconds": write_best,
                  "reread_seconds": reread_best, "reread_seconds_1thread": reread_1_best,
                  **derived(read_best, write_best, reread_best),
                  "reread_gb_per_s_1thread": result_bytes / reread_1_best / 1e9},
@@ -166,6 +173,8 @@ def report(r):
              f"result {r['result_bytes'] / mb:.1f} MB; {r['threads']} threads; median of runs "
              f"(best in brackets)",
              f"  RAMSES read           {ms(r['ramses_read_seconds'], b['ramses_read_seconds'])}",
+             f"  RAMSES read, 1 thread "
+             f"{ms(r['ramses_read_seconds_1thread'], b['ramses_read_seconds_1thread'])}",
              f"  conversion write      {ms(r['write_seconds'], b['write_seconds'])}"
              " LZ4, fsync included",
              f"  re-read               {ms(r['reread_seconds'], b['reread_seconds'])}"
@@ -173,7 +182,11 @@ def report(r):
              f"  re-read, 1 thread     {ms(r['reread_seconds_1thread'], b['reread_seconds_1thread'])}"
              f"  {r['reread_gb_per_s_1thread']:.2f} GB/s (best {b['reread_gb_per_s_1thread']:.2f})"
              " per thread; target >= 1.5",
-             f"  speedup               {r['speedup']:9.1f} x (best {b['speedup']:.1f} x)",
+             f"  re-read raw, 1 thread "
+             f"{ms(r['reread_raw_seconds_1thread'], b['reread_raw_seconds_1thread'])}"
+             "  (the --no-compress file)",
+             f"  speedup               {r['speedup']:9.1f} x (best {b['speedup']:.1f} x); "
+             f"1 thread {r['speedup_1thread']:.1f} x (best {b['speedup_1thread']:.1f} x)",
              f"  break-even            {r['break_even_rereads']:9.2f} re-reads "
              f"(best {b['break_even_rereads']:.2f}): write / (read - re-read)",
              f"  RAMSES files          {r['ramses_bytes'] / mb:9.2f} MB (components + amr)",
