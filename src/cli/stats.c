@@ -142,8 +142,9 @@ static void print_text(const char *component, const read_result *res, const sk_t
     printf("%s: %lld rows from %d of %d %s in %.3f s\n", component, (long long)s->rows,
            res->stats.files_opened, res->files_total, res->chunks ? "chunks" : "files",
            res->stats.seconds);
-    printf("read %s of files (%s/s); result %s; allocated %s (%.2fx the result)\n",
+    printf("read %s of %s (%s/s); result %s; allocated %s (%.2fx the result)\n",
            cli_bytes((double)res->stats.bytes_read, b1, sizeof b1),
+           res->chunks ? "the file" : "files",
            cli_bytes(res->stats.seconds > 0 ? (double)res->stats.bytes_read / res->stats.seconds : 0,
                      b2, sizeof b2),
            cli_bytes((double)result, b3, sizeof b3),
