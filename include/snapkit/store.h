@@ -3,7 +3,7 @@
  * One file holds several tables (hydro, gravity, particles, ...). Rows are
  * ordered along a Hilbert curve and cut into chunks; every column of every
  * chunk is encoded on its own (integers as the smallest sufficient width,
- * floats byte-shuffled) and compressed with LZ4, or stored raw. A footer at
+ * floats plain or byte-shuffled) and compressed with LZ4, or stored raw. A footer at
  * the end holds the schema, every metadata pair of the source and, per
  * chunk, its offsets, row count, bounding box, level range, column min/max
  * and XXH64 checksums. docs/format.md specifies the bytes.
@@ -17,7 +17,7 @@
  *
  * Reading (the selections and table of sk_ramses_read):
  *   sk_store *s;
- *   sk_store_open(&s, "run.snapkit", &err);
+ *   sk_store_open(&s, "run.snapkit", NULL, &err);
  *   sk_store_read(s, "hydro", &sel, NULL, &table, &rstats, &err);
  *
  * A box reads only the chunks whose bounding boxes meet it, an lmax cap only
@@ -101,7 +101,9 @@ int sk_store_writer_set_meta(sk_store_writer *w, const char *key, const char *va
  * along the Hilbert curve; other tables keep their row order. A cell table
  * with a uint8 column `refined` (sk_read_options.with_refined) keeps its
  * refined cells in chunks of their own, ordered by level, so lmax reads of
- * the file are exact. The table is not modified and may be freed after. */
+ * the file are exact. The table is not modified and may be freed after.
+ * SK_ERR_ARG (a taken name, cell indices outside their level) leaves the
+ * writer usable; after any other failure only sk_store_writer_abort. */
 int sk_store_writer_add(sk_store_writer *w, const char *name, const sk_table *table,
                         sk_error *err);
 
