@@ -19,7 +19,9 @@ void st_plan_free(st_plan *p)
     for (int64_t i = 0; p->chunks && i < p->nchunks; i++)
         sk_free(p->chunks[i].mask);
     sk_free(p->chunks);
+    sk_free(p->out);
     p->chunks = NULL;
+    p->out = NULL;
     p->nchunks = 0;
 }
 
@@ -50,6 +52,9 @@ static int pick_columns(st_plan *p, const sk_store *s, const st_table *t, const 
         return sk_fail(err, SK_ERR_ARG, s->path, -1, "table %s has no variable %s (it has: %s)",
                        t->name, name, list);
     }
+    p->out = sk_malloc(sizeof *p->out * (size_t)(t->ncols + 1));
+    if (!p->out)
+        return sk_fail(err, SK_ERR_NOMEM, s->path, -1, "out of memory");
     for (int j = 0; j < t->ncols; j++) {
         const char *name = sk_table_col(t->schema, j)->name;
         int keep = strcmp(name, "refined") == 0 ? p->with_refined
@@ -172,7 +177,9 @@ int64_t st_plan_mask(const st_plan *p, const st_chunk *ch, void *const *keys, ui
     if (p->t->geometry == SK_STORE_CELLS) {
         const int32_t *lv = keys[0], *cx = keys[1], *cy = keys[2], *cz = keys[3];
         for (int64_t i = 0; i < n; i++) {
-            int keep = keep_level(p, ch, lv[i]);
+            /* (levels outside 0..31 only come from damaged files read
+             * without checksums: no cell) */
+            int keep = lv[i] >= 0 && lv[i] <= 31 && keep_level(p, ch, lv[i]);
             if (keep && p->has_box)
                 keep = in_box(p, st_cell_centre(cx[i], lv[i]), st_cell_centre(cy[i], lv[i]),
                               st_cell_centre(cz[i], lv[i]));

@@ -24,7 +24,7 @@ typedef struct st_plan {
     int lmax;                /* 0: none */
     int with_refined;        /* return refined cells too (with `refined`) */
     double boxlen;           /* points */
-    int out[SK_MAX_VARS + 8];/* schema indices of the result's columns */
+    int *out;                /* schema indices of the result's columns */
     int nout;
     int key[4];              /* schema indices the row test needs */
     int nkey;

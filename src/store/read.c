@@ -21,6 +21,8 @@ static double now(void)
 
 /* Per-thread buffers, sized for the largest planned chunk. */
 typedef struct worker {
+    const uint8_t **at;      /* per output column: its stored bytes in `stored` */
+    int *cols, *slot;        /* columns read into `stored`, and their output index */
     uint8_t *stored;         /* stored bytes of one chunk's columns */
     uint8_t *scratch;        /* decoding */
     uint8_t *column;         /* one decoded column of a partial chunk */
@@ -42,6 +44,9 @@ typedef struct reader {
 
 static void worker_free(worker *w)
 {
+    sk_free(w->at);
+    sk_free(w->cols);
+    sk_free(w->slot);
     sk_free(w->stored);
     sk_free(w->scratch);
     sk_free(w->column);
@@ -57,7 +62,11 @@ static int worker_init(worker *w, const reader *r)
     w->stored = sk_malloc((size_t)r->max_stored + 64);
     w->scratch = sk_malloc(rows);
     w->column = sk_malloc(rows);
-    int ok = w->stored && w->scratch && w->column;
+    size_t ncols = (size_t)r->plan->nout + 4;
+    w->at = sk_malloc(ncols * sizeof *w->at);
+    w->cols = sk_malloc(ncols * sizeof *w->cols);
+    w->slot = sk_malloc(ncols * sizeof *w->slot);
+    int ok = w->stored && w->scratch && w->column && w->at && w->cols && w->slot;
     for (int k = 0; k < r->plan->nkey; k++)
         ok = (w->keys[k] = sk_malloc(rows)) && ok;
     if (!ok)
@@ -137,8 +146,8 @@ static int is_direct(const reader *r, const st_planned *pc, int k)
 static int fill_chunk(reader *r, worker *w, const st_planned *pc)
 {
     const st_plan *p = r->plan;
-    const uint8_t *at[SK_MAX_VARS + 8];
-    int cols[SK_MAX_VARS + 8] = {0}, slot[SK_MAX_VARS + 8] = {0}, n = 0, rc = SK_OK;
+    const uint8_t **at = w->at;
+    int *cols = w->cols, *slot = w->slot, n = 0, rc = SK_OK;
     for (int k = 0; k < p->nout; k++) {
         if (!is_direct(r, pc, k)) {
             slot[n] = k;
