@@ -66,9 +66,21 @@ static int64_t source_bytes(const sk_ramses *r, const int want[3], sk_error *err
     return bytes;
 }
 
+/* Refined cells of a table read with_refined, except those at the level
+ * cap: they are the capped output's leaves. */
+static int64_t count_refined(const sk_table *t, int cap)
+{
+    const sk_column *ref = sk_table_find(t, "refined"), *lv = sk_table_find(t, "level");
+    int64_t refined = 0;
+    for (int64_t i = 0; ref && lv && i < sk_table_nrows(t); i++)
+        refined += ((const uint8_t *)ref->data)[i] != 0 &&
+                   (cap <= 0 || ((const int32_t *)lv->data)[i] < cap);
+    return refined;
+}
+
 static int convert_components(sk_ramses *r, sk_store_writer *w, const int want[3],
-                              const sk_store_convert_options *opt, sk_store_convert_stats *st,
-                              sk_error *err)
+                              const sk_selection sels[3], const sk_store_convert_options *opt,
+                              sk_store_convert_stats *st, sk_error *err)
 {
     for (int k = 0; k < 3; k++) {
         if (!want[k])
@@ -78,7 +90,7 @@ static int convert_components(sk_ramses *r, sk_store_writer *w, const int want[3
                               .with_refined = k < 2 && opt->with_coarse};
         sk_read_stats rs;
         sk_table *t = NULL;
-        int rc = sk_ramses_read(r, k_components[k], opt->selection, &ro, &t, &rs, err);
+        int rc = sk_ramses_read(r, k_components[k], &sels[k], &ro, &t, &rs, err);
         if (rc != SK_OK)
             return rc;
         double t0 = now();
@@ -87,13 +99,7 @@ static int convert_components(sk_ramses *r, sk_store_writer *w, const int want[3
         st->read_seconds += rs.seconds;
         if (rc == SK_OK) {
             snprintf(st->names[st->ntables], sizeof st->names[0], "%s", k_components[k]);
-            /* Refined cells at the level cap are the capped output's leaves. */
-            const sk_column *ref = sk_table_find(t, "refined"), *lv = sk_table_find(t, "level");
-            int cap = opt->selection ? opt->selection->lmax : 0;
-            int64_t refined = 0;
-            for (int64_t i = 0; ref && lv && i < sk_table_nrows(t); i++)
-                refined += ((const uint8_t *)ref->data)[i] != 0 &&
-                           (cap <= 0 || ((const int32_t *)lv->data)[i] < cap);
+            int64_t refined = count_refined(t, sels[k].lmax);
             st->refined_rows[st->ntables] = refined;
             st->rows[st->ntables++] = sk_table_nrows(t) - refined;
             st->bytes_raw += sk_table_bytes(t);
@@ -103,6 +109,65 @@ static int convert_components(sk_ramses *r, sk_store_writer *w, const int want[3
             return rc;
     }
     return SK_OK;
+}
+
+/* The columns of a component: a read of a box outside the domain opens no
+ * file and gives every column, no row. */
+static int component_columns(sk_ramses *r, int k, sk_table **out, sk_error *err)
+{
+    sk_selection nowhere;
+    sk_selection_init(&nowhere);
+    nowhere.has_box = 1;
+    for (int a = 0; a < 3; a++) {
+        nowhere.lo[a] = 2.0;
+        nowhere.hi[a] = 3.0;
+    }
+    return sk_ramses_read(r, k_components[k], &nowhere, NULL, out, NULL, err);
+}
+
+/* A selection per component (sels initialised by the caller). Variables
+ * apply to the components that have them: a list naming hydro and particle
+ * variables converts each component with its own. Components that have
+ * none of them are left out unless they were asked for by name; a variable
+ * no component has is an error. */
+static int split_vars(sk_ramses *r, const sk_selection *sel, int explicit_components,
+                      int want[3], sk_selection sels[3], sk_error *err)
+{
+    int rc = SK_OK;
+    if (sel)
+        for (int k = 0; k < 3 && rc == SK_OK; k++)
+            rc = sk_selection_copy(&sels[k], sel, err);
+    if (rc != SK_OK || !sel || sel->nvars == 0)
+        return rc;
+    int found[SK_MAX_VARS] = {0};
+    for (int k = 0; k < 3 && rc == SK_OK; k++) {
+        if (!want[k])
+            continue;
+        sk_table *cols = NULL;
+        rc = component_columns(r, k, &cols, err);
+        sk_selection *s = &sels[k];
+        int kept = 0;
+        for (int v = 0; v < sel->nvars && rc == SK_OK; v++) {
+            int has = sk_table_find(cols, sel->vars[v]) != NULL;
+            found[v] |= has;
+            if (has)
+                s->vars[kept++] = s->vars[v];
+            else
+                sk_free(s->vars[v]);
+        }
+        s->nvars = kept;
+        sk_table_free(cols);
+        if (rc == SK_OK && kept == 0 && explicit_components)
+            rc = sk_fail(err, SK_ERR_ARG, NULL, -1, "%s has none of the variables asked for",
+                         k_components[k]);
+        if (kept == 0)
+            want[k] = 0;
+    }
+    for (int v = 0; v < sel->nvars && rc == SK_OK; v++)
+        if (!found[v])
+            rc = sk_fail(err, SK_ERR_ARG, NULL, -1, "no component converted has a variable %s",
+                         sel->vars[v]);
+    return rc;
 }
 
 static int set_file_meta(sk_store_writer *w, const char *dir, const int want[3], int with_coarse,
@@ -136,6 +201,11 @@ int sk_store_convert(const char *dir, const char *path, const sk_store_convert_o
         return rc;
     int want[3];
     rc = pick_components(r, opt->components, want, err);
+    sk_selection sels[3];
+    for (int k = 0; k < 3; k++)
+        sk_selection_init(&sels[k]);
+    if (rc == SK_OK)
+        rc = split_vars(r, opt->selection, opt->components && *opt->components, want, sels, err);
     if (rc == SK_OK && (st.bytes_source = source_bytes(r, want, err)) < 0)
         rc = err ? err->code : SK_ERR_IO;
     sk_store_writer *w = NULL;
@@ -144,7 +214,9 @@ int sk_store_convert(const char *dir, const char *path, const sk_store_convert_o
     if (rc == SK_OK)
         rc = set_file_meta(w, dir, want, opt->with_coarse, err);
     if (rc == SK_OK)
-        rc = convert_components(r, w, want, opt, &st, err);
+        rc = convert_components(r, w, want, sels, opt, &st, err);
+    for (int k = 0; k < 3; k++)
+        sk_selection_clear(&sels[k]);
     sk_ramses_close(r);
     if (rc != SK_OK) {
         sk_store_writer_abort(w);

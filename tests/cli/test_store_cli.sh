@@ -27,6 +27,20 @@ assert list(d["rows"]) == ["hydro"], d
 assert d["refined_rows"]["hydro"] > 0 and d["bytes_file"] < d["bytes_source"]
 PY
 
+# --vars goes to the components that have the variables.
+"$cli" convert "$out" -o "$tmp/v.snapkit" --vars density,mass --xrange 0.3 0.7 --json > "$tmp/v.json"
+$py -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert list(d['rows']) == ['hydro', 'particles'], d" "$tmp/v.json"
+"$cli" verify "$out" "$tmp/v.snapkit" > /dev/null || fail "verify of a --vars file"
+"$cli" stats "$tmp/v.snapkit" --component particles --json | grep -q '"columns":{"mass"' \
+    || fail "particles of a --vars file"
+if "$cli" convert "$out" -o "$tmp/x.snapkit" --vars density,nope 2> "$tmp/err.txt"; then
+    fail "convert with an unknown variable"
+fi
+grep -q "no component converted has a variable nope" "$tmp/err.txt" || fail "unknown variable message"
+
 # verify: exit 0 and one line when all is well.
 "$cli" verify "$out" "$file" > "$tmp/verify.txt" || fail "verify of a good file"
 grep -q "every checksum good; same data as" "$tmp/verify.txt" || fail "verify text"
