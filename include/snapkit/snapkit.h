@@ -25,6 +25,7 @@
 #include "snapkit/colstats.h"
 #include "snapkit/ramses.h"
 #include "snapkit/store.h"
+#include "snapkit/project.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,0 +1,228 @@
+/* snapkit/project.h - projection maps of cell and particle tables.
+ *
+ * One pass over a table deposits any number of quantities onto an image,
+ * along an axis or any direction, with every thread of the budget busy:
+ *
+ *   sk_project_options opt;
+ *   sk_project_options_init(&opt);
+ *   sk_project_options_set(&opt, "axis", "z", &err);
+ *   const char *q[] = {"sd", "T"};
+ *   sk_maps *maps;
+ *   sk_project(table, 2, q, &opt, &maps, &err);
+ *   sk_maps_write(maps, "maps.fits", NULL, &err);
+ *   sk_maps_free(maps);
+ *
+ * Inputs. A cell table (int32 level, cx, cy, cz; the cell is the cube of
+ * edge boxlen/2^level centred at (c + 0.5)/2^level in box units) or a
+ * particle table (position_x/y/z in code lengths, mass, optional family).
+ * Units come from the table's metadata (boxlen, unit_l, unit_d, unit_t,
+ * gamma).
+ *
+ * Image geometry. Along axis x the image is (y, z), along y (z, x), along z
+ * (x, y), as in yt. Pixels are square. `res` is the number of pixels across
+ * the whole box (Mera's convention; default 2^lmax of the data), or `pixel`
+ * gives the pixel size in a length unit (rounded so that a whole number of
+ * pixels spans the box). Axis-aligned maps sit on the box's pixel grid: a
+ * region is widened to whole pixels. Off-axis maps are centred on the
+ * centre and cover the field of view (default: all of the region).
+ *
+ * Selection. A row is projected when its centre (position) lies in the
+ * region [lo, hi) on every axis and, when a line-of-sight range is given,
+ * its distance along the line of sight from the centre lies in it. What
+ * falls outside the image window is cut off with the image (the stats say
+ * how much mass was selected and how much landed on the image).
+ *
+ * Deposits. Cells axis-aligned: each cell deposits onto the pixels its
+ * footprint covers in proportion to the covered area (exact). Off-axis
+ * kernels: "exact" (each pixel gets the volume of the cube inside its
+ * prism), "overlap" (the footprint sub-sampled, at most `overlap_max`
+ * samples per axis), "cic", "ngp". Particles: "cic" or "ngp". Each kernel
+ * conserves the total: approximate kernels are renormalised per cell, and
+ * point kernels (cic, ngp) keep all of a point inside the image when the
+ * point is inside it.
+ *
+ * Quantities (any number, one pass):
+ *   sd       surface density, the integral of density along the line of
+ *            sight (code, g/cm2, Msun/pc2, Msun/kpc2)
+ *   mass     mass per pixel (code, g, Msun)
+ *   weight   the weight map of the means (mass or volume per pixel)
+ *   count    number of cells or particles that reached each pixel
+ *   anything else: a column (density, velocity_x, pressure, metallicity,
+ *   any passive scalar or particle column; Mera names rho, vx, vy, vz, p
+ *   work too) or a derived quantity: T (p/rho, times mu m_H/k_B in K),
+ *   cs = sqrt(gamma p/rho), v = |velocity|. Its mass-weighted mean along
+ *   the line of sight (default), volume-weighted mean (weight "volume"), or
+ *   sum (mode "sum": each cell's value is shared among the pixels in
+ *   proportion to its share of the cell). Means are NaN where the weight
+ *   is zero.
+ *
+ * Threads. Work is divided by cells, each thread holding a private copy
+ * of the accumulators that are summed at the end, or, when those copies
+ * would exceed `private_budget` bytes, by bands of image rows. Both use
+ * every thread for any number of quantities.
+ */
+#ifndef SNAPKIT_PROJECT_H
+#define SNAPKIT_PROJECT_H
+
+#include <stdint.h>
+
+#include "snapkit/error.h"
+#include "snapkit/select.h"
+#include "snapkit/table.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum sk_proj_kernel {
+    SK_KERNEL_AUTO = 0, /* cells: area (axis) or overlap (off-axis); particles: cic */
+    SK_KERNEL_EXACT,
+    SK_KERNEL_OVERLAP,
+    SK_KERNEL_CIC,
+    SK_KERNEL_NGP
+} sk_proj_kernel;
+
+typedef enum sk_proj_strategy {
+    SK_STRATEGY_AUTO = 0, /* cells unless private maps exceed private_budget */
+    SK_STRATEGY_CELLS,    /* threads share the rows; private maps reduced at the end */
+    SK_STRATEGY_TILES     /* threads share bands of image rows; one map */
+} sk_proj_strategy;
+
+typedef struct sk_project_options {
+    int axis;                 /* 0, 1, 2 = x, y, z (default 2); ignored with a direction */
+    int has_direction;        /* off-axis along `direction` */
+    double direction[3];      /* line of sight, any length > 0 */
+    int has_up;
+    double up[3];             /* image "up"; default: the axis-aligned up of the nearest axis */
+    int64_t res;              /* pixels across the whole box; 0: 2^lmax of the data */
+    double pixel;             /* pixel size in `pixel_unit` (overrides res when > 0) */
+    char pixel_unit[16];      /* "" = the region's unit */
+    sk_region_request region; /* ranges, centre and their unit */
+    int has_los_range;
+    double los_range[2];      /* line-of-sight range from the centre, in the region's unit */
+    int has_fov;
+    double fov[2];            /* off-axis width and height, in the region's unit */
+    int weight_volume;        /* means weighted by volume instead of mass */
+    int mode_sum;             /* sums instead of means */
+    sk_proj_kernel kernel;
+    int overlap_max;          /* overlap kernel: samples per axis at most (default 64) */
+    int has_family;
+    int family;               /* particles: only this family */
+    double mu;                /* mean molecular weight for T in K (<= 0: 1/0.76) */
+    double gamma;             /* adiabatic index for cs (<= 0: the table's gamma) */
+    char units[512];          /* "Msun/pc2,km/s" or "sd=g/cm2,T=K": units of the maps */
+    int threads;              /* 0: the whole thread budget */
+    sk_proj_strategy strategy;
+    int64_t memory_budget;    /* bytes the maps may take (default 4 GiB) */
+    int64_t private_budget;   /* bytes the per-thread maps may take (default 1 GiB) */
+} sk_project_options;
+
+/* Defaults: axis z, whole box, res 2^lmax, mass-weighted means, auto kernel. */
+void sk_project_options_init(sk_project_options *opt);
+/* A new options block with the defaults, for callers that cannot hold the
+ * struct (Python); free with sk_project_options_free. */
+sk_project_options *sk_project_options_new(void);
+void sk_project_options_free(sk_project_options *opt);
+
+/* Set one option from text, as the command line and Python do:
+ *   axis x|y|z, direction "NX NY NZ", up "UX UY UZ", res N, pixel SIZE,
+ *   pixel_unit U, unit U (of ranges, centre, fov, pixel), center "X Y Z"|bc,
+ *   xrange/yrange/zrange "LO HI", los "LO HI", fov "W [H]",
+ *   theta/phi DEG (direction from angles: theta from +z, phi from +x),
+ *   weight mass|volume, mode mean|sum, kernel exact|overlap|cic|ngp,
+ *   overlap_max N, family N|dm|star|..., mu X, gamma X, units LIST,
+ *   threads N, strategy auto|cells|tiles, memory_budget BYTES[kMG],
+ *   private_budget BYTES[kMG].
+ * SK_ERR_ARG naming the key for an unknown key or a bad value. */
+int sk_project_options_set(sk_project_options *opt, const char *key, const char *value,
+                           sk_error *err);
+
+typedef struct sk_maps sk_maps;
+
+/* Project `nq` quantities of `table` in one pass. On success *out holds
+ * the maps (free with sk_maps_free). Errors (one line each): an unknown
+ * quantity, a resolution of zero, maps beyond memory_budget (saying how
+ * much they would need), an empty selection (SK_ERR_EMPTY), a zero-length
+ * direction or an up vector along it. */
+int sk_project(const sk_table *table, int nq, const char *const *quantities,
+               const sk_project_options *opt, sk_maps **out, sk_error *err);
+
+void sk_maps_free(sk_maps *maps);
+
+/* Image size: nx pixels along the image's first axis, ny along its second. */
+int sk_maps_nx(const sk_maps *maps);
+int sk_maps_ny(const sk_maps *maps);
+int sk_maps_count(const sk_maps *maps);
+/* Map i: name (the quantity as asked), unit, and ny rows of nx values,
+ * data[j * nx + i], row j along the second axis from its low end. */
+const char *sk_maps_name(const sk_maps *maps, int i);
+const char *sk_maps_unit(const sk_maps *maps, int i);
+const double *sk_maps_data(const sk_maps *maps, int i);
+/* Index of the map named `name`, -1 when absent. */
+int sk_maps_find(const sk_maps *maps, const char *name);
+
+typedef struct sk_maps_info {
+    int axis;                 /* 0..2, or -1 off-axis */
+    double los[3], right[3], up[3]; /* unit vectors of the line of sight and image axes */
+    double center[3];         /* code lengths */
+    double extent[4];         /* first axis min, max, second axis min, max (code lengths;
+                                 axis-aligned: box coordinates, off-axis: from the centre) */
+    double pixel_size;        /* code lengths */
+    double pixel_size_cm;
+    double time;              /* the table's time (code units), NaN when absent */
+    double unit_l, unit_t;    /* the table's units */
+    int64_t rows;             /* rows of the table */
+    int64_t selected;         /* rows selected */
+    int64_t deposited;        /* selected rows that reached the image */
+    double selected_mass;     /* code mass of the selected rows (NaN without mass) */
+    double projected_mass;    /* code mass on the image */
+    int threads;              /* threads used */
+    char strategy[8];         /* "cells" or "tiles" */
+    char kernel[8];           /* "area", "exact", "overlap", "cic", "ngp" */
+    char weight[8];           /* "mass" or "volume" */
+    char mode[8];             /* "mean" or "sum" */
+    char kind[12];            /* "cells" or "particles" */
+    int64_t accumulator_bytes;/* memory the accumulators took, private copies included */
+    double seconds;           /* wall time of the projection (the table's reading excluded) */
+} sk_maps_info;
+
+const sk_maps_info *sk_maps_get_info(const sk_maps *maps);
+
+/* Everything about the maps as JSON text (an sk_malloc string the caller
+ * frees with sk_free; NULL when out of memory): the info fields, and per
+ * map its name, unit, what it holds, minimum and maximum. */
+char *sk_maps_json(const sk_maps *maps, int pretty);
+
+typedef struct sk_image_options {
+    int log_scale;            /* -1: log for positive-only maps of sd, mass, density,
+                                 T, pressure, count; 0 linear; 1 log */
+    int has_range;
+    double vmin, vmax;        /* colour range (default: the map's finite min..max;
+                                 log: the positive ones) */
+} sk_image_options;
+
+/* Write maps by the file's extension (atomically: never a half file):
+ *   .fits  one image extension per map (EXTNAME, BUNIT, extent, pixel size,
+ *          axis or direction, time, weight, mode, kernel in the headers)
+ *   .npy   one map, a 2-D float64 array of ny rows and nx columns
+ *   .png   one map in viridis (RGBA, transparent where NaN), and beside it
+ *          PATH.json with the quantity, unit, scale, vmin, vmax and extent
+ * For .npy and .png with several maps, `path` must hold "{var}", replaced
+ * by each map's name. written/nwritten (optional) receive the file names
+ * (free them with sk_free). img may be NULL (defaults). */
+int sk_maps_write(const sk_maps *maps, const char *path, const sk_image_options *img,
+                  char ***written, int *nwritten, sk_error *err);
+
+/* Single-format writers of map i (all maps for FITS). */
+int sk_maps_write_fits(const sk_maps *maps, const char *path, sk_error *err);
+int sk_maps_write_npy(const sk_maps *maps, int i, const char *path, sk_error *err);
+int sk_maps_write_png(const sk_maps *maps, int i, const char *path,
+                      const sk_image_options *img, sk_error *err);
+
+/* The viridis colour of t in [0, 1] (clamped) as RGB bytes. */
+void sk_viridis(double t, unsigned char rgb[3]);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,93 @@
+/* Deposits that need no rotation: cells seen along an axis (area
+ * weighted, exact), and points (nearest grid point, cloud in cell). */
+#include <math.h>
+
+#include "project_internal.h"
+
+static int clampi(double x, int lo, int hi)
+{
+    if (!(x > lo))
+        return lo;
+    if (x >= hi)
+        return hi;
+    return (int)x;
+}
+
+/* Each cell covers [a, b) x [c, d) in pixel units; the share of the cell in
+ * a pixel is the product of the covered fractions along each image axis. */
+void proj_deposit_area(const proj_job *job, const proj_target *t, const proj_item *it,
+                       const double *coef)
+{
+    const proj_frame *f = &job->f;
+    double half = 0.5 * it->h * f->inv_pixel;
+    double x = (it->u - f->u0) * f->inv_pixel, y = (it->v - f->v0) * f->inv_pixel;
+    double a = x - half, b = x + half, c = y - half, d = y + half;
+    double fa = floor(a), fc = floor(c);
+    if (b <= fa + 1 && d <= fc + 1) { /* inside one pixel */
+        if (fa >= 0 && fa < f->nx && fc >= t->r0 && fc < t->r1)
+            proj_add(job, t, (int)fa, (int)fc, it->total, coef);
+        return;
+    }
+    int i0 = clampi(fa, 0, f->nx), i1 = clampi(ceil(b), 0, f->nx);
+    int j0 = clampi(fc, t->r0, t->r1), j1 = clampi(ceil(d), t->r0, t->r1);
+    double inv_w = 1.0 / (b - a), inv_h = 1.0 / (d - c);
+    for (int j = j0; j < j1; j++) {
+        double fy = (fmin(d, j + 1.0) - fmax(c, (double)j)) * inv_h;
+        if (!(fy > 0))
+            continue;
+        for (int i = i0; i < i1; i++) {
+            double fx = (fmin(b, i + 1.0) - fmax(a, (double)i)) * inv_w;
+            if (fx > 0)
+                proj_add(job, t, i, j, fx * fy * it->total, coef);
+        }
+    }
+}
+
+/* A point inside the image keeps all of its weight inside: cloud-in-cell
+ * weights falling outside go to the neighbours that are inside. */
+void proj_deposit_point(const proj_job *job, const proj_target *t, const proj_item *it,
+                        const double *coef, int cic)
+{
+    const proj_frame *f = &job->f;
+    double x = (it->u - f->u0) * f->inv_pixel, y = (it->v - f->v0) * f->inv_pixel;
+    if (!(x >= 0 && x < f->nx && y >= 0 && y < f->ny))
+        return;
+    if (!cic) {
+        int j = (int)y;
+        if (j >= t->r0 && j < t->r1)
+            proj_add(job, t, (int)x, j, it->total, coef);
+        return;
+    }
+    double fx = x - 0.5, fy = y - 0.5;
+    int i0 = (int)floor(fx), j0 = (int)floor(fy);
+    double ax = fx - i0, ay = fy - j0;
+    double w[4] = {(1 - ax) * (1 - ay), ax * (1 - ay), (1 - ax) * ay, ax * ay};
+    double inside = 0;
+    for (int k = 0; k < 4; k++) {
+        int i = i0 + (k & 1), j = j0 + (k >> 1);
+        if (i < 0 || i >= f->nx || j < 0 || j >= f->ny || !(w[k] > 0))
+            w[k] = 0;
+        inside += w[k];
+    }
+    double scale = it->total / inside;
+    for (int k = 0; k < 4; k++) {
+        int i = i0 + (k & 1), j = j0 + (k >> 1);
+        if (w[k] > 0 && j >= t->r0 && j < t->r1)
+            proj_add(job, t, i, j, w[k] * scale, coef);
+    }
+}
+
+void proj_deposit(const proj_job *job, const proj_target *t, const proj_item *it,
+                  const double *coef)
+{
+    if (!job->is_cells || job->kernel == SK_KERNEL_CIC || job->kernel == SK_KERNEL_NGP) {
+        proj_deposit_point(job, t, it, coef, job->kernel == SK_KERNEL_CIC);
+        return;
+    }
+    if (job->f.axis >= 0)
+        proj_deposit_area(job, t, it, coef);
+    else if (job->kernel == SK_KERNEL_EXACT)
+        proj_deposit_exact(job, t, it, coef);
+    else
+        proj_deposit_overlap(job, t, it, coef);
+}

@@ -1,0 +1,146 @@
+/* Maps as one FITS file: an empty primary HDU with the projection's
+ * description, then one float64 image extension per map. cfitsio builds
+ * the file in memory; it reaches the disk through sk_atomic (whole or not
+ * at all). */
+#include <fitsio.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "project_internal.h"
+#include "snapkit/atomicfile.h"
+#include "snapkit/memory.h"
+#include "snapkit/snapkit.h"
+
+#define FITS_BLOCK 2880
+
+static void key_double(fitsfile *ff, const char *key, double v, const char *comment, int *st)
+{
+    if (isfinite(v))
+        fits_write_key_dbl(ff, key, v, -17, comment, st);
+    else
+        fits_write_key_null(ff, key, comment, st);
+}
+
+static void key_vector(fitsfile *ff, const char *prefix, const double *v, const char *what,
+                       int *st)
+{
+    static const char axes[] = "XYZ";
+    for (int k = 0; k < 3; k++) {
+        char key[16], comment[72];
+        snprintf(key, sizeof key, "%s%c", prefix, axes[k]);
+        snprintf(comment, sizeof comment, "%s, %c component", what, axes[k] + 'x' - 'X');
+        key_double(ff, key, v[k], comment, st);
+    }
+}
+
+/* The projection's description, in the primary header and every image. */
+static void geometry_keys(fitsfile *ff, const sk_maps *maps, int *st)
+{
+    const sk_maps_info *in = &maps->info;
+    static const char *const axes[] = {"x", "y", "z"};
+    char creator[64];
+    snprintf(creator, sizeof creator, "snapkit %s", sk_version());
+    fits_write_key_str(ff, "CREATOR", creator, "program that made the maps", st);
+    fits_write_key_str(ff, "SKKIND", in->kind, "projected table: cells or particles", st);
+    fits_write_key_str(ff, "AXIS", in->axis >= 0 ? axes[in->axis] : "direction",
+                       "line of sight: an axis, or DIR* below", st);
+    key_vector(ff, "DIR", in->los, "line of sight (unit vector)", st);
+    key_vector(ff, "RIGHT", in->right, "image first axis (unit vector)", st);
+    key_vector(ff, "UP", in->up, "image second axis (unit vector)", st);
+    key_vector(ff, "CENTER", in->center, "centre [code length]", st);
+    key_double(ff, "UMIN", in->extent[0], "image first axis low edge [code length]", st);
+    key_double(ff, "UMAX", in->extent[1], "image first axis high edge [code length]", st);
+    key_double(ff, "VMIN", in->extent[2], "image second axis low edge [code length]", st);
+    key_double(ff, "VMAX", in->extent[3], "image second axis high edge [code length]", st);
+    key_double(ff, "PIXSIZE", in->pixel_size, "pixel size [code length]", st);
+    key_double(ff, "PIXCM", in->pixel_size_cm, "pixel size [cm]", st);
+    key_double(ff, "TIME", in->time, "snapshot time [code time]", st);
+    key_double(ff, "UNIT_L", in->unit_l, "cm per code length", st);
+    key_double(ff, "UNIT_T", in->unit_t, "s per code time", st);
+    fits_write_key_str(ff, "WEIGHT", in->weight, "weight of the means", st);
+    fits_write_key_str(ff, "MODE", in->mode, "mean or sum along the line of sight", st);
+    fits_write_key_str(ff, "KERNEL", in->kernel, "deposit kernel", st);
+    LONGLONG selected = in->selected, deposited = in->deposited;
+    fits_write_key(ff, TLONGLONG, "NSELECT", &selected, "rows selected", st);
+    fits_write_key(ff, TLONGLONG, "NDEPOSIT", &deposited, "rows that reached the image", st);
+}
+
+/* A linear world coordinate system in code lengths, pixel 1 at the first
+ * pixel's centre. */
+static void wcs_keys(fitsfile *ff, const sk_maps *maps, int *st)
+{
+    const sk_maps_info *in = &maps->info;
+    static const char *const names[] = {"x", "y", "z"};
+    static const int image_axes[3][2] = {{1, 2}, {2, 0}, {0, 1}};
+    for (int a = 0; a < 2; a++) {
+        char key[16];
+        const char *type = in->axis >= 0 ? names[image_axes[in->axis][a]] : a ? "up" : "right";
+        snprintf(key, sizeof key, "CTYPE%d", a + 1);
+        fits_write_key_str(ff, key, type, "image axis", st);
+        snprintf(key, sizeof key, "CRPIX%d", a + 1);
+        fits_write_key_dbl(ff, key, 1.0, -17, "reference pixel", st);
+        snprintf(key, sizeof key, "CRVAL%d", a + 1);
+        key_double(ff, key, in->extent[2 * a] + 0.5 * in->pixel_size,
+                   "centre of the first pixel [code length]", st);
+        snprintf(key, sizeof key, "CDELT%d", a + 1);
+        key_double(ff, key, in->pixel_size, "pixel size [code length]", st);
+    }
+}
+
+static void write_image(fitsfile *ff, const sk_maps *maps, int i, int *st)
+{
+    const struct sk_map_entry *m = &maps->maps[i];
+    long naxes[2] = {maps->nx, maps->ny};
+    fits_create_img(ff, DOUBLE_IMG, 2, naxes, st);
+    fits_write_key_str(ff, "EXTNAME", m->name, "quantity", st);
+    fits_write_key_str(ff, "BUNIT", m->unit, "unit of the values", st);
+    fits_write_key_str(ff, "CONTENT", m->what, "what the values are", st);
+    wcs_keys(ff, maps, st);
+    geometry_keys(ff, maps, st);
+    fits_write_img(ff, TDOUBLE, 1, (LONGLONG)maps->nx * maps->ny, m->data, st);
+}
+
+static int fits_failed(const char *path, int status, sk_error *err)
+{
+    char text[FLEN_STATUS] = "";
+    fits_get_errstatus(status, text);
+    fits_clear_errmsg();
+    return sk_fail(err, status == MEMORY_ALLOCATION ? SK_ERR_NOMEM : SK_ERR_IO, path, -1,
+                   "cannot build the FITS file: %s (cfitsio status %d)", text, status);
+}
+
+int sk_maps_write_fits(const sk_maps *maps, const char *path, sk_error *err)
+{
+    size_t size = 4 * FITS_BLOCK;
+    void *buf = sk_malloc(size);
+    if (!buf)
+        return sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory");
+    fitsfile *ff = NULL;
+    int st = 0;
+    LONGLONG head = 0, data = 0, end = 0;
+    fits_create_memfile(&ff, &buf, &size, 64 * FITS_BLOCK, sk_realloc, &st);
+    fits_create_img(ff, DOUBLE_IMG, 0, NULL, &st);
+    geometry_keys(ff, maps, &st);
+    fits_write_comment(ff, "One image extension per quantity (EXTNAME), values in BUNIT.", &st);
+    for (int i = 0; i < maps->nmaps && !st; i++)
+        write_image(ff, maps, i, &st);
+    fits_get_hduaddrll(ff, &head, &data, &end, &st);
+    int failed = st;
+    st = 0;
+    if (ff)
+        fits_close_file(ff, &st);
+    if (failed || st) {
+        sk_free(buf);
+        return fits_failed(path, failed ? failed : st, err);
+    }
+    size_t length = (size_t)((end + FITS_BLOCK - 1) / FITS_BLOCK * FITS_BLOCK);
+    sk_atomic_file *f;
+    int rc = sk_atomic_open(&f, path, err);
+    if (rc == SK_OK) {
+        rc = sk_atomic_write(f, buf, length <= size ? length : size, err);
+        rc = rc == SK_OK ? sk_atomic_commit(f, err) : (sk_atomic_abort(f), rc);
+    }
+    sk_free(buf);
+    return rc;
+}

@@ -1,0 +1,244 @@
+/* The maps a projection returns: turning accumulators into quantities,
+ * accessors, and the JSON description. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "project_internal.h"
+#include "snapkit/memory.h"
+
+static void finish_map(const proj_job *job, const proj_quantity *q, const double *acc,
+                       double *out, size_t npix)
+{
+    int nacc = job->nacc;
+    double area = job->f.pixel * job->f.pixel;
+    int den_slot = job->weight_volume ? job->slot_volume : job->slot_mass;
+#pragma omp parallel for schedule(static)
+    for (size_t p = 0; p < npix; p++) {
+        const double *a = acc + p * (size_t)nacc;
+        double v;
+        switch (q->kind) {
+        case Q_SD:
+            v = a[job->slot_mass] / area;
+            break;
+        case Q_MASS:
+            v = a[job->slot_mass];
+            break;
+        case Q_WEIGHT:
+            v = a[den_slot];
+            break;
+        case Q_COUNT:
+            v = a[job->slot_count];
+            break;
+        default:
+            if (job->mode_sum)
+                v = a[q->slot];
+            else
+                v = a[den_slot] > 0 ? a[q->slot] / a[den_slot] : NAN;
+            break;
+        }
+        out[p] = v * q->factor;
+    }
+}
+
+/* Sum of the mass slot, compensated (Neumaier) within each thread, so a
+ * million-pixel map still adds up to the deposited mass to ~1e-15. */
+static double projected_mass(const proj_job *job, const double *acc, size_t npix)
+{
+    if (job->slot_mass < 0)
+        return NAN;
+    double sum = 0, comp = 0;
+    size_t nacc = (size_t)job->nacc, slot = (size_t)job->slot_mass;
+#pragma omp parallel reduction(+ : sum, comp)
+    {
+        double s = 0, c = 0;
+#pragma omp for schedule(static)
+        for (size_t p = 0; p < npix; p++) {
+            double x = acc[p * nacc + slot], t = s + x;
+            c += fabs(s) >= fabs(x) ? (s - t) + x : (x - t) + s;
+            s = t;
+        }
+        sum += s;
+        comp += c;
+    }
+    return sum + comp;
+}
+
+int proj_maps_finish(proj_job *job, double *acc, sk_maps *maps, sk_error *err)
+{
+    size_t npix = (size_t)job->f.nx * (size_t)job->f.ny;
+    maps->nx = job->f.nx;
+    maps->ny = job->f.ny;
+    maps->maps = sk_calloc((size_t)job->nq, sizeof *maps->maps);
+    if (!maps->maps)
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
+    for (int i = 0; i < job->nq; i++) {
+        const proj_quantity *q = &job->q[i];
+        struct sk_map_entry *m = &maps->maps[i];
+        m->data = sk_malloc(npix * sizeof(double));
+        if (!m->data)
+            return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory for map '%s'", q->name);
+        maps->nmaps = i + 1;
+        snprintf(m->name, sizeof m->name, "%s", q->name);
+        snprintf(m->unit, sizeof m->unit, "%s", q->unit);
+        snprintf(m->what, sizeof m->what, "%s", proj_quantity_what(job, q));
+        m->dim = q->dim;
+        finish_map(job, q, acc, m->data, npix);
+    }
+    maps->info.projected_mass = projected_mass(job, acc, npix);
+    return SK_OK;
+}
+
+void sk_maps_free(sk_maps *maps)
+{
+    if (!maps)
+        return;
+    for (int i = 0; i < maps->nmaps; i++)
+        sk_free(maps->maps[i].data);
+    sk_free(maps->maps);
+    sk_free(maps);
+}
+
+int sk_maps_nx(const sk_maps *maps)
+{
+    return maps->nx;
+}
+
+int sk_maps_ny(const sk_maps *maps)
+{
+    return maps->ny;
+}
+
+int sk_maps_count(const sk_maps *maps)
+{
+    return maps->nmaps;
+}
+
+static const struct sk_map_entry *entry(const sk_maps *maps, int i)
+{
+    return i >= 0 && i < maps->nmaps ? &maps->maps[i] : NULL;
+}
+
+const char *sk_maps_name(const sk_maps *maps, int i)
+{
+    const struct sk_map_entry *m = entry(maps, i);
+    return m ? m->name : NULL;
+}
+
+const char *sk_maps_unit(const sk_maps *maps, int i)
+{
+    const struct sk_map_entry *m = entry(maps, i);
+    return m ? m->unit : NULL;
+}
+
+const double *sk_maps_data(const sk_maps *maps, int i)
+{
+    const struct sk_map_entry *m = entry(maps, i);
+    return m ? m->data : NULL;
+}
+
+int sk_maps_find(const sk_maps *maps, const char *name)
+{
+    for (int i = 0; i < maps->nmaps; i++)
+        if (strcmp(maps->maps[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+const sk_maps_info *sk_maps_get_info(const sk_maps *maps)
+{
+    return &maps->info;
+}
+
+void proj_minmax(const double *v, size_t n, int positive_only, double *lo, double *hi)
+{
+    double a = INFINITY, b = -INFINITY;
+    for (size_t i = 0; i < n; i++) {
+        double x = v[i];
+        if (!isfinite(x) || (positive_only && !(x > 0)))
+            continue;
+        a = x < a ? x : a;
+        b = x > b ? x : b;
+    }
+    *lo = a <= b ? a : NAN;
+    *hi = a <= b ? b : NAN;
+}
+
+static void json_vec(sk_json *j, const char *key, const double *v, int n)
+{
+    sk_json_key(j, key);
+    sk_json_array_begin(j);
+    for (int k = 0; k < n; k++)
+        sk_json_double(j, v[k]);
+    sk_json_array_end(j);
+}
+
+static void json_geometry(sk_json *j, const sk_maps *maps)
+{
+    const sk_maps_info *in = &maps->info;
+    static const char *const axes[] = {"x", "y", "z"};
+    if (in->axis >= 0)
+        sk_json_kv_string(j, "axis", axes[in->axis]);
+    else
+        sk_json_kv_string(j, "axis", "direction");
+    json_vec(j, "direction", in->los, 3);
+    json_vec(j, "right", in->right, 3);
+    json_vec(j, "up", in->up, 3);
+    json_vec(j, "center", in->center, 3);
+    json_vec(j, "extent", in->extent, 4);
+    sk_json_kv_string(j, "extent_unit", "code length");
+    sk_json_kv_int(j, "nx", maps->nx);
+    sk_json_kv_int(j, "ny", maps->ny);
+    sk_json_kv_double(j, "pixel_size", in->pixel_size);
+    sk_json_kv_double(j, "pixel_size_cm", in->pixel_size_cm);
+    sk_json_kv_double(j, "time", in->time);
+    sk_json_kv_double(j, "unit_l", in->unit_l);
+    sk_json_kv_double(j, "unit_t", in->unit_t);
+}
+
+static void json_maps(sk_json *j, const sk_maps *maps)
+{
+    size_t npix = (size_t)maps->nx * (size_t)maps->ny;
+    sk_json_key(j, "maps");
+    sk_json_array_begin(j);
+    for (int i = 0; i < maps->nmaps; i++) {
+        const struct sk_map_entry *m = &maps->maps[i];
+        double lo, hi;
+        proj_minmax(m->data, npix, 0, &lo, &hi);
+        sk_json_object_begin(j);
+        sk_json_kv_string(j, "name", m->name);
+        sk_json_kv_string(j, "unit", m->unit);
+        sk_json_kv_string(j, "what", m->what);
+        sk_json_kv_double(j, "min", lo);
+        sk_json_kv_double(j, "max", hi);
+        sk_json_object_end(j);
+    }
+    sk_json_array_end(j);
+}
+
+char *sk_maps_json(const sk_maps *maps, int pretty)
+{
+    const sk_maps_info *in = &maps->info;
+    sk_json j;
+    sk_json_init(&j, pretty);
+    sk_json_object_begin(&j);
+    sk_json_kv_string(&j, "kind", in->kind);
+    json_geometry(&j, maps);
+    sk_json_kv_string(&j, "weight", in->weight);
+    sk_json_kv_string(&j, "mode", in->mode);
+    sk_json_kv_string(&j, "kernel", in->kernel);
+    sk_json_kv_int(&j, "rows", in->rows);
+    sk_json_kv_int(&j, "selected", in->selected);
+    sk_json_kv_int(&j, "deposited", in->deposited);
+    sk_json_kv_double(&j, "selected_mass", in->selected_mass);
+    sk_json_kv_double(&j, "projected_mass", in->projected_mass);
+    sk_json_kv_int(&j, "threads", in->threads);
+    sk_json_kv_string(&j, "strategy", in->strategy);
+    sk_json_kv_int(&j, "accumulator_bytes", in->accumulator_bytes);
+    sk_json_kv_double(&j, "seconds", in->seconds);
+    json_maps(&j, maps);
+    sk_json_object_end(&j);
+    char *text = j.failed ? NULL : sk_strdup(sk_json_text(&j));
+    sk_json_free(&j);
+    return text;
+}

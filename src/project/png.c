@@ -1,0 +1,207 @@
+/* One map as a PNG picture in viridis, with a JSON sidecar that records
+ * the quantity, unit, scale and value range of the colours. */
+#include <math.h>
+#include <png.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "project_internal.h"
+#include "snapkit/atomicfile.h"
+#include "snapkit/memory.h"
+
+typedef struct png_sink {
+    sk_atomic_file *file;
+    const char *path;
+    sk_error *err;
+    int rc;
+    jmp_buf jump;
+    char message[160];
+} png_sink;
+
+static void sink_write(png_structp png, png_bytep data, size_t n)
+{
+    png_sink *s = png_get_io_ptr(png);
+    if (s->rc == SK_OK)
+        s->rc = sk_atomic_write(s->file, data, n, s->err);
+}
+
+static void sink_flush(png_structp png)
+{
+    (void)png;
+}
+
+static void on_error(png_structp png, png_const_charp msg)
+{
+    png_sink *s = png_get_error_ptr(png);
+    snprintf(s->message, sizeof s->message, "%s", msg);
+    longjmp(s->jump, 1);
+}
+
+static void on_warning(png_structp png, png_const_charp msg)
+{
+    (void)png; /* the library never prints */
+    (void)msg;
+}
+
+static png_voidp png_alloc(png_structp png, png_alloc_size_t n)
+{
+    (void)png;
+    return sk_malloc(n);
+}
+
+static void png_release(png_structp png, png_voidp p)
+{
+    (void)png;
+    sk_free(p);
+}
+
+typedef struct colour_scale {
+    int log;
+    double vmin, vmax;
+} colour_scale;
+
+static int choose_scale(const struct sk_map_entry *m, size_t npix, const sk_image_options *img,
+                        colour_scale *cs, sk_error *err, const char *path)
+{
+    double lo, hi, plo, phi;
+    proj_minmax(m->data, npix, 0, &lo, &hi);
+    proj_minmax(m->data, npix, 1, &plo, &phi);
+    int log_scale = img ? img->log_scale : -1;
+    if (log_scale < 0)
+        log_scale = proj_dim_positive(m->dim) && lo >= 0 && phi > 0;
+    cs->log = log_scale;
+    if (img && img->has_range) {
+        cs->vmin = img->vmin;
+        cs->vmax = img->vmax;
+    } else {
+        cs->vmin = log_scale ? plo : lo;
+        cs->vmax = log_scale ? phi : hi;
+    }
+    if (cs->log && !(cs->vmin > 0))
+        return sk_fail(err, SK_ERR_ARG, path, -1,
+                       "a log scale needs a positive value range, and map '%s' has no positive "
+                       "value", m->name);
+    if (isnan(cs->vmin) || isnan(cs->vmax)) { /* an empty map: all one colour */
+        cs->vmin = 0;
+        cs->vmax = 1;
+    }
+    if (!(cs->vmin <= cs->vmax))
+        return sk_fail(err, SK_ERR_ARG, path, -1, "the colour range %g..%g is empty", cs->vmin,
+                       cs->vmax);
+    return SK_OK;
+}
+
+static void colour(const colour_scale *cs, double v, unsigned char *rgba)
+{
+    if (isnan(v)) {
+        memset(rgba, 0, 4);
+        return;
+    }
+    double t;
+    if (cs->vmax == cs->vmin)
+        t = 0.5;
+    else if (cs->log)
+        t = v > 0 ? log(v / cs->vmin) / log(cs->vmax / cs->vmin) : 0;
+    else
+        t = (v - cs->vmin) / (cs->vmax - cs->vmin);
+    sk_viridis(t, rgba);
+    rgba[3] = 255;
+}
+
+static int write_rows(png_sink *s, const sk_maps *maps, const struct sk_map_entry *m,
+                      const colour_scale *cs, unsigned char *row)
+{
+    png_structp png = png_create_write_struct_2(PNG_LIBPNG_VER_STRING, s, on_error, on_warning,
+                                                NULL, png_alloc, png_release);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (!png || !info) {
+        png_destroy_write_struct(&png, &info);
+        return sk_fail(s->err, SK_ERR_NOMEM, NULL, -1, "out of memory for the PNG writer");
+    }
+    if (setjmp(s->jump)) {
+        png_destroy_write_struct(&png, &info);
+        return s->rc != SK_OK ? s->rc
+                              : sk_fail(s->err, SK_ERR_IO, s->path, -1, "libpng: %s", s->message);
+    }
+    png_set_write_fn(png, s, sink_write, sink_flush);
+    png_set_IHDR(png, info, (png_uint_32)maps->nx, (png_uint_32)maps->ny, 8, PNG_COLOR_TYPE_RGBA,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    /* PNG rows run top to bottom; the image's second axis runs upwards. */
+    for (int j = maps->ny - 1; j >= 0 && s->rc == SK_OK; j--) {
+        const double *src = m->data + (size_t)j * (size_t)maps->nx;
+        for (int i = 0; i < maps->nx; i++)
+            colour(cs, src[i], row + 4 * (size_t)i);
+        png_write_row(png, row);
+    }
+    if (s->rc == SK_OK)
+        png_write_end(png, info);
+    png_destroy_write_struct(&png, &info);
+    return s->rc;
+}
+
+static int write_sidecar(const sk_maps *maps, const struct sk_map_entry *m,
+                         const colour_scale *cs, const char *png_path, sk_error *err)
+{
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s.json", png_path) >= (int)sizeof path)
+        return sk_fail(err, SK_ERR_ARG, png_path, -1, "path too long");
+    sk_json j;
+    sk_json_init(&j, 1);
+    sk_json_object_begin(&j);
+    sk_json_kv_string(&j, "image", png_path);
+    sk_json_kv_string(&j, "quantity", m->name);
+    sk_json_kv_string(&j, "unit", m->unit);
+    sk_json_kv_string(&j, "what", m->what);
+    sk_json_kv_string(&j, "colormap", "viridis");
+    sk_json_kv_string(&j, "scale", cs->log ? "log" : "linear");
+    sk_json_kv_double(&j, "vmin", cs->vmin);
+    sk_json_kv_double(&j, "vmax", cs->vmax);
+    sk_json_kv_string(&j, "no_data", "transparent");
+    sk_json_kv_int(&j, "nx", maps->nx);
+    sk_json_kv_int(&j, "ny", maps->ny);
+    sk_json_key(&j, "extent");
+    sk_json_array_begin(&j);
+    for (int k = 0; k < 4; k++)
+        sk_json_double(&j, maps->info.extent[k]);
+    sk_json_array_end(&j);
+    sk_json_kv_string(&j, "extent_unit", "code length");
+    sk_json_object_end(&j);
+    sk_atomic_file *f;
+    int rc = j.failed ? sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory")
+                      : sk_atomic_open(&f, path, err);
+    if (rc == SK_OK) {
+        rc = sk_atomic_write(f, sk_json_text(&j), j.len, err);
+        if (rc == SK_OK)
+            rc = sk_atomic_write(f, "\n", 1, err);
+        rc = rc == SK_OK ? sk_atomic_commit(f, err) : (sk_atomic_abort(f), rc);
+    }
+    sk_json_free(&j);
+    return rc;
+}
+
+int sk_maps_write_png(const sk_maps *maps, int i, const char *path, const sk_image_options *img,
+                      sk_error *err)
+{
+    if (i < 0 || i >= maps->nmaps)
+        return sk_fail(err, SK_ERR_ARG, path, -1, "no map %d to write", i);
+    const struct sk_map_entry *m = &maps->maps[i];
+    colour_scale cs;
+    int rc = choose_scale(m, (size_t)maps->nx * (size_t)maps->ny, img, &cs, err, path);
+    if (rc != SK_OK)
+        return rc;
+    unsigned char *row = sk_malloc(4 * (size_t)maps->nx);
+    png_sink s = {.path = path, .err = err, .rc = SK_OK};
+    if (!row)
+        return sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory");
+    rc = sk_atomic_open(&s.file, path, err);
+    if (rc == SK_OK) {
+        rc = write_rows(&s, maps, m, &cs, row);
+        rc = rc == SK_OK ? sk_atomic_commit(s.file, err) : (sk_atomic_abort(s.file), rc);
+    }
+    sk_free(row);
+    if (rc == SK_OK)
+        rc = write_sidecar(maps, m, &cs, path, err);
+    return rc;
+}

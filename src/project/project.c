@@ -1,0 +1,287 @@
+/* sk_project: set up a job from a table and options, scan the selection,
+ * place the image, run the threaded pass, and turn the sums into maps. */
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "project_internal.h"
+#include "snapkit/memory.h"
+
+static const int32_t *int32_column(const sk_table *t, const char *name)
+{
+    const sk_column *c = sk_table_find(t, name);
+    return c && c->type == SK_INT32 ? c->data : NULL;
+}
+
+static int setup_cells(proj_job *job, sk_error *err)
+{
+    const sk_table *t = job->table;
+    job->level = int32_column(t, "level");
+    job->cx = int32_column(t, "cx");
+    job->cy = int32_column(t, "cy");
+    job->cz = int32_column(t, "cz");
+    if (!job->level || !job->cx || !job->cy || !job->cz)
+        return sk_fail(err, SK_ERR_ARG, NULL, -1,
+                       "cell tables need int32 columns level, cx, cy and cz");
+    for (int l = 0; l <= PROJ_MAX_LEVEL; l++) {
+        job->inv_2l[l] = ldexp(1.0, -l);
+        job->cell_size[l] = job->boxlen * job->inv_2l[l];
+    }
+    return SK_OK;
+}
+
+static int setup_particles(proj_job *job, const sk_project_options *opt, sk_error *err)
+{
+    static const char *const names[3] = {"position_x", "position_y", "position_z"};
+    for (int k = 0; k < 3; k++) {
+        const sk_column *c = sk_table_find(job->table, names[k]);
+        if (!c || c->type != SK_FLOAT64)
+            return sk_fail(err, SK_ERR_ARG, NULL, -1,
+                           "particle tables need float64 columns position_x, position_y and "
+                           "position_z");
+        job->pos[k] = c->data;
+    }
+    if (!opt->has_family)
+        return SK_OK;
+    const sk_column *fam = sk_table_find(job->table, "family");
+    if (!fam)
+        return sk_fail(err, SK_ERR_ARG, NULL, -1,
+                       "a family was asked for but the particles have no family column");
+    int32_t *copy = sk_malloc((size_t)job->nrows * sizeof *copy + 1);
+    if (!copy)
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
+    for (int64_t i = 0; i < job->nrows; i++)
+        copy[i] = (int32_t)sk_column_get_double(fam, i);
+    job->owned[job->nowned++] = copy;
+    job->family = copy;
+    job->want_family = opt->family;
+    return SK_OK;
+}
+
+static int resolve_kernel(proj_job *job, const sk_project_options *opt, sk_error *err)
+{
+    sk_proj_kernel k = opt->kernel;
+    if (!job->is_cells) {
+        if (k == SK_KERNEL_EXACT || k == SK_KERNEL_OVERLAP)
+            return sk_fail(err, SK_ERR_ARG, NULL, -1,
+                           "particles are points: use the cic or ngp kernel");
+        job->kernel = k == SK_KERNEL_NGP ? SK_KERNEL_NGP : SK_KERNEL_CIC;
+    } else if (k == SK_KERNEL_AUTO) {
+        job->kernel = opt->has_direction ? SK_KERNEL_OVERLAP : SK_KERNEL_EXACT;
+    } else {
+        job->kernel = k;
+    }
+    job->overlap_max = opt->overlap_max > 0 ? opt->overlap_max : 64;
+    return SK_OK;
+}
+
+static int setup(proj_job *job, const sk_table *table, int nq, const char *const *quantities,
+                 const sk_project_options *opt, sk_error *err)
+{
+    job->table = table;
+    job->nrows = sk_table_nrows(table);
+    sk_units_from_table(&job->units, table);
+    job->boxlen = job->units.boxlen;
+    if (!(job->boxlen > 0) || !isfinite(job->boxlen))
+        return sk_fail(err, SK_ERR_ARG, NULL, -1, "the table's boxlen is not a positive number");
+    job->tfactor = sk_temperature_factor(&job->units, opt->mu);
+    job->weight_volume = opt->weight_volume;
+    job->mode_sum = opt->mode_sum;
+    job->is_cells = sk_table_find(table, "level") != NULL;
+    if (!job->is_cells && !sk_table_find(table, "position_x"))
+        return sk_fail(err, SK_ERR_ARG, NULL, -1,
+                       "the table is neither cells (level, cx, cy, cz) nor particles "
+                       "(position_x, position_y, position_z)");
+    if (job->is_cells && opt->has_family)
+        return sk_fail(err, SK_ERR_ARG, NULL, -1, "a family filter applies to particles only");
+    int rc = job->is_cells ? setup_cells(job, err) : setup_particles(job, opt, err);
+    if (rc == SK_OK)
+        rc = resolve_kernel(job, opt, err);
+    if (rc == SK_OK)
+        rc = proj_quantities_resolve(job, nq, quantities, opt, err);
+    if (rc == SK_OK)
+        rc = proj_units_apply(job, opt->units, err);
+    if (rc == SK_OK)
+        rc = proj_orient(job, opt, err);
+    return rc;
+}
+
+typedef struct scan_result {
+    int64_t selected;
+    int max_level;
+    double mass;
+    int64_t bad_row;
+} scan_result;
+
+/* Which rows are selected, their finest level and their mass; also checks
+ * every level is usable. */
+static void scan(const proj_job *job, scan_result *out)
+{
+    int64_t selected = 0, bad = -1;
+    int max_level = 0;
+    double mass = 0;
+    const double *m = job->mass_src;
+#pragma omp parallel for schedule(static) reduction(+ : selected, mass) reduction(max : max_level, bad)
+    for (int64_t r = 0; r < job->nrows; r++) {
+        if (job->is_cells && (job->level[r] < 0 || job->level[r] > PROJ_MAX_LEVEL)) {
+            bad = r > bad ? r : bad;
+            continue;
+        }
+        proj_item it;
+        if (!proj_item_of(job, r, &it))
+            continue;
+        selected++;
+        if (job->is_cells && job->level[r] > max_level)
+            max_level = job->level[r];
+        if (m)
+            mass += m[r] * it.total;
+    }
+    out->selected = selected;
+    out->max_level = max_level;
+    out->mass = m ? mass : NAN;
+    out->bad_row = bad;
+}
+
+static int empty_selection(const proj_job *job, sk_error *err)
+{
+    const proj_frame *f = &job->f;
+    char los[96] = "";
+    if (f->has_w)
+        snprintf(los, sizeof los, ", line of sight [%g, %g) code lengths from the centre",
+                 f->w_lo, f->w_hi);
+    return sk_fail(err, SK_ERR_EMPTY, NULL, -1,
+                   "the selection holds none of the table's %lld %s (region x [%g, %g), "
+                   "y [%g, %g), z [%g, %g) in box units%s%s)",
+                   (long long)job->nrows, job->is_cells ? "cells" : "particles", f->sel_lo[0],
+                   f->sel_hi[0], f->sel_lo[1], f->sel_hi[1], f->sel_lo[2], f->sel_hi[2], los,
+                   job->family ? ", family filter" : "");
+}
+
+static const char *human_bytes(double b, char *buf, size_t n)
+{
+    static const char *const units[] = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
+    int u = 0;
+    while (b >= 1000.0 && u < 6) {
+        b /= 1000.0;
+        u++;
+    }
+    snprintf(buf, n, "%.1f %s", b, units[u]);
+    return buf;
+}
+
+static int check_budget(const proj_job *job, const sk_project_options *opt, sk_error *err)
+{
+    double need = proj_image_bytes(job, job->nq);
+    if (need <= (double)opt->memory_budget)
+        return SK_OK;
+    char a[32], b[32];
+    return sk_fail(err, SK_ERR_RANGE, NULL, -1,
+                   "a %d x %d map of %d quantit%s needs %s, more than the memory budget of %s; "
+                   "lower the resolution, use a larger pixel or a smaller region, or raise the "
+                   "budget", job->f.nx, job->f.ny, job->nq, job->nq == 1 ? "y" : "ies",
+                   human_bytes(need, a, sizeof a), human_bytes((double)opt->memory_budget, b,
+                                                                sizeof b));
+}
+
+static void fill_info(const proj_job *job, const scan_result *s, sk_maps_info *in)
+{
+    const proj_frame *f = &job->f;
+    static const char *const kernels[] = {"auto", "exact", "overlap", "cic", "ngp"};
+    in->axis = f->axis;
+    memcpy(in->los, f->los, sizeof in->los);
+    memcpy(in->right, f->right, sizeof in->right);
+    memcpy(in->up, f->up, sizeof in->up);
+    memcpy(in->center, f->center, sizeof in->center);
+    in->extent[0] = f->u0;
+    in->extent[1] = f->u0 + f->nx * f->pixel;
+    in->extent[2] = f->v0;
+    in->extent[3] = f->v0 + f->ny * f->pixel;
+    in->pixel_size = f->pixel;
+    in->pixel_size_cm = f->pixel * job->units.unit_l;
+    in->time = sk_table_meta_double(job->table, "time", NAN);
+    in->unit_l = job->units.unit_l;
+    in->unit_t = job->units.unit_t;
+    in->rows = job->nrows;
+    in->selected = s->selected;
+    in->selected_mass = s->mass;
+    int area = job->is_cells && f->axis >= 0 &&
+               (job->kernel == SK_KERNEL_EXACT || job->kernel == SK_KERNEL_OVERLAP);
+    snprintf(in->kernel, sizeof in->kernel, "%s", area ? "area" : kernels[job->kernel]);
+    snprintf(in->weight, sizeof in->weight, "%s", job->weight_volume ? "volume" : "mass");
+    snprintf(in->mode, sizeof in->mode, "%s", job->mode_sum ? "sum" : "mean");
+    snprintf(in->kind, sizeof in->kind, "%s", job->is_cells ? "cells" : "particles");
+}
+
+static int data_lmax(const proj_job *job, const scan_result *s, sk_error *err, int *lmax)
+{
+    if (job->is_cells) {
+        *lmax = s->max_level;
+        return SK_OK;
+    }
+    double l = sk_table_meta_double(job->table, "levelmax", NAN);
+    if (!(l >= 0 && l <= PROJ_MAX_LEVEL))
+        return sk_fail(err, SK_ERR_ARG, NULL, -1,
+                       "particles: give res or pixel (the table has no levelmax for the default)");
+    *lmax = (int)l;
+    return SK_OK;
+}
+
+static int project_job(proj_job *job, const sk_project_options *opt, sk_maps *maps,
+                       sk_error *err)
+{
+    scan_result s;
+    scan(job, &s);
+    if (s.bad_row >= 0)
+        return sk_fail(err, SK_ERR_ARG, NULL, -1, "row %lld has level %d, outside 0..%d",
+                       (long long)s.bad_row, job->level[s.bad_row], PROJ_MAX_LEVEL);
+    if (s.selected == 0)
+        return empty_selection(job, err);
+    int lmax = 0, rc = SK_OK;
+    if (opt->res <= 0 && !(opt->pixel > 0))
+        rc = data_lmax(job, &s, err, &lmax);
+    if (rc == SK_OK)
+        rc = proj_place_grid(job, opt, lmax, err);
+    if (rc == SK_OK)
+        rc = check_budget(job, opt, err);
+    double *acc = NULL;
+    if (rc == SK_OK)
+        rc = proj_run(job, opt, &acc, &maps->info, err);
+    if (rc == SK_OK)
+        rc = proj_maps_finish(job, acc, maps, err);
+    sk_free(acc);
+    if (rc == SK_OK)
+        fill_info(job, &s, &maps->info);
+    return rc;
+}
+
+int sk_project(const sk_table *table, int nq, const char *const *quantities,
+               const sk_project_options *opt, sk_maps **out, sk_error *err)
+{
+    double start = omp_get_wtime();
+    *out = NULL;
+    sk_project_options defaults;
+    if (!opt) {
+        sk_project_options_init(&defaults);
+        opt = &defaults;
+    }
+    if (!table)
+        return sk_fail(err, SK_ERR_ARG, NULL, -1, "no table to project");
+    proj_job *job = sk_calloc(1, sizeof *job);
+    sk_maps *maps = sk_calloc(1, sizeof *maps);
+    int rc = job && maps ? SK_OK : sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
+    if (rc == SK_OK)
+        rc = setup(job, table, nq, quantities, opt, err);
+    if (rc == SK_OK)
+        rc = project_job(job, opt, maps, err);
+    for (int i = 0; job && i < job->nowned; i++)
+        sk_free(job->owned[i]);
+    sk_free(job);
+    if (rc != SK_OK) {
+        sk_maps_free(maps);
+        return rc;
+    }
+    maps->info.seconds = omp_get_wtime() - start;
+    *out = maps;
+    return SK_OK;
+}

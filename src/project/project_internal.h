@@ -1,0 +1,187 @@
+/* Internal pieces of the projector, shared by the files of src/project. */
+#ifndef SNAPKIT_PROJECT_INTERNAL_H
+#define SNAPKIT_PROJECT_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "snapkit/json.h"
+#include "snapkit/project.h"
+#include "snapkit/units.h"
+
+#define PROJ_MAX_LEVEL 62
+/* Accumulator slots per pixel at most: every quantity plus mass, volume
+ * and count. */
+#define PROJ_MAX_SLOTS (SK_MAX_VARS + 3)
+
+/* What a map's values measure; decides which units it accepts. */
+typedef enum proj_dim {
+    DIM_NONE = 0,
+    DIM_COLUMN_DENSITY,
+    DIM_MASS,
+    DIM_VOLUME,
+    DIM_VELOCITY,
+    DIM_TEMPERATURE,
+    DIM_DENSITY,
+    DIM_PRESSURE,
+    DIM_COUNT
+} proj_dim;
+
+typedef enum proj_qkind { Q_SD, Q_MASS, Q_WEIGHT, Q_COUNT, Q_FIELD } proj_qkind;
+typedef enum proj_vkind { V_COLUMN, V_TEMPERATURE, V_SOUND_SPEED, V_SPEED } proj_vkind;
+
+typedef struct proj_quantity {
+    char name[64];            /* as asked */
+    proj_qkind kind;
+    proj_vkind value;         /* Q_FIELD: how a row's value is computed */
+    const double *col;        /* V_COLUMN: the values as float64 */
+    int slot;                 /* Q_FIELD: accumulator slot of the numerator */
+    proj_dim dim;
+    char unit[24];
+    double factor;            /* code value -> unit */
+} proj_quantity;
+
+/* How a slot's per-row coefficient is made (it multiplies the row's
+ * geometric weight: volume share for cells, fraction for particles). */
+typedef enum proj_coef { C_MASS, C_VOLUME, C_MEAN_MASS, C_MEAN_VOLUME, C_SUM } proj_coef;
+
+/* The image: orientation, window and pixel grid. Image coordinates (u, v)
+ * are box coordinates along the image axes for axis-aligned maps, and
+ * offsets from the centre along right/up for off-axis ones. */
+typedef struct proj_frame {
+    int axis;                 /* 0..2, or -1 off-axis */
+    int ua, va, wa;           /* axis-aligned: coordinate index of u, v, line of sight */
+    double los[3], right[3], up[3];
+    double center[3];         /* code lengths */
+    double sel_lo[3], sel_hi[3]; /* selection box, box units */
+    int has_w;
+    double w_lo, w_hi;        /* line-of-sight range from the centre, code lengths */
+    double win_lo[2], win_hi[2]; /* window asked for, image coordinates */
+    double half_u, half_v;    /* half footprint of a unit cube along right, up */
+    double pixel, inv_pixel;  /* code lengths */
+    double u0, v0;            /* lower-left corner of the image */
+    int nx, ny;
+} proj_frame;
+
+typedef struct proj_job {
+    const sk_table *table;
+    int is_cells;
+    int64_t nrows;
+    sk_units units;
+    double boxlen;
+    /* cells */
+    const int32_t *level, *cx, *cy, *cz;
+    double cell_size[PROJ_MAX_LEVEL + 1]; /* code lengths */
+    double inv_2l[PROJ_MAX_LEVEL + 1];    /* 1 / 2^level */
+    /* particles */
+    const double *pos[3];
+    const int32_t *family;    /* NULL without a family filter */
+    int want_family;
+    /* mass per unit geometric weight: density (cells) or mass (particles) */
+    const double *mass_src;
+    /* derived values */
+    const double *density, *pressure, *vel[3];
+    double gamma, tfactor;
+    /* float64 copies of non-float64 columns, freed with the job */
+    void *owned[SK_MAX_VARS + 8];
+    int nowned;
+
+    proj_frame f;
+    sk_proj_kernel kernel;    /* resolved: never AUTO; EXACT also stands for area (axis) */
+    int overlap_max;
+    int weight_volume, mode_sum;
+
+    int nq;
+    proj_quantity q[SK_MAX_VARS];
+    int nlin;                 /* linear slots */
+    proj_coef coef_kind[PROJ_MAX_SLOTS];
+    int coef_q[PROJ_MAX_SLOTS];
+    int slot_mass, slot_volume, slot_count; /* -1 when absent */
+    int nacc;                 /* doubles per pixel: nlin + (count ? 1 : 0) */
+} proj_job;
+
+/* One row placed in the image. */
+typedef struct proj_item {
+    double u, v, w;           /* image coordinates and line-of-sight offset */
+    double h;                 /* cell edge (0 for a particle) */
+    double total;             /* geometric total: cell volume, or 1 for a particle */
+} proj_item;
+
+/* Where a deposit writes: the accumulators of the whole image (nacc
+ * doubles per pixel, row-major), only rows [r0, r1). */
+typedef struct proj_target {
+    double *acc;
+    int r0, r1;
+    double *row;              /* nx doubles of zeros, the thread's own scratch */
+} proj_target;
+
+/* quantity.c */
+int proj_quantities_resolve(proj_job *job, int nq, const char *const *names,
+                            const sk_project_options *opt, sk_error *err);
+int proj_units_apply(proj_job *job, const char *spec, sk_error *err);
+void proj_coefficients(const proj_job *job, int64_t row, const proj_item *it, double *coef);
+const char *proj_quantity_what(const proj_job *job, const proj_quantity *q);
+int proj_dim_positive(proj_dim dim);
+
+/* geometry.c */
+int proj_orient(proj_job *job, const sk_project_options *opt, sk_error *err);
+int proj_place_grid(proj_job *job, const sk_project_options *opt, int data_lmax, sk_error *err);
+/* Row `row` as an item; 0 when it is not selected. */
+int proj_item_of(const proj_job *job, int64_t row, proj_item *it);
+/* Rows [j0, j1] and columns [i0, i1] of the image the item's deposit may
+ * touch, clipped to the image; 0 when it touches none. */
+int proj_footprint(const proj_job *job, const proj_item *it, int *i0, int *i1, int *j0, int *j1);
+/* Does the job deposit points (particles, or cells with cic/ngp)? */
+int proj_is_point_kernel(const proj_job *job);
+
+/* deposit.c: axis-aligned area and point kernels, and the dispatcher */
+void proj_deposit(const proj_job *job, const proj_target *t, const proj_item *it,
+                  const double *coef);
+void proj_deposit_area(const proj_job *job, const proj_target *t, const proj_item *it,
+                       const double *coef);
+void proj_deposit_point(const proj_job *job, const proj_target *t, const proj_item *it,
+                        const double *coef, int cic);
+
+/* offaxis.c: cubes seen along any direction */
+void proj_deposit_exact(const proj_job *job, const proj_target *t, const proj_item *it,
+                        const double *coef);
+void proj_deposit_overlap(const proj_job *job, const proj_target *t, const proj_item *it,
+                          const double *coef);
+
+/* Add weight g times each coefficient to the pixel (i, j). */
+static inline void proj_add(const proj_job *job, const proj_target *t, int i, int j, double g,
+                            const double *coef)
+{
+    double *a = t->acc + ((size_t)j * (size_t)job->f.nx + (size_t)i) * (size_t)job->nacc;
+    for (int k = 0; k < job->nlin; k++)
+        a[k] += coef[k] * g;
+    if (job->slot_count >= 0)
+        a[job->slot_count] += 1.0;
+}
+
+/* run.c: the threaded pass; fills acc (nacc doubles per pixel). */
+int proj_run(proj_job *job, const sk_project_options *opt, double **acc_out,
+             sk_maps_info *info, sk_error *err);
+/* Bytes of the accumulators and maps of an nx x ny image. */
+double proj_image_bytes(const proj_job *job, int nmaps);
+
+/* maps.c */
+struct sk_map_entry {
+    char name[64];
+    char unit[24];
+    char what[64];
+    proj_dim dim;
+    double *data;
+};
+struct sk_maps {
+    int nx, ny;
+    int nmaps;
+    struct sk_map_entry *maps;
+    sk_maps_info info;
+};
+int proj_maps_finish(proj_job *job, double *acc, sk_maps *maps, sk_error *err);
+
+/* colormap.c */
+void proj_minmax(const double *v, size_t n, int positive_only, double *lo, double *hi);
+
+#endif
