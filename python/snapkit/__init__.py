@@ -10,6 +10,7 @@ from .table import Table
 from .colstats import column_stats
 from .ramses import Output, derive, open, unit_factor
 from .store import File, convert, load, open, same_rows, save, verify  # noqa: F811 (open: both kinds)
+from .project import Maps, project
 
 __version__ = lib.sk_version().decode()
 
@@ -31,4 +32,4 @@ def threads(requested=0):
 
 __all__ = ["Error", "Table", "memory", "threads", "__version__",
            "Output", "open", "derive", "unit_factor", "column_stats",
-           "File", "save", "load", "convert", "verify", "same_rows"]
+           "File", "save", "load", "convert", "verify", "same_rows", "project", "Maps"]
