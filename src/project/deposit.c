@@ -13,10 +13,31 @@ static int clampi(double x, int lo, int hi)
     return (int)x;
 }
 
+/* Adds g[i] times each coefficient to pixels [i0, i1) of row j. */
+static void add_row(const proj_job *job, const proj_target *t, int j, int i0, int i1,
+                    const double *g, const double *coef)
+{
+    size_t nacc = (size_t)job->nacc;
+    double *a = t->acc + ((size_t)j * (size_t)job->f.nx + (size_t)i0) * nacc;
+    int n = i1 - i0;
+    if (nacc == 1 && job->nlin == 1) { /* one quantity: a plain axpy */
+        double c = coef[0];
+        for (int i = 0; i < n; i++)
+            a[i] += c * g[i];
+        return;
+    }
+    for (int i = 0; i < n; i++, a += nacc) {
+        for (int k = 0; k < job->nlin; k++)
+            a[k] += coef[k] * g[i];
+        if (job->slot_count >= 0)
+            a[job->slot_count] += 1.0;
+    }
+}
+
 /* Each cell covers [a, b) x [c, d) in pixel units; the share of the cell in
  * a pixel is the product of the covered fractions along each image axis. */
-void proj_deposit_area(const proj_job *job, const proj_target *t, const proj_item *it,
-                       const double *coef)
+int proj_deposit_area(const proj_job *job, const proj_target *t, const proj_item *it,
+                      const double *coef)
 {
     const proj_frame *f = &job->f;
     double half = 0.5 * it->h * f->inv_pixel;
@@ -24,39 +45,41 @@ void proj_deposit_area(const proj_job *job, const proj_target *t, const proj_ite
     double a = x - half, b = x + half, c = y - half, d = y + half;
     double fa = floor(a), fc = floor(c);
     if (b <= fa + 1 && d <= fc + 1) { /* inside one pixel */
-        if (fa >= 0 && fa < f->nx && fc >= t->r0 && fc < t->r1)
+        int inside = fa >= 0 && fa < f->nx && fc >= 0 && fc < f->ny;
+        if (inside && fc >= t->r0 && fc < t->r1)
             proj_add(job, t, (int)fa, (int)fc, it->total, coef);
-        return;
+        return inside;
     }
     int i0 = clampi(fa, 0, f->nx), i1 = clampi(ceil(b), 0, f->nx);
-    int j0 = clampi(fc, t->r0, t->r1), j1 = clampi(ceil(d), t->r0, t->r1);
-    double inv_w = 1.0 / (b - a), inv_h = 1.0 / (d - c);
-    for (int j = j0; j < j1; j++) {
-        double fy = (fmin(d, j + 1.0) - fmax(c, (double)j)) * inv_h;
-        if (!(fy > 0))
-            continue;
-        for (int i = i0; i < i1; i++) {
-            double fx = (fmin(b, i + 1.0) - fmax(a, (double)i)) * inv_w;
-            if (fx > 0)
-                proj_add(job, t, i, j, fx * fy * it->total, coef);
-        }
+    int j0 = clampi(fc, 0, f->ny), j1 = clampi(ceil(d), 0, f->ny);
+    if (i0 >= i1 || j0 >= j1)
+        return 0;
+    double inv_w = 1.0 / (b - a), inv_h = it->total / (d - c);
+    for (int i = i0; i < i1; i++)
+        t->fx[i - i0] = (proj_min(b, i + 1.0) - proj_max(a, (double)i)) * inv_w;
+    for (int j = j0 < t->r0 ? t->r0 : j0; j < j1 && j < t->r1; j++) {
+        double fy = (proj_min(d, j + 1.0) - proj_max(c, (double)j)) * inv_h;
+        for (int i = i0; i < i1; i++)
+            t->g[i - i0] = t->fx[i - i0] * fy;
+        add_row(job, t, j, i0, i1, t->g, coef);
     }
+    return 1;
 }
 
 /* A point inside the image keeps all of its weight inside: cloud-in-cell
  * weights falling outside go to the neighbours that are inside. */
-void proj_deposit_point(const proj_job *job, const proj_target *t, const proj_item *it,
-                        const double *coef, int cic)
+int proj_deposit_point(const proj_job *job, const proj_target *t, const proj_item *it,
+                       const double *coef, int cic)
 {
     const proj_frame *f = &job->f;
     double x = (it->u - f->u0) * f->inv_pixel, y = (it->v - f->v0) * f->inv_pixel;
     if (!(x >= 0 && x < f->nx && y >= 0 && y < f->ny))
-        return;
+        return 0;
     if (!cic) {
         int j = (int)y;
         if (j >= t->r0 && j < t->r1)
             proj_add(job, t, (int)x, j, it->total, coef);
-        return;
+        return 1;
     }
     double fx = x - 0.5, fy = y - 0.5;
     int i0 = (int)floor(fx), j0 = (int)floor(fy);
@@ -75,19 +98,17 @@ void proj_deposit_point(const proj_job *job, const proj_target *t, const proj_it
         if (w[k] > 0 && j >= t->r0 && j < t->r1)
             proj_add(job, t, i, j, w[k] * scale, coef);
     }
+    return 1;
 }
 
-void proj_deposit(const proj_job *job, const proj_target *t, const proj_item *it,
-                  const double *coef)
+int proj_deposit(const proj_job *job, const proj_target *t, const proj_item *it,
+                 const double *coef)
 {
-    if (!job->is_cells || job->kernel == SK_KERNEL_CIC || job->kernel == SK_KERNEL_NGP) {
-        proj_deposit_point(job, t, it, coef, job->kernel == SK_KERNEL_CIC);
-        return;
-    }
+    if (!job->is_cells || job->kernel == SK_KERNEL_CIC || job->kernel == SK_KERNEL_NGP)
+        return proj_deposit_point(job, t, it, coef, job->kernel == SK_KERNEL_CIC);
     if (job->f.axis >= 0)
-        proj_deposit_area(job, t, it, coef);
-    else if (job->kernel == SK_KERNEL_EXACT)
-        proj_deposit_exact(job, t, it, coef);
-    else
-        proj_deposit_overlap(job, t, it, coef);
+        return proj_deposit_area(job, t, it, coef);
+    if (job->kernel == SK_KERNEL_EXACT)
+        return proj_deposit_exact(job, t, it, coef);
+    return proj_deposit_overlap(job, t, it, coef);
 }

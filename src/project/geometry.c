@@ -233,6 +233,7 @@ int proj_item_of(const proj_job *job, int64_t r, proj_item *it)
         b[1] = (job->cy[r] + 0.5) * s;
         b[2] = (job->cz[r] + 0.5) * s;
         it->h = job->cell_size[l];
+        it->level = l;
         it->total = it->h * it->h * it->h;
     } else {
         if (job->family && job->family[r] != job->want_family)
@@ -240,6 +241,7 @@ int proj_item_of(const proj_job *job, int64_t r, proj_item *it)
         for (int k = 0; k < 3; k++)
             b[k] = job->pos[k][r] / job->boxlen;
         it->h = 0;
+        it->level = 0;
         it->total = 1.0;
     }
     for (int k = 0; k < 3; k++) {

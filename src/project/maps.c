@@ -13,7 +13,7 @@ static void finish_map(const proj_job *job, const proj_quantity *q, const double
     int nacc = job->nacc;
     double area = job->f.pixel * job->f.pixel;
     int den_slot = job->weight_volume ? job->slot_volume : job->slot_mass;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(job->threads)
     for (size_t p = 0; p < npix; p++) {
         const double *a = acc + p * (size_t)nacc;
         double v;
@@ -49,7 +49,7 @@ static double projected_mass(const proj_job *job, const double *acc, size_t npix
         return NAN;
     double sum = 0, comp = 0;
     size_t nacc = (size_t)job->nacc, slot = (size_t)job->slot_mass;
-#pragma omp parallel reduction(+ : sum, comp)
+#pragma omp parallel num_threads(job->threads) reduction(+ : sum, comp)
     {
         double s = 0, c = 0;
 #pragma omp for schedule(static)

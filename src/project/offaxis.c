@@ -11,11 +11,13 @@
  *
  * overlap: the chord length sampled on a grid over the cube's footprint
  * (about two samples per pixel, at most overlap_max per axis), scaled so
- * that the cell deposits exactly its volume. */
+ * that the cell deposits exactly its volume. The samples are the same for
+ * every cell of a level, so each level's are computed once (a stamp). */
 #include <math.h>
 #include <string.h>
 
 #include "project_internal.h"
+#include "snapkit/memory.h"
 
 /* Moments are taken about the face's own centre c: a thin face far from
  * the origin would otherwise lose its area to cancellation in the
@@ -114,13 +116,13 @@ static int cube_faces(const proj_frame *f, double h, face *faces)
     return n;
 }
 
-void proj_deposit_exact(const proj_job *job, const proj_target *t, const proj_item *it,
-                        const double *coef)
+int proj_deposit_exact(const proj_job *job, const proj_target *t, const proj_item *it,
+                       const double *coef)
 {
     const proj_frame *f = &job->f;
     int i0, i1, j0, j1;
     if (!proj_footprint(job, it, &i0, &i1, &j0, &j1))
-        return;
+        return 0;
     if (j0 < t->r0)
         j0 = t->r0;
     if (j1 >= t->r1)
@@ -145,6 +147,7 @@ void proj_deposit_exact(const proj_job *job, const proj_target *t, const proj_it
                 proj_add(job, t, i, j, vol, coef);
         }
     }
+    return 1;
 }
 
 /* Length of the line of sight through the cube of half edge s at image
@@ -160,8 +163,8 @@ static double chord(const proj_frame *f, double s, double su, double sv)
             continue;
         }
         double t1 = (-s - pk) / lk, t2 = (s - pk) / lk;
-        tmin = fmax(tmin, fmin(t1, t2));
-        tmax = fmin(tmax, fmax(t1, t2));
+        tmin = proj_max(tmin, proj_min(t1, t2));
+        tmax = proj_min(tmax, proj_max(t1, t2));
     }
     return tmax > tmin ? tmax - tmin : 0;
 }
@@ -170,6 +173,51 @@ static int samples_for(double half_extent, double inv_pixel, int cap)
 {
     double n = ceil(4.0 * half_extent * inv_pixel);
     return n < 1 ? 1 : n > cap ? cap : (int)n;
+}
+
+static int make_stamp(const proj_job *job, int level, proj_stamp *st, sk_error *err)
+{
+    const proj_frame *f = &job->f;
+    double h = job->cell_size[level], s = 0.5 * h;
+    st->hu = h * f->half_u;
+    st->hv = h * f->half_v;
+    st->nu = samples_for(st->hu, f->inv_pixel, job->overlap_max);
+    st->nv = samples_for(st->hv, f->inv_pixel, job->overlap_max);
+    st->du = 2 * st->hu / st->nu;
+    st->dv = 2 * st->hv / st->nv;
+    st->w = sk_malloc((size_t)st->nu * (size_t)st->nv * sizeof *st->w);
+    if (!st->w)
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory for the overlap samples");
+    double sum = 0;
+    for (int b = 0; b < st->nv; b++)
+        for (int a = 0; a < st->nu; a++) {
+            double c = chord(f, s, -st->hu + (a + 0.5) * st->du, -st->hv + (b + 0.5) * st->dv);
+            st->w[(size_t)b * st->nu + a] = c;
+            sum += c;
+        }
+    /* The centre sample always crosses the cube, so sum > 0. */
+    double scale = h * h * h / sum;
+    for (size_t k = 0; k < (size_t)st->nu * (size_t)st->nv; k++)
+        st->w[k] *= scale;
+    return SK_OK;
+}
+
+int proj_stamps_make(proj_job *job, int lo, int hi, sk_error *err)
+{
+    for (int l = lo; l <= hi; l++) {
+        int rc = make_stamp(job, l, &job->stamp[l], err);
+        if (rc != SK_OK)
+            return rc;
+    }
+    return SK_OK;
+}
+
+void proj_stamps_free(proj_job *job)
+{
+    for (int l = 0; l <= PROJ_MAX_LEVEL; l++) {
+        sk_free(job->stamp[l].w);
+        job->stamp[l].w = NULL;
+    }
 }
 
 /* Adds the row scratch's touched columns [lo, hi] to image row j and
@@ -184,26 +232,19 @@ static void flush_row(const proj_job *job, const proj_target *t, int j, int lo, 
         }
 }
 
-void proj_deposit_overlap(const proj_job *job, const proj_target *t, const proj_item *it,
-                          const double *coef)
+int proj_deposit_overlap(const proj_job *job, const proj_target *t, const proj_item *it,
+                         const double *coef)
 {
     const proj_frame *f = &job->f;
-    double s = 0.5 * it->h;
-    double hu = it->h * f->half_u, hv = it->h * f->half_v;
-    int nu = samples_for(hu, f->inv_pixel, job->overlap_max);
-    int nv = samples_for(hv, f->inv_pixel, job->overlap_max);
-    double du = 2 * hu / nu, dv = 2 * hv / nv;
-    double sum = 0;
-    for (int b = 0; b < nv; b++)
-        for (int a = 0; a < nu; a++)
-            sum += chord(f, s, -hu + (a + 0.5) * du, -hv + (b + 0.5) * dv);
-    if (!(sum > 0))
-        return;
-    double scale = it->total / sum;
+    int i0, i1, j0, j1;
+    if (!proj_footprint(job, it, &i0, &i1, &j0, &j1))
+        return 0;
+    const proj_stamp *st = &job->stamp[it->level];
+    double x0 = (it->u - st->hu + 0.5 * st->du - f->u0) * f->inv_pixel;
+    double dx = st->du * f->inv_pixel;
     int row = -1, lo = 0, hi = -1;
-    for (int b = 0; b < nv; b++) {
-        double sv = -hv + (b + 0.5) * dv;
-        double y = (it->v + sv - f->v0) * f->inv_pixel;
+    for (int b = 0; b < st->nv; b++) {
+        double y = (it->v - st->hv + (b + 0.5) * st->dv - f->v0) * f->inv_pixel;
         if (!(y >= t->r0 && y < t->r1))
             continue;
         int j = (int)y;
@@ -214,15 +255,12 @@ void proj_deposit_overlap(const proj_job *job, const proj_target *t, const proj_
             lo = f->nx;
             hi = -1;
         }
-        for (int a = 0; a < nu; a++) {
-            double su = -hu + (a + 0.5) * du;
-            double x = (it->u + su - f->u0) * f->inv_pixel;
-            if (!(x >= 0 && x < f->nx))
-                continue;
-            double len = chord(f, s, su, sv);
-            if (len > 0) {
+        const double *w = st->w + (size_t)b * st->nu;
+        for (int a = 0; a < st->nu; a++) {
+            double x = x0 + a * dx;
+            if (w[a] > 0 && x >= 0 && x < f->nx) {
                 int i = (int)x;
-                t->row[i] += len * scale;
+                t->row[i] += w[a];
                 lo = i < lo ? i : lo;
                 hi = i > hi ? i : hi;
             }
@@ -230,4 +268,5 @@ void proj_deposit_overlap(const proj_job *job, const proj_target *t, const proj_
     }
     if (row >= 0)
         flush_row(job, t, row, lo, hi, coef);
+    return 1;
 }

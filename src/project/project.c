@@ -7,6 +7,7 @@
 
 #include "project_internal.h"
 #include "snapkit/memory.h"
+#include "snapkit/threads.h"
 
 static const int32_t *int32_column(const sk_table *t, const char *name)
 {
@@ -81,6 +82,8 @@ static int setup(proj_job *job, const sk_table *table, int nq, const char *const
 {
     job->table = table;
     job->nrows = sk_table_nrows(table);
+    sk_thread_budget budget;
+    job->threads = sk_thread_budget_get(opt->threads, &budget);
     sk_units_from_table(&job->units, table);
     job->boxlen = job->units.boxlen;
     if (!(job->boxlen > 0) || !isfinite(job->boxlen))
@@ -109,7 +112,7 @@ static int setup(proj_job *job, const sk_table *table, int nq, const char *const
 
 typedef struct scan_result {
     int64_t selected;
-    int max_level;
+    int min_level, max_level;
     double mass;
     int64_t bad_row;
 } scan_result;
@@ -119,10 +122,11 @@ typedef struct scan_result {
 static void scan(const proj_job *job, scan_result *out)
 {
     int64_t selected = 0, bad = -1;
-    int max_level = 0;
+    int max_level = 0, min_level = PROJ_MAX_LEVEL;
     double mass = 0;
     const double *m = job->mass_src;
-#pragma omp parallel for schedule(static) reduction(+ : selected, mass) reduction(max : max_level, bad)
+#pragma omp parallel for schedule(static) num_threads(job->threads) \
+    reduction(+ : selected, mass) reduction(max : max_level, bad) reduction(min : min_level)
     for (int64_t r = 0; r < job->nrows; r++) {
         if (job->is_cells && (job->level[r] < 0 || job->level[r] > PROJ_MAX_LEVEL)) {
             bad = r > bad ? r : bad;
@@ -134,11 +138,14 @@ static void scan(const proj_job *job, scan_result *out)
         selected++;
         if (job->is_cells && job->level[r] > max_level)
             max_level = job->level[r];
+        if (job->is_cells && job->level[r] < min_level)
+            min_level = job->level[r];
         if (m)
             mass += m[r] * it.total;
     }
     out->selected = selected;
     out->max_level = max_level;
+    out->min_level = min_level;
     out->mass = m ? mass : NAN;
     out->bad_row = bad;
 }
@@ -244,6 +251,8 @@ static int project_job(proj_job *job, const sk_project_options *opt, sk_maps *ma
         rc = proj_place_grid(job, opt, lmax, err);
     if (rc == SK_OK)
         rc = check_budget(job, opt, err);
+    if (rc == SK_OK && job->is_cells && job->f.axis < 0 && job->kernel == SK_KERNEL_OVERLAP)
+        rc = proj_stamps_make(job, s.min_level, s.max_level, err);
     double *acc = NULL;
     if (rc == SK_OK)
         rc = proj_run(job, opt, &acc, &maps->info, err);
@@ -276,6 +285,8 @@ int sk_project(const sk_table *table, int nq, const char *const *quantities,
         rc = project_job(job, opt, maps, err);
     for (int i = 0; job && i < job->nowned; i++)
         sk_free(job->owned[i]);
+    if (job)
+        proj_stamps_free(job);
     sk_free(job);
     if (rc != SK_OK) {
         sk_maps_free(maps);

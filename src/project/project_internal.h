@@ -63,8 +63,19 @@ typedef struct proj_frame {
     int nx, ny;
 } proj_frame;
 
+/* The overlap kernel's samples of one level: every cell of a level has
+ * the same chord lengths at the same offsets, so they are computed once,
+ * already scaled so that a cell deposits its volume. */
+typedef struct proj_stamp {
+    int nu, nv;
+    double hu, hv;            /* half footprint (code lengths) */
+    double du, dv;            /* sample spacing */
+    double *w;                /* nv rows of nu weights */
+} proj_stamp;
+
 typedef struct proj_job {
     const sk_table *table;
+    int threads;              /* the thread budget of this projection */
     int is_cells;
     int64_t nrows;
     sk_units units;
@@ -89,6 +100,7 @@ typedef struct proj_job {
     proj_frame f;
     sk_proj_kernel kernel;    /* resolved: never AUTO; EXACT also stands for area (axis) */
     int overlap_max;
+    proj_stamp stamp[PROJ_MAX_LEVEL + 1];
     int weight_volume, mode_sum;
 
     int nq;
@@ -104,6 +116,7 @@ typedef struct proj_job {
 typedef struct proj_item {
     double u, v, w;           /* image coordinates and line-of-sight offset */
     double h;                 /* cell edge (0 for a particle) */
+    int level;                /* cells */
     double total;             /* geometric total: cell volume, or 1 for a particle */
 } proj_item;
 
@@ -113,6 +126,7 @@ typedef struct proj_target {
     double *acc;
     int r0, r1;
     double *row;              /* nx doubles of zeros, the thread's own scratch */
+    double *fx, *g;           /* nx doubles each, the thread's own scratch */
 } proj_target;
 
 /* quantity.c */
@@ -134,19 +148,35 @@ int proj_footprint(const proj_job *job, const proj_item *it, int *i0, int *i1, i
 /* Does the job deposit points (particles, or cells with cic/ngp)? */
 int proj_is_point_kernel(const proj_job *job);
 
-/* deposit.c: axis-aligned area and point kernels, and the dispatcher */
-void proj_deposit(const proj_job *job, const proj_target *t, const proj_item *it,
-                  const double *coef);
-void proj_deposit_area(const proj_job *job, const proj_target *t, const proj_item *it,
-                       const double *coef);
-void proj_deposit_point(const proj_job *job, const proj_target *t, const proj_item *it,
-                        const double *coef, int cic);
+/* deposit.c: axis-aligned area and point kernels, and the dispatcher.
+ * Each returns whether the item's footprint reaches the image (the same
+ * answer as proj_footprint, whatever rows the target holds). */
+int proj_deposit(const proj_job *job, const proj_target *t, const proj_item *it,
+                 const double *coef);
+int proj_deposit_area(const proj_job *job, const proj_target *t, const proj_item *it,
+                      const double *coef);
+int proj_deposit_point(const proj_job *job, const proj_target *t, const proj_item *it,
+                       const double *coef, int cic);
 
 /* offaxis.c: cubes seen along any direction */
-void proj_deposit_exact(const proj_job *job, const proj_target *t, const proj_item *it,
-                        const double *coef);
-void proj_deposit_overlap(const proj_job *job, const proj_target *t, const proj_item *it,
-                          const double *coef);
+int proj_deposit_exact(const proj_job *job, const proj_target *t, const proj_item *it,
+                       const double *coef);
+int proj_deposit_overlap(const proj_job *job, const proj_target *t, const proj_item *it,
+                         const double *coef);
+/* The overlap stamps of levels [lo, hi]; proj_stamps_free releases them. */
+int proj_stamps_make(proj_job *job, int lo, int hi, sk_error *err);
+void proj_stamps_free(proj_job *job);
+
+/* min and max that compile to one instruction (fmin/fmax also order NaNs). */
+static inline double proj_min(double a, double b)
+{
+    return a < b ? a : b;
+}
+
+static inline double proj_max(double a, double b)
+{
+    return a > b ? a : b;
+}
 
 /* Add weight g times each coefficient to the pixel (i, j). */
 static inline void proj_add(const proj_job *job, const proj_target *t, int i, int j, double g,

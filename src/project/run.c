@@ -14,7 +14,6 @@
 
 #include "project_internal.h"
 #include "snapkit/memory.h"
-#include "snapkit/threads.h"
 
 #define REDUCE_BLOCK 4096
 #define ROWS_PER_CHUNK 1024
@@ -32,12 +31,17 @@ static size_t acc_doubles(const proj_job *job)
 static int64_t deposit_row(const proj_job *job, const proj_target *t, int64_t r, double *coef)
 {
     proj_item it;
-    int i0, i1, j0, j1;
-    if (!proj_item_of(job, r, &it) || !proj_footprint(job, &it, &i0, &i1, &j0, &j1))
+    if (!proj_item_of(job, r, &it))
         return 0;
     proj_coefficients(job, r, &it, coef);
-    proj_deposit(job, t, &it, coef);
-    return 1;
+    return proj_deposit(job, t, &it, coef);
+}
+
+/* A target over rows [r0, r1) with the thread's scratch (3 nx doubles). */
+static proj_target target(const proj_job *job, double *acc, int r0, int r1, double *scratch)
+{
+    size_t nx = (size_t)job->f.nx;
+    return (proj_target){acc, r0, r1, scratch, scratch + nx, scratch + 2 * nx};
 }
 
 static int run_cells(const proj_job *job, int threads, double **acc_out, int64_t *deposited,
@@ -55,14 +59,14 @@ static int run_cells(const proj_job *job, int threads, double **acc_out, int64_t
 #pragma omp single
         nthreads = omp_get_num_threads();
         priv[me] = sk_calloc(n ? n : 1, sizeof(double));
-        double *row = sk_calloc((size_t)job->f.nx, sizeof(double));
+        double *row = sk_calloc(3 * (size_t)job->f.nx, sizeof(double));
         if (!priv[me] || !row) {
 #pragma omp atomic write
             failed = 1;
         }
 #pragma omp barrier
         if (!failed) {
-            proj_target t = {priv[me], 0, job->f.ny, row};
+            proj_target t = target(job, priv[me], 0, job->f.ny, row);
             double coef[PROJ_MAX_SLOTS];
 #pragma omp for schedule(dynamic, ROWS_PER_CHUNK) reduction(+ : count)
             for (int64_t r = 0; r < job->nrows; r++)
@@ -188,7 +192,7 @@ static int run_tiles(const proj_job *job, int threads, double **acc_out, int64_t
         {
 #pragma omp single
             nthreads = omp_get_num_threads();
-            double *row = sk_calloc((size_t)job->f.nx, sizeof(double));
+            double *row = sk_calloc(3 * (size_t)job->f.nx, sizeof(double));
             if (!row) {
 #pragma omp atomic write
                 failed = 1;
@@ -199,7 +203,7 @@ static int run_tiles(const proj_job *job, int threads, double **acc_out, int64_t
                 if (!row)
                     continue;
                 int r1 = (t + 1) * tl.band;
-                proj_target tg = {acc, t * tl.band, r1 < ny ? r1 : ny, row};
+                proj_target tg = target(job, acc, t * tl.band, r1 < ny ? r1 : ny, row);
                 for (int64_t k = tl.start[t]; k < tl.start[t + 1]; k++)
                     deposit_row(job, &tg, tl.idx[k], coef);
             }
@@ -223,8 +227,7 @@ static int run_tiles(const proj_job *job, int threads, double **acc_out, int64_t
 int proj_run(proj_job *job, const sk_project_options *opt, double **acc_out,
              sk_maps_info *info, sk_error *err)
 {
-    sk_thread_budget budget;
-    int threads = sk_thread_budget_get(opt->threads, &budget);
+    int threads = job->threads;
     double one = 8.0 * (double)acc_doubles(job);
     int tiles = opt->strategy == SK_STRATEGY_TILES ||
                 (opt->strategy == SK_STRATEGY_AUTO && threads > 1 &&
