@@ -301,7 +301,7 @@ int sk_project_options_set(sk_project_options *opt, const char *key, const char 
         return rc;
     }
     if (strcmp(key, "overlap_max") == 0) {
-        rc = want_int(key, value, 1, 4096, &n, err);
+        rc = want_int(key, value, 1, 256, &n, err);
         if (rc == SK_OK)
             opt->overlap_max = (int)n;
         return rc;
