@@ -67,6 +67,7 @@
 #include <stdint.h>
 
 #include "snapkit/error.h"
+#include "snapkit/json.h"
 #include "snapkit/select.h"
 #include "snapkit/table.h"
 
@@ -192,6 +193,9 @@ const sk_maps_info *sk_maps_get_info(const sk_maps *maps);
  * frees with sk_free; NULL when out of memory): the info fields, and per
  * map its name, unit, what it holds, minimum and maximum. */
 char *sk_maps_json(const sk_maps *maps, int pretty);
+/* The same members written into an object the caller has opened (to add
+ * its own, as the command line does). */
+void sk_maps_json_members(const sk_maps *maps, sk_json *j);
 
 typedef struct sk_image_options {
     int log_scale;            /* -1: log for positive-only maps of sd, mass, density,

@@ -216,27 +216,32 @@ static void json_maps(sk_json *j, const sk_maps *maps)
     sk_json_array_end(j);
 }
 
-char *sk_maps_json(const sk_maps *maps, int pretty)
+void sk_maps_json_members(const sk_maps *maps, sk_json *j)
 {
     const sk_maps_info *in = &maps->info;
+    sk_json_kv_string(j, "kind", in->kind);
+    json_geometry(j, maps);
+    sk_json_kv_string(j, "weight", in->weight);
+    sk_json_kv_string(j, "mode", in->mode);
+    sk_json_kv_string(j, "kernel", in->kernel);
+    sk_json_kv_int(j, "rows", in->rows);
+    sk_json_kv_int(j, "selected", in->selected);
+    sk_json_kv_int(j, "deposited", in->deposited);
+    sk_json_kv_double(j, "selected_mass", in->selected_mass);
+    sk_json_kv_double(j, "projected_mass", in->projected_mass);
+    sk_json_kv_int(j, "threads", in->threads);
+    sk_json_kv_string(j, "strategy", in->strategy);
+    sk_json_kv_int(j, "accumulator_bytes", in->accumulator_bytes);
+    sk_json_kv_double(j, "seconds", in->seconds);
+    json_maps(j, maps);
+}
+
+char *sk_maps_json(const sk_maps *maps, int pretty)
+{
     sk_json j;
     sk_json_init(&j, pretty);
     sk_json_object_begin(&j);
-    sk_json_kv_string(&j, "kind", in->kind);
-    json_geometry(&j, maps);
-    sk_json_kv_string(&j, "weight", in->weight);
-    sk_json_kv_string(&j, "mode", in->mode);
-    sk_json_kv_string(&j, "kernel", in->kernel);
-    sk_json_kv_int(&j, "rows", in->rows);
-    sk_json_kv_int(&j, "selected", in->selected);
-    sk_json_kv_int(&j, "deposited", in->deposited);
-    sk_json_kv_double(&j, "selected_mass", in->selected_mass);
-    sk_json_kv_double(&j, "projected_mass", in->projected_mass);
-    sk_json_kv_int(&j, "threads", in->threads);
-    sk_json_kv_string(&j, "strategy", in->strategy);
-    sk_json_kv_int(&j, "accumulator_bytes", in->accumulator_bytes);
-    sk_json_kv_double(&j, "seconds", in->seconds);
-    json_maps(&j, maps);
+    sk_maps_json_members(maps, &j);
     sk_json_object_end(&j);
     char *text = j.failed ? NULL : sk_strdup(sk_json_text(&j));
     sk_json_free(&j);
