@@ -193,7 +193,7 @@ def main():
     del table
     with snapkit.open(args.output) as out:
         fixture = out.read("hydro")
-        res = 2 ** int(out.info["levelmax"])
+    res = snapkit.project(fixture, "count").nx  # 2^lmax of the data
     bench_table("fixture", fixture, res, args.repeat * 4, rows)
     if not args.no_yt:
         bench_yt(args.output, fixture, res, args.repeat, budget["threads"], rows)
