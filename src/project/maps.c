@@ -7,61 +7,54 @@
 #include "project_internal.h"
 #include "snapkit/memory.h"
 
-static void finish_map(const proj_job *job, const proj_quantity *q, const double *acc,
-                       double *out, size_t npix)
+/* Value of quantity q at a pixel from its accumulators a. */
+static double pixel_value(const proj_job *job, const proj_quantity *q, const double *a,
+                          double inv_area)
 {
-    int nacc = job->nacc;
-    double area = job->f.pixel * job->f.pixel;
-    int den_slot = job->weight_volume ? job->slot_volume : job->slot_mass;
-#pragma omp parallel for schedule(static) num_threads(job->threads)
-    for (size_t p = 0; p < npix; p++) {
-        const double *a = acc + p * (size_t)nacc;
-        double v;
-        switch (q->kind) {
-        case Q_SD:
-            v = a[job->slot_mass] / area;
-            break;
-        case Q_MASS:
-            v = a[job->slot_mass];
-            break;
-        case Q_WEIGHT:
-            v = a[den_slot];
-            break;
-        case Q_COUNT:
-            v = a[job->slot_count];
-            break;
-        default:
-            if (job->mode_sum)
-                v = a[q->slot];
-            else
-                v = a[den_slot] > 0 ? a[q->slot] / a[den_slot] : NAN;
-            break;
-        }
-        out[p] = v * q->factor;
+    int den = job->weight_volume ? job->slot_volume : job->slot_mass;
+    switch (q->kind) {
+    case Q_SD:
+        return a[job->slot_mass] * inv_area;
+    case Q_MASS:
+        return a[job->slot_mass];
+    case Q_WEIGHT:
+        return a[den];
+    case Q_COUNT:
+        return a[job->slot_count];
+    case Q_FIELD:
+        break;
     }
+    if (job->mode_sum)
+        return a[q->slot];
+    return a[den] > 0 ? a[q->slot] / a[den] : NAN;
 }
 
-/* Sum of the mass slot, compensated (Neumaier) within each thread, so a
- * million-pixel map still adds up to the deposited mass to ~1e-15. */
-static double projected_mass(const proj_job *job, const double *acc, size_t npix)
+/* Every map in one parallel pass over the pixels, and the mass on the
+ * image: summed with compensation (Neumaier) in each thread, so a
+ * million-pixel map adds up to the deposited mass to ~1e-15. */
+static double finish_all(const proj_job *job, const double *acc, sk_maps *maps, size_t npix)
 {
-    if (job->slot_mass < 0)
-        return NAN;
-    double sum = 0, comp = 0;
-    size_t nacc = (size_t)job->nacc, slot = (size_t)job->slot_mass;
+    size_t nacc = (size_t)job->nacc;
+    int mslot = job->slot_mass;
+    double inv_area = 1.0 / (job->f.pixel * job->f.pixel), sum = 0, comp = 0;
 #pragma omp parallel num_threads(job->threads) reduction(+ : sum, comp)
     {
         double s = 0, c = 0;
 #pragma omp for schedule(static)
         for (size_t p = 0; p < npix; p++) {
-            double x = acc[p * nacc + slot], t = s + x;
-            c += fabs(s) >= fabs(x) ? (s - t) + x : (x - t) + s;
-            s = t;
+            const double *a = acc + p * nacc;
+            for (int i = 0; i < job->nq; i++)
+                maps->maps[i].data[p] = pixel_value(job, &job->q[i], a, inv_area) * job->q[i].factor;
+            if (mslot >= 0) {
+                double x = a[mslot], t = s + x;
+                c += fabs(s) >= fabs(x) ? (s - t) + x : (x - t) + s;
+                s = t;
+            }
         }
         sum += s;
         comp += c;
     }
-    return sum + comp;
+    return mslot >= 0 ? sum + comp : NAN;
 }
 
 int proj_maps_finish(proj_job *job, double *acc, sk_maps *maps, sk_error *err)
@@ -83,9 +76,8 @@ int proj_maps_finish(proj_job *job, double *acc, sk_maps *maps, sk_error *err)
         snprintf(m->unit, sizeof m->unit, "%s", q->unit);
         snprintf(m->what, sizeof m->what, "%s", proj_quantity_what(job, q));
         m->dim = q->dim;
-        finish_map(job, q, acc, m->data, npix);
     }
-    maps->info.projected_mass = projected_mass(job, acc, npix);
+    maps->info.projected_mass = finish_all(job, acc, maps, npix);
     return SK_OK;
 }
 
