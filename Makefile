@@ -16,6 +16,9 @@ PYDIR      := $(shell $(PYTHON) -c "import sysconfig; print(sysconfig.get_paths(
 run: deps build python-dev
 	$(SNAPKIT) info $(EXAMPLE)
 	$(SNAPKIT) stats $(EXAMPLE) --component hydro
+	@mkdir -p $(BUILD)/maps
+	$(SNAPKIT) project $(EXAMPLE) --vars sd,T --unit Msun/pc2 --unit K -o '$(BUILD)/maps/gravpart_{var}.png'
+	@echo "maps: surface density $(CURDIR)/$(BUILD)/maps/gravpart_sd.png, temperature $(CURDIR)/$(BUILD)/maps/gravpart_T.png (colour ranges in the .png.json beside each)"
 
 test: deps-test build python-dev
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)

@@ -45,6 +45,20 @@ int cli_selection_option(cli_selection *s, int argc, char **argv, int *i);
 /* The help text for those options. */
 extern const char cli_selection_help[];
 
+/* A component of a source read with a selection (source.c): the table
+ * (the caller frees it) and the read's measurements. */
+typedef struct cli_source_read {
+    sk_table *table;
+    sk_read_stats stats;
+    int files_total;      /* files of the output, or chunks of the .snapkit table */
+    int chunks;           /* a .snapkit file: stats.files_opened counts chunks */
+} cli_source_read;
+/* Open SOURCE (a RAMSES output folder or a .snapkit file) and read
+ * `component` ("hydro", "gravity", "particles") with the selection's
+ * region, lmax and variables, showing progress on a terminal. */
+int cli_read_source(const char *source, const char *component, const cli_selection *cs,
+                    int threads, cli_source_read *res, sk_error *err);
+
 /* Print the JSON text and a newline on stdout. */
 void cli_print_json(const sk_json *j);
 

@@ -1,15 +1,14 @@
 /* snapkit stats: read one component of a source with a selection and
  * print per-column statistics.
  *
- * The source-specific step is read_source(): it opens SOURCE, reads the
- * component with the selection into a table and reports the read's
- * measurements. Everything after it (statistics, JSON, text) works on any
- * table, so another kind of SOURCE plugs in there alone. */
+ * The source-specific step is cli_read_source() (source.c): it opens
+ * SOURCE, reads the component with the selection into a table and reports
+ * the read's measurements. Everything after it (statistics, JSON, text)
+ * works on any table. */
 #include <math.h>
 #include <string.h>
 
 #include "cli.h"
-#include "store_cli.h"
 
 static const char k_help[] =
     "usage: snapkit stats SOURCE [--component hydro|gravity|particles] [selection]\n"
@@ -26,56 +25,6 @@ static const char k_help[] =
     "                        sum, volume_sum}, files_opened, seconds, result_bytes,\n"
     "                        bytes_allocated\n";
 
-typedef struct read_result {
-    sk_table *table;
-    sk_read_stats stats;
-    int files_total;
-    int chunks;       /* a .snapkit file: files_opened counts chunks */
-} read_result;
-
-static int ramses_selection(sk_ramses *r, const cli_selection *cs, sk_selection *sel,
-                            sk_error *err)
-{
-    const sk_ramses_info *in = sk_ramses_get_info(r);
-    sk_units u;
-    sk_units_set(&u, in->boxlen, in->unit_l, in->unit_d, in->unit_t);
-    sel->lmax = cs->lmax;
-    int rc = sk_selection_set_region(sel, &cs->region, &u, err);
-    if (rc == SK_OK && cs->vars[0])
-        rc = sk_selection_set_vars(sel, cs->vars, err);
-    return rc;
-}
-
-/* Open SOURCE and read `component` with the selection. */
-static int read_source(const char *source, const char *component, const cli_selection *cs,
-                       int threads, read_result *res, sk_error *err)
-{
-    memset(res, 0, sizeof *res);
-    if (sk_store_is_file(source)) {
-        sk_read_options opt = {.threads = threads};
-        res->chunks = 1;
-        return cli_store_read(source, component, cs, &opt, &res->table, &res->stats,
-                              &res->files_total, err);
-    }
-    sk_ramses *r;
-    int rc = sk_ramses_open(&r, source, err);
-    if (rc != SK_OK)
-        return rc;
-    sk_selection sel;
-    sk_selection_init(&sel);
-    rc = ramses_selection(r, cs, &sel, err);
-    cli_progress prog;
-    cli_progress_init(&prog, "reading");
-    sk_read_options opt = {.threads = threads, .progress = cli_progress_hook(&prog)};
-    if (rc == SK_OK)
-        rc = sk_ramses_read(r, component, &sel, &opt, &res->table, &res->stats, err);
-    cli_progress_done(&prog);
-    res->files_total = sk_ramses_get_info(r)->ncpu;
-    sk_selection_clear(&sel);
-    sk_ramses_close(r);
-    return rc;
-}
-
 static void json_number(sk_json *j, const char *key, double v)
 {
     sk_json_key(j, key);
@@ -85,7 +34,7 @@ static void json_number(sk_json *j, const char *key, double v)
         sk_json_double(j, v);
 }
 
-static void print_json(const char *component, const read_result *res, const sk_table_stats *s)
+static void print_json(const char *component, const cli_source_read *res, const sk_table_stats *s)
 {
     sk_json j;
     sk_json_init(&j, 0);
@@ -135,7 +84,7 @@ static const char *shortest(double v, char *buf)
     return buf;
 }
 
-static void print_text(const char *component, const read_result *res, const sk_table_stats *s)
+static void print_text(const char *component, const cli_source_read *res, const sk_table_stats *s)
 {
     char b1[32], b2[32], b3[32], b4[32];
     int64_t result = sk_table_bytes(res->table);
@@ -208,8 +157,8 @@ int cmd_stats(int argc, char **argv)
         return cli_usage("stats", "missing SOURCE");
     sk_error err;
     sk_error_clear(&err);
-    read_result res;
-    if (read_source(source, component, &cs, (int)threads, &res, &err) != SK_OK)
+    cli_source_read res;
+    if (cli_read_source(source, component, &cs, (int)threads, &res, &err) != SK_OK)
         return cli_error(&err);
     sk_table_stats s;
     int rc = sk_table_stats_compute(res.table, (int)threads, &s, &err);

@@ -1,0 +1,287 @@
+/* snapkit project: read one component of a source with a selection and
+ * project any number of quantities onto maps in one pass, along an axis
+ * or any direction; write FITS, .npy or PNG. The reading goes through
+ * cli_read_source (source.c), the one place that knows source kinds. */
+#include <math.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char k_help[] =
+    "usage: snapkit project SOURCE --vars sd,T,... -o maps.fits|maps.npy|maps.png [options]\n\n"
+    "Project quantities of SOURCE (a RAMSES output folder) onto maps in one pass over\n"
+    "the cells (or particles), with every thread of the budget busy.\n\n"
+    "quantities (--vars, default sd):\n"
+    "  sd                    surface density: density integrated along the line of sight\n"
+    "  mass                  mass per pixel\n"
+    "  weight                the weight of the means (mass or volume per pixel)\n"
+    "  count                 cells (particles) that reached each pixel\n"
+    "  T, cs, v, or a column (density, velocity_x, pressure, metallicity, ...): the\n"
+    "                        mass-weighted mean along the line of sight (see --weight, --mode)\n\n"
+    "geometry:\n"
+    "  --axis x|y|z          line of sight along an axis (default z); images are y-z, z-x, x-y\n"
+    "  --direction NX NY NZ  line of sight along any direction (off-axis)\n"
+    "  --up UX UY UZ         image up vector for --direction (default: from the nearest axis)\n"
+    "  --angles THETA PHI    direction from angles in degrees (theta from +z, phi from +x)\n"
+    "  --res N               pixels across the whole box (default 2^lmax of the data)\n"
+    "  --pixel SIZE          pixel size instead, in --unit (or --pixel-unit U)\n"
+    "  --los LO HI           keep what lies LO..HI along the line of sight from the centre\n"
+    "  --fov W [H]           off-axis field of view (default: the whole region)\n"
+    "%s"
+    "  --unit U              also sets map units when U is one: Msun/pc2, g/cm2, Msun/kpc2\n"
+    "                        (sd), g, Msun (mass), km/s, m/s, cm/s (velocities), K (T),\n"
+    "                        g/cm3, Msun/pc3, nH (density), Ba, K/cm3 (pressure), or VAR=U;\n"
+    "                        repeat --unit for several. Maps are in code units otherwise\n\n"
+    "deposit:\n"
+    "  --weight mass|volume  weight of the means (default mass)\n"
+    "  --mode mean|sum       means, or each cell's value shared among its pixels (sum)\n"
+    "  --kernel K            off-axis: exact, overlap (default), cic, ngp; particles: cic\n"
+    "                        (default), ngp; along an axis cells are area-weighted (exact)\n"
+    "  --overlap-max N       overlap kernel: samples per axis at most (default 64)\n"
+    "  --component C         hydro (default) or particles\n"
+    "  --family F            particles: only this family (dm, star, ... or a number)\n"
+    "  --mu X                mean molecular weight of T in K (default 1/0.76)\n"
+    "  --threads N           use at most N threads (default: the job's budget)\n"
+    "  --max-memory SIZE     refuse maps larger than this (default 4G)\n\n"
+    "output:\n"
+    "  -o PATH               .fits (one image extension per map), .npy or .png (one map\n"
+    "                        each: use {var} in the name for several, e.g. maps_{var}.png)\n"
+    "  --scale log|linear    PNG colour scale (default: log for positive quantities)\n"
+    "  --range VMIN VMAX     PNG colour range (default: the map's)\n"
+    "  --json                one JSON object: quantities, files, extent, pixel size, rows\n"
+    "                        deposited and the projection's own seconds (reading excluded)\n";
+
+typedef struct project_args {
+    const char *source, *output;
+    char quantities[4096];
+    char component[16];
+    cli_selection sel;
+    sk_project_options opt;
+    sk_image_options img;
+    int json, help;
+} project_args;
+
+static int is_length_unit(const char *u)
+{
+    double cm;
+    return !strcmp(u, "standard") || !strcmp(u, "code") || sk_length_unit_cm(u, &cm, NULL) == SK_OK;
+}
+
+static int append_unit(project_args *a, const char *u)
+{
+    size_t n = strlen(a->opt.units);
+    if (n + strlen(u) + 2 > sizeof a->opt.units)
+        return cli_fail("--unit: too many units");
+    snprintf(a->opt.units + n, sizeof a->opt.units - n, "%s%s", n ? "," : "", u);
+    return 0;
+}
+
+/* "--flag A B C" -> the option key with value "A B C". */
+static int take_values(project_args *a, const char *key, int count, int argc, char **argv, int *i)
+{
+    const char *flag = argv[*i];
+    if (*i + count >= argc)
+        return cli_fail("%s needs %d value%s", flag, count, count == 1 ? "" : "s");
+    char value[256] = "";
+    size_t n = 0;
+    for (int k = 1; k <= count; k++)
+        n += (size_t)snprintf(value + n, sizeof value - n, "%s%s", k > 1 ? " " : "", argv[*i + k]);
+    *i += count;
+    sk_error err;
+    if (sk_project_options_set(&a->opt, key, value, &err) != SK_OK)
+        return cli_fail("%s: %s", flag, err.message);
+    return 0;
+}
+
+/* Options with a fixed number of values, and the library key they set. */
+static const struct {
+    const char *flag, *key;
+    int count;
+} k_options[] = {
+    {"--axis", "axis", 1},          {"--direction", "direction", 3}, {"--up", "up", 3},
+    {"--angles", "angles", 2},      {"--res", "res", 1},             {"--pixel", "pixel", 1},
+    {"--pixel-unit", "pixel_unit", 1}, {"--los", "los", 2},          {"--weight", "weight", 1},
+    {"--mode", "mode", 1},          {"--kernel", "kernel", 1},       {"--overlap-max", "overlap_max", 1},
+    {"--family", "family", 1},      {"--mu", "mu", 1},               {"--threads", "threads", 1},
+    {"--max-memory", "memory_budget", 1},
+};
+
+static int parse_fov(project_args *a, int argc, char **argv, int *i)
+{
+    int n = *i + 2 < argc && argv[*i + 2][0] != '-' ? 2 : 1;
+    return take_values(a, "fov", n, argc, argv, i);
+}
+
+static int parse_output_option(project_args *a, int argc, char **argv, int *i)
+{
+    const char *arg = argv[*i];
+    if (cli_is(arg, "-o") || cli_is(arg, "--output")) {
+        if (!(a->output = cli_value(argc, argv, i)))
+            return -1;
+    } else if (cli_is(arg, "--scale")) {
+        const char *v = cli_value(argc, argv, i);
+        if (!v)
+            return -1;
+        if (strcmp(v, "log") && strcmp(v, "linear"))
+            return cli_fail("--scale must be log or linear, not '%s'", v), -1;
+        a->img.log_scale = strcmp(v, "log") == 0;
+    } else if (cli_is(arg, "--range")) {
+        if (*i + 2 >= argc)
+            return cli_fail("--range needs VMIN VMAX"), -1;
+        if (cli_double("--range", argv[*i + 1], &a->img.vmin) ||
+            cli_double("--range", argv[*i + 2], &a->img.vmax))
+            return -1;
+        a->img.has_range = 1;
+        *i += 2;
+    } else if (cli_is(arg, "--json")) {
+        a->json = 1;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+static int parse_project_option(project_args *a, int argc, char **argv, int *i)
+{
+    const char *arg = argv[*i];
+    for (size_t k = 0; k < sizeof k_options / sizeof k_options[0]; k++)
+        if (cli_is(arg, k_options[k].flag))
+            return take_values(a, k_options[k].key, k_options[k].count, argc, argv, i) ? -1 : 1;
+    if (cli_is(arg, "--fov"))
+        return parse_fov(a, argc, argv, i) ? -1 : 1;
+    if (cli_is(arg, "--vars")) {
+        const char *v = cli_value(argc, argv, i);
+        if (!v)
+            return -1;
+        snprintf(a->quantities, sizeof a->quantities, "%s", v);
+        return 1;
+    }
+    if (cli_is(arg, "--unit") && *i + 1 < argc && !is_length_unit(argv[*i + 1]))
+        return append_unit(a, argv[++*i]) ? -1 : 1;
+    if (cli_is(arg, "--component")) {
+        const char *v = cli_value(argc, argv, i);
+        if (!v)
+            return -1;
+        if (strcmp(v, "hydro") && strcmp(v, "particles"))
+            return cli_fail("--component must be hydro or particles, not '%s'", v), -1;
+        snprintf(a->component, sizeof a->component, "%s", v);
+        return 1;
+    }
+    return parse_output_option(a, argc, argv, i);
+}
+
+static int parse_args(project_args *a, int argc, char **argv)
+{
+    memset(a, 0, sizeof *a);
+    cli_selection_init(&a->sel);
+    sk_project_options_init(&a->opt);
+    a->img.log_scale = -1;
+    snprintf(a->quantities, sizeof a->quantities, "sd");
+    snprintf(a->component, sizeof a->component, "hydro");
+    for (int i = 1; i < argc; i++) {
+        if (cli_is(argv[i], "--help") || cli_is(argv[i], "-h")) {
+            printf(k_help, cli_selection_help);
+            a->help = 1;
+            return CLI_OK;
+        }
+        int r = parse_project_option(a, argc, argv, &i);
+        if (r == 0)
+            r = cli_selection_option(&a->sel, argc, argv, &i);
+        if (r < 0)
+            return CLI_USAGE;
+        if (r > 0)
+            continue;
+        if (argv[i][0] == '-' && argv[i][1])
+            return cli_usage("project", "unknown option '%s'", argv[i]);
+        if (a->source)
+            return cli_usage("project", "one SOURCE only ('%s' and '%s')", a->source, argv[i]);
+        a->source = argv[i];
+    }
+    if (!a->source)
+        return cli_usage("project", "no SOURCE given");
+    if (!a->output)
+        return cli_usage("project", "no output given (-o maps.fits, maps.npy or maps.png)");
+    /* the selection's region and lmax also place the image */
+    a->opt.region = a->sel.region;
+    return CLI_OK;
+}
+
+/* Split "a,b,c" in place into at most max names. */
+static int split_names(char *csv, const char **names, int max)
+{
+    int n = 0;
+    for (char *save = NULL, *s = strtok_r(csv, ",", &save); s && n < max;
+         s = strtok_r(NULL, ",", &save))
+        if (*s)
+            names[n++] = s;
+    return n;
+}
+
+static void print_text(const project_args *a, const sk_maps *m, char **files, int nfiles)
+{
+    const sk_maps_info *in = sk_maps_get_info(m);
+    char dir[96];
+    if (in->axis >= 0)
+        snprintf(dir, sizeof dir, "along %c", "xyz"[in->axis]);
+    else
+        snprintf(dir, sizeof dir, "along (%.4g, %.4g, %.4g)", in->los[0], in->los[1], in->los[2]);
+    printf("projected %lld of %lld %s (%s) %s onto %d x %d pixels of %.6g code lengths\n",
+           (long long)in->deposited, (long long)in->rows, in->kind, a->component, dir,
+           sk_maps_nx(m), sk_maps_ny(m), in->pixel_size);
+    printf("extent %.6g .. %.6g, %.6g .. %.6g (code lengths); %s kernel; %.3f s on %d thread%s\n",
+           in->extent[0], in->extent[1], in->extent[2], in->extent[3], in->kernel, in->seconds,
+           in->threads, in->threads == 1 ? "" : "s");
+    for (int i = 0; i < nfiles; i++)
+        printf("wrote %s\n", files[i]);
+}
+
+static void print_json(const project_args *a, const sk_maps *m, double read_seconds,
+                       char **files, int nfiles)
+{
+    sk_json j;
+    sk_json_init(&j, 0);
+    sk_json_object_begin(&j);
+    sk_json_kv_string(&j, "source", a->source);
+    sk_json_kv_string(&j, "component", a->component);
+    sk_json_key(&j, "files");
+    sk_json_array_begin(&j);
+    for (int i = 0; i < nfiles; i++)
+        sk_json_string(&j, files[i]);
+    sk_json_array_end(&j);
+    sk_json_kv_double(&j, "read_seconds", read_seconds);
+    sk_maps_json_members(m, &j);
+    sk_json_object_end(&j);
+    cli_print_json(&j);
+    sk_json_free(&j);
+}
+
+int cmd_project(int argc, char **argv)
+{
+    project_args a;
+    int rc = parse_args(&a, argc, argv);
+    if (rc != CLI_OK || a.help)
+        return rc;
+    const char *names[SK_MAX_VARS];
+    int nq = split_names(a.quantities, names, SK_MAX_VARS);
+    cli_source_read src;
+    sk_error err;
+    if (cli_read_source(a.source, a.component, &a.sel, a.opt.threads, &src, &err) != SK_OK)
+        return cli_error(&err);
+    sk_maps *maps = NULL;
+    rc = sk_project(src.table, nq, names, &a.opt, &maps, &err);
+    sk_table_free(src.table);
+    if (rc != SK_OK)
+        return cli_error(&err);
+    char **files = NULL;
+    int nfiles = 0;
+    rc = sk_maps_write(maps, a.output, &a.img, &files, &nfiles, &err);
+    if (rc == SK_OK && a.json)
+        print_json(&a, maps, src.stats.seconds, files, nfiles);
+    else if (rc == SK_OK)
+        print_text(&a, maps, files, nfiles);
+    for (int i = 0; i < nfiles; i++)
+        sk_free(files[i]);
+    sk_free(files);
+    sk_maps_free(maps);
+    return rc == SK_OK ? CLI_OK : cli_error(&err);
+}

@@ -1,0 +1,36 @@
+/* Reading a component of a SOURCE with a selection: the one place of the
+ * command line that knows the kinds of source (a RAMSES output folder or a
+ * .snapkit file), so that another kind plugs in here for every command. */
+#include <string.h>
+
+#include "cli.h"
+#include "store_cli.h"
+
+int cli_read_source(const char *source, const char *component, const cli_selection *cs,
+                    int threads, cli_source_read *res, sk_error *err)
+{
+    memset(res, 0, sizeof *res);
+    if (sk_store_is_file(source)) {
+        sk_read_options opt = {.threads = threads};
+        res->chunks = 1;
+        return cli_store_read(source, component, cs, &opt, &res->table, &res->stats,
+                              &res->files_total, err);
+    }
+    sk_ramses *r;
+    int rc = sk_ramses_open(&r, source, err);
+    if (rc != SK_OK)
+        return rc;
+    sk_selection sel;
+    sk_selection_init(&sel);
+    rc = cli_ramses_selection(r, cs, &sel, err);
+    cli_progress prog;
+    cli_progress_init(&prog, "reading");
+    sk_read_options opt = {.threads = threads, .progress = cli_progress_hook(&prog)};
+    if (rc == SK_OK)
+        rc = sk_ramses_read(r, component, &sel, &opt, &res->table, &res->stats, err);
+    cli_progress_done(&prog);
+    res->files_total = sk_ramses_get_info(r)->ncpu;
+    sk_selection_clear(&sel);
+    sk_ramses_close(r);
+    return rc;
+}

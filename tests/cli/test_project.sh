@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# snapkit project on the shipped RAMSES example: FITS, .npy and PNG output,
+# --json, geometry options, particles, and one-line errors for bad input.
+set -euo pipefail
+[[ -n "${DEBUG:-}" ]] && set -x
+cli=${SNAPKIT_CLI:-build/snapkit}
+data=${SNAPKIT_TEST_DATA:-tests/data}
+out=$data/ramses/gravpart/output_00002
+py=/usr/bin/python3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# FITS with four quantities, --json: the projected mass is the cells' mass
+# (yt's total in reference.json) and every file named exists.
+"$cli" project "$out" --vars sd,T,velocity_x,count --unit K -o "$tmp/maps.fits" --json > "$tmp/f.json"
+$py - "$tmp/f.json" "$out.reference.json" <<'PY'
+import json, os, sys
+d = json.load(open(sys.argv[1]))
+ref = json.load(open(sys.argv[2]))["full"]["hydro"]["columns"]["density"]["volume_sum"]
+for k in ("files", "extent", "pixel_size", "deposited", "seconds", "read_seconds", "maps", "nx"):
+    assert k in d, k
+assert [m["name"] for m in d["maps"]] == ["sd", "T", "velocity_x", "count"]
+assert [m["unit"] for m in d["maps"]] == ["code", "K", "code", "count"]
+assert d["nx"] == d["ny"] == 256 and d["extent"] == [0, 1, 0, 1] and d["pixel_size"] == 1 / 256
+assert d["deposited"] == d["rows"] == 45487 and d["kernel"] == "area" and d["axis"] == "z"
+assert abs(d["projected_mass"] - ref) <= 1e-12 * ref, (d["projected_mass"], ref)
+assert d["seconds"] > 0 and all(os.path.getsize(f) > 0 for f in d["files"])
+raw = open(d["files"][0], "rb").read()
+assert len(raw) % 2880 == 0 and raw.startswith(b"SIMPLE  =")
+assert raw.count(b"XTENSION= 'IMAGE   '") == 4 and b"EXTNAME = 'velocity_x'" in raw
+PY
+
+# .npy per quantity along x in a region: the window holds its share of res.
+"$cli" project "$out" --vars sd,velocity_y --axis x --res 64 --yrange 0.25 0.75 \
+    --zrange 0.5 1 -o "$tmp/x_{var}.npy" > "$tmp/x.txt"
+grep -q "^wrote $tmp/x_velocity_y.npy" "$tmp/x.txt" || fail "npy text: $(cat "$tmp/x.txt")"
+$py - "$tmp" <<'PY'
+import sys, numpy as np
+sd = np.load(sys.argv[1] + "/x_sd.npy")
+assert sd.shape == (32, 32), sd.shape  # rows along z (0.5..1), columns along y (0.25..0.75)
+assert sd.dtype == np.float64 and np.all(sd > 0)
+PY
+
+# Off-axis along (0, 0, 1) with the exact kernel is the z projection.
+"$cli" project "$out" --vars sd --res 64 -o "$tmp/z.npy" > /dev/null
+"$cli" project "$out" --vars sd --res 64 --direction 0 0 1 --kernel exact -o "$tmp/d.npy" > /dev/null
+"$cli" project "$out" --vars sd --res 64 --angles 30 45 --threads 1 -o "$tmp/a.npy" --json > "$tmp/a.json"
+$py - "$tmp" <<'PY'
+import json, sys, numpy as np
+z, d = np.load(sys.argv[1] + "/z.npy"), np.load(sys.argv[1] + "/d.npy")
+assert np.max(np.abs(z - d)) <= 1e-12 * z.max()
+a = json.load(open(sys.argv[1] + "/a.json"))
+assert a["axis"] == "direction" and a["kernel"] == "overlap" and a["threads"] == 1
+assert abs(a["projected_mass"] - a["selected_mass"]) <= 1e-12 * a["selected_mass"]
+PY
+
+# PNG pictures with their sidecars.
+"$cli" project "$out" --vars sd,T --unit Msun/pc2 --unit K -o "$tmp/p_{var}.png" > /dev/null
+$py - "$tmp" <<'PY'
+import json, sys
+# the fixture has cells of negative pressure, so T is drawn on a linear scale
+for q, unit, scale in (("sd", "Msun/pc2", "log"), ("T", "K", "linear")):
+    raw = open(f"{sys.argv[1]}/p_{q}.png", "rb").read()
+    assert raw[:8] == b"\x89PNG\r\n\x1a\n" and raw[12:16] == b"IHDR"
+    assert int.from_bytes(raw[16:20], "big") == 256 and int.from_bytes(raw[20:24], "big") == 256
+    side = json.load(open(f"{sys.argv[1]}/p_{q}.png.json"))
+    assert side["unit"] == unit and side["scale"] == scale and side["vmin"] < side["vmax"], side
+PY
+
+# Particles: stars only, NGP; their mass lands on the map.
+"$cli" project "$out" --component particles --family star --vars mass,count --kernel ngp \
+    --res 32 -o "$tmp/stars.fits" --json > "$tmp/s.json"
+$py - "$tmp/s.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["kind"] == "particles" and d["selected"] == 1335 and d["deposited"] == 1335
+assert abs(d["projected_mass"] - d["selected_mass"]) <= 1e-12 * d["selected_mass"]
+PY
+
+"$cli" project --help | grep -q -- "--direction NX NY NZ" || fail "project --help"
+"$cli" --help | grep -q "^  project" || fail "project not listed"
+
+# Bad input: non-zero exit and exactly one line.
+one_line_error() {
+    local want=$1; shift
+    if "$@" > "$tmp/out" 2> "$tmp/err"; then fail "$* succeeded"; fi
+    [[ $(wc -l < "$tmp/err") -eq 1 ]] || fail "$*: not one line: $(cat "$tmp/err")"
+    grep -q "^snapkit.*$want" "$tmp/err" || fail "$*: '$want' not in $(cat "$tmp/err")"
+}
+one_line_error "unknown quantity 'nope'" "$cli" project "$out" --vars sd,nope -o "$tmp/e.fits"
+one_line_error "res must be between 1" "$cli" project "$out" --res 0 -o "$tmp/e.fits"
+one_line_error "map of 1 quantity needs 4.0 TB, more than the memory budget" \
+    "$cli" project "$out" --res 500000 -o "$tmp/e.fits"
+one_line_error "selection holds none" "$cli" project "$out" --xrange 0.3 0.3001 -o "$tmp/e.fits"
+one_line_error "zero length" "$cli" project "$out" --direction 0 0 0 -o "$tmp/e.fits"
+one_line_error "put {var} in the name" "$cli" project "$out" --vars sd,T -o "$tmp/e.npy"
+one_line_error "must end in .fits, .npy or .png" "$cli" project "$out" -o "$tmp/e.txt"
+one_line_error "no output given" "$cli" project "$out"
+one_line_error "unit 'parsec' fits none" "$cli" project "$out" --unit parsec -o "$tmp/e.fits"
+[[ ! -e "$tmp/e.fits" && ! -e "$tmp/e.npy" ]] || fail "a failed run left a file"
+echo "project CLI: all checks passed"
