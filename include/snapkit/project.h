@@ -112,7 +112,8 @@ typedef struct sk_project_options {
     double mu;                /* mean molecular weight for T in K (<= 0: 1/0.76) */
     double gamma;             /* adiabatic index for cs (<= 0: the table's gamma) */
     char units[512];          /* "Msun/pc2,km/s" or "sd=g/cm2,T=K": units of the maps */
-    int threads;              /* 0: the whole thread budget */
+    int threads;              /* 0: the whole thread budget (tables under 20000
+                                 rows take one thread) */
     sk_proj_strategy strategy;
     int64_t memory_budget;    /* bytes the maps may take (default 4 GiB) */
     int64_t private_budget;   /* bytes the per-thread maps may take (default 1 GiB) */

@@ -9,6 +9,8 @@
 #include "snapkit/memory.h"
 #include "snapkit/threads.h"
 
+#define SMALL_JOB_ROWS 20000
+
 static const int32_t *int32_column(const sk_table *t, const char *name)
 {
     const sk_column *c = sk_table_find(t, name);
@@ -84,6 +86,11 @@ static int setup(proj_job *job, const sk_table *table, int nq, const char *const
     job->nrows = sk_table_nrows(table);
     sk_thread_budget budget;
     job->threads = sk_thread_budget_get(opt->threads, &budget);
+    /* A projection that takes well under a millisecond costs less than
+     * waking a second thread, which on a busy node may wait a whole time
+     * slice at every barrier. */
+    if (job->nrows < SMALL_JOB_ROWS)
+        job->threads = 1;
     sk_units_from_table(&job->units, table);
     job->boxlen = job->units.boxlen;
     if (!(job->boxlen > 0) || !isfinite(job->boxlen))

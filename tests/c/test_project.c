@@ -380,7 +380,8 @@ static void test_slab(void)
 static void test_threads(void)
 {
     sk_error e;
-    sk_table *t = test_random_amr(9, 3, 6, 0.3, 1.0);
+    sk_table *t = test_random_amr(9, 4, 6, 0.3, 1.0);
+    CHECK(sk_table_nrows(t) > 20000); /* smaller tables use one thread */
     const char *geo[] = {"axis=z;res=64", "direction=1 2 3;kernel=exact;res=32",
                          "direction=1 2 3;kernel=overlap;res=64"};
     for (int g = 0; g < 3; g++) {
@@ -406,6 +407,7 @@ static void test_threads(void)
                 CHECK_EQ_STR(in->strategy, "tiles");
             else
                 CHECK_EQ_STR(in->strategy, "cells");
+            CHECK_EQ_INT(in->threads, strstr(runs[r], "threads=2") ? 2 : 1);
             CHECK_EQ_INT(in->deposited, sk_table_nrows(t));
             sk_maps_free(m);
         }
