@@ -13,24 +13,54 @@ static int clampi(double x, int lo, int hi)
     return (int)x;
 }
 
-/* Adds g[i] times each coefficient to pixels [i0, i1) of row j. */
-static void add_row(const proj_job *job, const proj_target *t, int j, int i0, int i1,
-                    const double *g, const double *coef)
+/* n pixels of nacc slots each: slot k += coef[k] g[i] for the nlin linear
+ * slots, and the count slot (when >= 0) += 1 where g[i] > 0. Inlined with
+ * a constant nlin so the slot loop unrolls. */
+static inline __attribute__((always_inline)) void add_pixels(double *a, size_t nacc, int n,
+                                                             const double *g, const double *coef,
+                                                             int nlin, int count)
+{
+    for (int i = 0; i < n; i++, a += nacc) {
+        for (int k = 0; k < nlin; k++)
+            a[k] += coef[k] * g[i];
+        if (count >= 0)
+            a[count] += g[i] > 0;
+    }
+}
+
+void proj_add_row(const proj_job *job, const proj_target *t, int j, int i0, int i1,
+                  const double *g, const double *coef)
 {
     size_t nacc = (size_t)job->nacc;
     double *a = t->acc + ((size_t)j * (size_t)job->f.nx + (size_t)i0) * nacc;
-    int n = i1 - i0;
-    if (nacc == 1 && job->nlin == 1) { /* one quantity: a plain axpy */
-        double c = coef[0];
-        for (int i = 0; i < n; i++)
-            a[i] += c * g[i];
-        return;
-    }
-    for (int i = 0; i < n; i++, a += nacc) {
-        for (int k = 0; k < job->nlin; k++)
-            a[k] += coef[k] * g[i];
-        if (job->slot_count >= 0)
-            a[job->slot_count] += 1.0;
+    int n = i1 - i0, c = job->slot_count;
+    switch (job->nlin) {
+    case 1:
+        if (c < 0) { /* one quantity: a plain axpy */
+            for (int i = 0; i < n; i++)
+                a[i] += coef[0] * g[i];
+        } else {
+            add_pixels(a, nacc, n, g, coef, 1, c);
+        }
+        break;
+    case 2:
+        add_pixels(a, nacc, n, g, coef, 2, c);
+        break;
+    case 3:
+        add_pixels(a, nacc, n, g, coef, 3, c);
+        break;
+    case 4:
+        add_pixels(a, nacc, n, g, coef, 4, c);
+        break;
+    case 5:
+        add_pixels(a, nacc, n, g, coef, 5, c);
+        break;
+    case 6:
+        add_pixels(a, nacc, n, g, coef, 6, c);
+        break;
+    default:
+        add_pixels(a, nacc, n, g, coef, job->nlin, c);
+        break;
     }
 }
 
@@ -61,7 +91,7 @@ int proj_deposit_area(const proj_job *job, const proj_target *t, const proj_item
         double fy = (proj_min(d, j + 1.0) - proj_max(c, (double)j)) * inv_h;
         for (int i = i0; i < i1; i++)
             t->g[i - i0] = t->fx[i - i0] * fy;
-        add_row(job, t, j, i0, i1, t->g, coef);
+        proj_add_row(job, t, j, i0, i1, t->g, coef);
     }
     return 1;
 }
@@ -106,6 +136,8 @@ int proj_deposit(const proj_job *job, const proj_target *t, const proj_item *it,
 {
     if (!job->is_cells || job->kernel == SK_KERNEL_CIC || job->kernel == SK_KERNEL_NGP)
         return proj_deposit_point(job, t, it, coef, job->kernel == SK_KERNEL_CIC);
+    if (job->f.axis >= 0 && t->blk && job->blocks[it->level].k)
+        return proj_blocks_deposit(job, t, it, coef);
     if (job->f.axis >= 0)
         return proj_deposit_area(job, t, it, coef);
     if (job->kernel == SK_KERNEL_EXACT)

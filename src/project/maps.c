@@ -7,46 +7,64 @@
 #include "project_internal.h"
 #include "snapkit/memory.h"
 
-/* Value of quantity q at a pixel from its accumulators a. */
-static double pixel_value(const proj_job *job, const proj_quantity *q, const double *a,
-                          double inv_area)
+/* Map q over pixels [p0, p1): a slot, or for means the numerator times
+ * the weight's inverse (inv[p - p0], NaN where the weight is zero). */
+static void finish_block(const proj_job *job, const proj_quantity *q, const double *acc,
+                         const double *inv, double *out, size_t p0, size_t p1)
 {
+    size_t nacc = (size_t)job->nacc;
     int den = job->weight_volume ? job->slot_volume : job->slot_mass;
-    switch (q->kind) {
-    case Q_SD:
-        return a[job->slot_mass] * inv_area;
-    case Q_MASS:
-        return a[job->slot_mass];
-    case Q_WEIGHT:
-        return a[den];
-    case Q_COUNT:
-        return a[job->slot_count];
-    case Q_FIELD:
-        break;
+    double f = q->factor;
+    int mean = q->kind == Q_FIELD && !job->mode_sum;
+    int slot = q->kind == Q_SD || q->kind == Q_MASS ? job->slot_mass
+               : q->kind == Q_WEIGHT                ? den
+               : q->kind == Q_COUNT                 ? job->slot_count
+                                                    : q->slot;
+    if (q->kind == Q_SD)
+        f /= job->f.pixel * job->f.pixel;
+    const double *a = acc + p0 * nacc;
+    if (!mean) {
+        for (size_t p = p0; p < p1; p++, a += nacc)
+            out[p] = a[slot] * f;
+        return;
     }
-    if (job->mode_sum)
-        return a[q->slot];
-    return a[den] > 0 ? a[q->slot] / a[den] : NAN;
+    for (size_t p = p0; p < p1; p++, a += nacc)
+        out[p] = a[slot] * inv[p - p0] * f;
 }
 
-/* Every map in one parallel pass over the pixels, and the mass on the
- * image: summed with compensation (Neumaier) in each thread, so a
+static void inverse_weights(const proj_job *job, const double *acc, double *inv, size_t p0,
+                            size_t p1)
+{
+    size_t nacc = (size_t)job->nacc;
+    int den = job->weight_volume ? job->slot_volume : job->slot_mass;
+    const double *a = acc + p0 * nacc;
+    for (size_t p = p0; p < p1; p++, a += nacc)
+        inv[p - p0] = a[den] > 0 ? 1.0 / a[den] : NAN;
+}
+
+#define FINISH_BLOCK 2048
+
+/* Every map in one parallel pass over blocks of pixels, and the mass on
+ * the image: summed with compensation (Neumaier) in each thread, so a
  * million-pixel map adds up to the deposited mass to ~1e-15. */
 static double finish_all(const proj_job *job, const double *acc, sk_maps *maps, size_t npix)
 {
     size_t nacc = (size_t)job->nacc;
     int mslot = job->slot_mass;
-    double inv_area = 1.0 / (job->f.pixel * job->f.pixel), sum = 0, comp = 0;
+    double sum = 0, comp = 0;
 #pragma omp parallel num_threads(job->threads) reduction(+ : sum, comp)
     {
-        double s = 0, c = 0;
+        double s = 0, c = 0, inv[FINISH_BLOCK];
+        int means = !job->mode_sum && (job->weight_volume ? job->slot_volume : job->slot_mass) >= 0;
 #pragma omp for schedule(static)
-        for (size_t p = 0; p < npix; p++) {
-            const double *a = acc + p * nacc;
+        for (size_t p0 = 0; p0 < npix; p0 += FINISH_BLOCK) {
+            size_t p1 = p0 + FINISH_BLOCK < npix ? p0 + FINISH_BLOCK : npix;
+            if (means)
+                inverse_weights(job, acc, inv, p0, p1);
             for (int i = 0; i < job->nq; i++)
-                maps->maps[i].data[p] = pixel_value(job, &job->q[i], a, inv_area) * job->q[i].factor;
-            if (mslot >= 0) {
-                double x = a[mslot], t = s + x;
+                finish_block(job, &job->q[i], acc, inv, maps->maps[i].data, p0, p1);
+            for (size_t p = p0; mslot >= 0 && p < p1; p++) {
+                double x = acc[p * nacc + (size_t)mslot], t = s + x;
                 c += fabs(s) >= fabs(x) ? (s - t) + x : (x - t) + s;
                 s = t;
             }

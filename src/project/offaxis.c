@@ -220,16 +220,15 @@ void proj_stamps_free(proj_job *job)
     }
 }
 
-/* Adds the row scratch's touched columns [lo, hi] to image row j and
- * clears them: one deposit per pixel, so counts count cells. */
+/* Adds the row scratch's columns [lo, hi] to image row j, one deposit per
+ * pixel (so counts count cells), and clears them. */
 static void flush_row(const proj_job *job, const proj_target *t, int j, int lo, int hi,
                       const double *coef)
 {
-    for (int i = lo; i <= hi; i++)
-        if (t->row[i] > 0) {
-            proj_add(job, t, i, j, t->row[i], coef);
-            t->row[i] = 0;
-        }
+    if (hi < lo)
+        return;
+    proj_add_row(job, t, j, lo, hi + 1, t->row + lo, coef);
+    memset(t->row + lo, 0, (size_t)(hi - lo + 1) * sizeof *t->row);
 }
 
 int proj_deposit_overlap(const proj_job *job, const proj_target *t, const proj_item *it,

@@ -73,6 +73,15 @@ typedef struct proj_stamp {
     double *w;                /* nv rows of nu weights */
 } proj_stamp;
 
+/* Cells of one level seen along an axis as k x k blocks of pixels
+ * (blocks.c); k = 0 when the level's cells are not whole blocks. */
+typedef struct proj_blocks {
+    int k;
+    int offu, offv;           /* pixel offset of the first block (<= 0) */
+    int nbu, nbv;             /* blocks across */
+    size_t start;             /* first double of the level's block image */
+} proj_blocks;
+
 typedef struct proj_job {
     const sk_table *table;
     int threads;              /* the thread budget of this projection */
@@ -101,6 +110,8 @@ typedef struct proj_job {
     sk_proj_kernel kernel;    /* resolved: never AUTO; EXACT also stands for area (axis) */
     int overlap_max;
     proj_stamp stamp[PROJ_MAX_LEVEL + 1];
+    proj_blocks blocks[PROJ_MAX_LEVEL + 1];
+    size_t nblk;              /* doubles of all block images (nacc per block) */
     int weight_volume, mode_sum;
 
     int nq;
@@ -127,6 +138,7 @@ typedef struct proj_target {
     int r0, r1;
     double *row;              /* nx doubles of zeros, the thread's own scratch */
     double *fx, *g;           /* nx doubles each, the thread's own scratch */
+    double *blk;              /* block images (NULL: deposit coarse cells pixel by pixel) */
 } proj_target;
 
 /* quantity.c */
@@ -158,6 +170,11 @@ int proj_deposit_area(const proj_job *job, const proj_target *t, const proj_item
 int proj_deposit_point(const proj_job *job, const proj_target *t, const proj_item *it,
                        const double *coef, int cic);
 
+/* Add g[i] times each coefficient to pixels [i0, i1) of row j; the count
+ * grows where g[i] > 0. */
+void proj_add_row(const proj_job *job, const proj_target *t, int j, int i0, int i1,
+                  const double *g, const double *coef);
+
 /* offaxis.c: cubes seen along any direction */
 int proj_deposit_exact(const proj_job *job, const proj_target *t, const proj_item *it,
                        const double *coef);
@@ -188,6 +205,14 @@ static inline void proj_add(const proj_job *job, const proj_target *t, int i, in
     if (job->slot_count >= 0)
         a[job->slot_count] += 1.0;
 }
+
+/* blocks.c: plan the block images (returns their doubles), deposit a cell
+ * of a block level, and spread the block images onto the image (work
+ * shared among the threads of the enclosing parallel region). */
+size_t proj_blocks_plan(proj_job *job);
+int proj_blocks_deposit(const proj_job *job, const proj_target *t, const proj_item *it,
+                        const double *coef);
+void proj_blocks_spread(const proj_job *job, double *acc, double *blk);
 
 /* run.c: the threaded pass; fills acc (nacc doubles per pixel). */
 int proj_run(proj_job *job, const sk_project_options *opt, double **acc_out,

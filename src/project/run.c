@@ -37,17 +37,21 @@ static int64_t deposit_row(const proj_job *job, const proj_target *t, int64_t r,
     return proj_deposit(job, t, &it, coef);
 }
 
-/* A target over rows [r0, r1) with the thread's scratch (3 nx doubles). */
-static proj_target target(const proj_job *job, double *acc, int r0, int r1, double *scratch)
+/* A target over rows [r0, r1) with the thread's scratch (3 nx doubles)
+ * and block images (or NULL). */
+static proj_target target(const proj_job *job, double *acc, int r0, int r1, double *scratch,
+                          double *blk)
 {
     size_t nx = (size_t)job->f.nx;
-    return (proj_target){acc, r0, r1, scratch, scratch + nx, scratch + 2 * nx};
+    return (proj_target){acc, r0, r1, scratch, scratch + nx, scratch + 2 * nx, blk};
 }
 
+/* Each thread's copy holds the image's accumulators, then its block
+ * images; both are summed together, then the blocks spread onto the image. */
 static int run_cells(const proj_job *job, int threads, double **acc_out, int64_t *deposited,
                      int *used, sk_error *err)
 {
-    size_t n = acc_doubles(job);
+    size_t npix = acc_doubles(job), n = npix + job->nblk;
     double **priv = sk_calloc((size_t)threads, sizeof *priv);
     if (!priv)
         return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
@@ -66,7 +70,8 @@ static int run_cells(const proj_job *job, int threads, double **acc_out, int64_t
         }
 #pragma omp barrier
         if (!failed) {
-            proj_target t = target(job, priv[me], 0, job->f.ny, row);
+            proj_target t = target(job, priv[me], 0, job->f.ny, row,
+                                   job->nblk ? priv[me] + npix : NULL);
             double coef[PROJ_MAX_SLOTS];
 #pragma omp for schedule(dynamic, ROWS_PER_CHUNK) reduction(+ : count)
             for (int64_t r = 0; r < job->nrows; r++)
@@ -78,6 +83,8 @@ static int run_cells(const proj_job *job, int threads, double **acc_out, int64_t
                     for (size_t i = b; i < e; i++)
                         priv[0][i] += priv[k][i];
             }
+            if (job->nblk)
+                proj_blocks_spread(job, priv[0], priv[0] + npix);
         }
         sk_free(row);
     }
@@ -203,7 +210,7 @@ static int run_tiles(const proj_job *job, int threads, double **acc_out, int64_t
                 if (!row)
                     continue;
                 int r1 = (t + 1) * tl.band;
-                proj_target tg = target(job, acc, t * tl.band, r1 < ny ? r1 : ny, row);
+                proj_target tg = target(job, acc, t * tl.band, r1 < ny ? r1 : ny, row, NULL);
                 for (int64_t k = tl.start[t]; k < tl.start[t + 1]; k++)
                     deposit_row(job, &tg, tl.idx[k], coef);
             }
@@ -228,7 +235,7 @@ int proj_run(proj_job *job, const sk_project_options *opt, double **acc_out,
              sk_maps_info *info, sk_error *err)
 {
     int threads = job->threads;
-    double one = 8.0 * (double)acc_doubles(job);
+    double one = 8.0 * (double)(acc_doubles(job) + job->nblk);
     int tiles = opt->strategy == SK_STRATEGY_TILES ||
                 (opt->strategy == SK_STRATEGY_AUTO && threads > 1 &&
                  one * threads > (double)opt->private_budget);
@@ -242,6 +249,7 @@ int proj_run(proj_job *job, const sk_project_options *opt, double **acc_out,
         return rc;
     info->threads = used;
     snprintf(info->strategy, sizeof info->strategy, "%s", tiles ? "tiles" : "cells");
-    info->accumulator_bytes = (int64_t)(one * (tiles ? 1 : used)) + extra;
+    info->accumulator_bytes =
+        (int64_t)(tiles ? 8.0 * (double)acc_doubles(job) : one * used) + extra;
     return SK_OK;
 }
