@@ -41,28 +41,30 @@ static void test_uniform_axis(void)
 }
 
 /* Brute force: every cell against every pixel with plain interval
- * overlaps, for a random AMR table, a region and an odd resolution. */
-static void test_axis_brute_force(void)
+ * overlaps, for a random AMR table and a region: at an odd resolution
+ * (every cell deposited by area), and at resolutions where coarse cells
+ * are whole blocks of pixels (64: 16, 8, 4, 2; 96: 24, 12, 6, 3) whose
+ * window starts inside a block. */
+static void brute_force_case(const sk_table *t, double L, int res)
 {
     sk_error e;
-    double L = 1.5;
-    sk_table *t = test_random_amr(11, 2, 6, 0.35, L);
-    const char *spec = "axis=y;res=37;xrange=0.1 0.8;yrange=0.2 0.9;zrange=0.05 0.7";
-    sk_maps *m = test_project(t, "sd", spec, &e);
+    char spec[160];
+    snprintf(spec, sizeof spec, "axis=y;res=%d;xrange=0.1 0.8;yrange=0.2 0.9;zrange=0.05 0.7",
+             res);
+    sk_maps *m = test_project(t, "sd,count", spec, &e);
     CHECK_MSG(m != NULL, "%s", e.message);
-    if (!m) {
-        sk_table_free(t);
+    if (!m)
         return;
-    }
     int nx = sk_maps_nx(m), ny = sk_maps_ny(m);
-    /* along y the image is (z, x); z in [0.05, 0.7) -> pixels 1..25, x in [0.1, 0.8) -> 3..29 */
-    CHECK_EQ_INT(nx, 26 - 1);
-    CHECK_EQ_INT(ny, 30 - 3);
+    /* along y the image is (z, x): z in [0.05, 0.7), x in [0.1, 0.8), widened to pixels */
+    int u0 = (int)floor(0.05 * res), v0 = (int)floor(0.1 * res);
+    CHECK_EQ_INT(nx, (int)ceil(0.7 * res) - u0);
+    CHECK_EQ_INT(ny, (int)ceil(0.8 * res) - v0);
     const sk_maps_info *in = sk_maps_get_info(m);
-    double p = L / 37;
-    CHECK_CLOSE(in->extent[0], 1 * p, 1e-14);
-    CHECK_CLOSE(in->extent[2], 3 * p, 1e-14);
-    double *ref = calloc((size_t)nx * ny, sizeof *ref);
+    double p = L / res;
+    CHECK_CLOSE(in->extent[0], u0 * p, 1e-14);
+    CHECK_CLOSE(in->extent[2], v0 * p, 1e-14);
+    double *ref = calloc((size_t)nx * ny, sizeof *ref), *cnt = calloc((size_t)nx * ny, sizeof *cnt);
     const int32_t *lv = sk_table_find(t, "level")->data, *c[3] = {sk_table_find(t, "cx")->data,
                                                                  sk_table_find(t, "cy")->data,
                                                                  sk_table_find(t, "cz")->data};
@@ -83,14 +85,28 @@ static void test_axis_brute_force(void)
                 double pu0 = in->extent[0] + i * p, pv0 = in->extent[2] + j * p;
                 double ou = fmin(u + h / 2, pu0 + p) - fmax(u - h / 2, pu0);
                 double ov = fmin(v + h / 2, pv0 + p) - fmax(v - h / 2, pv0);
-                if (ou > 0 && ov > 0)
+                if (ou > 1e-12 * p && ov > 1e-12 * p) {
                     ref[(size_t)j * nx + i] += d[r] * h * ou * ov / (p * p);
+                    cnt[(size_t)j * nx + i] += 1;
+                }
             }
     }
     double diff = test_max_rel_diff(test_map(m, "sd"), ref, (int64_t)nx * ny);
-    CHECK_MSG(diff < 1e-12, "brute force differs by %g", diff);
+    CHECK_MSG(diff < 1e-12, "res %d: brute force differs by %g", res, diff);
+    diff = test_max_rel_diff(test_map(m, "count"), cnt, (int64_t)nx * ny);
+    CHECK_MSG(diff == 0, "res %d: counts differ by %g", res, diff);
     free(ref);
+    free(cnt);
     sk_maps_free(m);
+}
+
+static void test_axis_brute_force(void)
+{
+    double L = 1.5;
+    sk_table *t = test_random_amr(11, 2, 6, 0.35, L);
+    brute_force_case(t, L, 37);
+    brute_force_case(t, L, 64);
+    brute_force_case(t, L, 96);
     sk_table_free(t);
 }
 
