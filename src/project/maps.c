@@ -229,6 +229,11 @@ static void json_maps(sk_json *j, const sk_maps *maps)
 void sk_maps_json_members(const sk_maps *maps, sk_json *j)
 {
     const sk_maps_info *in = &maps->info;
+    sk_json_key(j, "quantities");
+    sk_json_array_begin(j);
+    for (int i = 0; i < maps->nmaps; i++)
+        sk_json_string(j, maps->maps[i].name);
+    sk_json_array_end(j);
     sk_json_kv_string(j, "kind", in->kind);
     json_geometry(j, maps);
     sk_json_kv_string(j, "weight", in->weight);

@@ -20,7 +20,7 @@ d = json.load(open(sys.argv[1]))
 ref = json.load(open(sys.argv[2]))["full"]["hydro"]["columns"]["density"]["volume_sum"]
 for k in ("files", "extent", "pixel_size", "deposited", "seconds", "read_seconds", "maps", "nx"):
     assert k in d, k
-assert [m["name"] for m in d["maps"]] == ["sd", "T", "velocity_x", "count"]
+assert [m["name"] for m in d["maps"]] == d["quantities"] == ["sd", "T", "velocity_x", "count"]
 assert [m["unit"] for m in d["maps"]] == ["code", "K", "code", "count"]
 assert d["nx"] == d["ny"] == 256 and d["extent"] == [0, 1, 0, 1] and d["pixel_size"] == 1 / 256
 assert d["deposited"] == d["rows"] == 45487 and d["kernel"] == "area" and d["axis"] == "z"
