@@ -85,8 +85,11 @@ int proj_orient(proj_job *job, const sk_project_options *opt, sk_error *err)
     int rc = sk_selection_set_region(&sel, &opt->region, &job->units, err);
     if (rc != SK_OK)
         return rc;
-    memcpy(f->sel_lo, sel.lo, sizeof f->sel_lo);
-    memcpy(f->sel_hi, sel.hi, sizeof f->sel_hi);
+    /* Nothing lies outside the box: a region reaching past it is cut to it. */
+    for (int k = 0; k < 3; k++) {
+        f->sel_lo[k] = sel.lo[k] > 0 ? sel.lo[k] : 0;
+        f->sel_hi[k] = sel.hi[k] < 1 ? sel.hi[k] : 1;
+    }
     double per_unit; /* box units per region unit */
     if ((rc = sk_box_units_per(&job->units, opt->region.unit, &per_unit, err)) != SK_OK)
         return rc;

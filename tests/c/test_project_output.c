@@ -299,6 +299,17 @@ static void test_pixel_size(void)
         CHECK_CLOSE(in->extent[3], 0.5, 1e-15);
         sk_maps_free(m);
     }
+    /* a region reaching past the box is cut to the box */
+    m = test_project(t, "sd", "res=10;xrange=0.9 1.3;yrange=-5 0.2", &e);
+    CHECK_MSG(m != NULL, "%s", e.message);
+    if (m) {
+        const sk_maps_info *in = sk_maps_get_info(m);
+        CHECK_EQ_INT(sk_maps_nx(m), 1);
+        CHECK_EQ_INT(sk_maps_ny(m), 2);
+        CHECK_CLOSE(in->extent[1], 1.0, 1e-15);
+        CHECK_CLOSE(in->extent[2], 0.0, 0);
+        sk_maps_free(m);
+    }
     sk_table_free(t);
 }
 
