@@ -213,8 +213,9 @@ typedef struct sk_image_options {
  *   .png   one map in viridis (RGBA, transparent where NaN), and beside it
  *          PATH.json with the quantity, unit, scale, vmin, vmax and extent
  * For .npy and .png with several maps, `path` must hold "{var}", replaced
- * by each map's name. written/nwritten (optional) receive the file names
- * (free them with sk_free). img may be NULL (defaults). */
+ * by each map's name. written/nwritten (optional) receive the names of the
+ * files written, also those written before a failure (free each name and
+ * the list with sk_free). img may be NULL (automatic scale and range). */
 int sk_maps_write(const sk_maps *maps, const char *path, const sk_image_options *img,
                   char ***written, int *nwritten, sk_error *err);
 

@@ -236,7 +236,7 @@ struct sk_maps {
 };
 int proj_maps_finish(proj_job *job, double *acc, sk_maps *maps, sk_error *err);
 
-/* colormap.c */
+/* maps.c: finite minimum and maximum (positive ones only on request; NaN when none) */
 void proj_minmax(const double *v, size_t n, int positive_only, double *lo, double *hi);
 
 #endif
