@@ -9,8 +9,8 @@
 
 static const char k_help[] =
     "usage: snapkit project SOURCE --vars sd,T,... -o maps.fits|maps.npy|maps.png [options]\n\n"
-    "Project quantities of SOURCE (a RAMSES output folder) onto maps in one pass over\n"
-    "the cells (or particles), with every thread of the budget busy.\n\n"
+    "Project quantities of SOURCE (a RAMSES output folder or a .snapkit file) onto maps\n"
+    "in one pass over the cells (or particles), with every thread of the budget busy.\n\n"
     "quantities (--vars, default sd):\n"
     "  sd                    surface density: density integrated along the line of sight\n"
     "  mass                  mass per pixel\n"

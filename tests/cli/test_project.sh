@@ -55,6 +55,19 @@ assert a["axis"] == "direction" and a["kernel"] == "overlap" and a["threads"] ==
 assert abs(a["projected_mass"] - a["selected_mass"]) <= 1e-12 * a["selected_mass"]
 PY
 
+# A .snapkit file of the output projects to the same maps (rows in another
+# order: equal to rounding).
+"$cli" convert "$out" -o "$tmp/g.snapkit" > /dev/null
+"$cli" project "$tmp/g.snapkit" --vars sd,T,count --res 64 -o "$tmp/k_{var}.npy" > /dev/null
+"$cli" project "$out" --vars sd,T,count --res 64 -o "$tmp/o_{var}.npy" > /dev/null
+$py - "$tmp" <<'PY'
+import sys, numpy as np
+for q in ("sd", "T", "count"):
+    a, b = np.load(f"{sys.argv[1]}/k_{q}.npy"), np.load(f"{sys.argv[1]}/o_{q}.npy")
+    assert np.array_equal(np.isnan(a), np.isnan(b))
+    assert np.nanmax(np.abs(a - b)) <= 1e-12 * np.nanmax(np.abs(b)), q
+PY
+
 # PNG pictures with their sidecars.
 "$cli" project "$out" --vars sd,T --unit Msun/pc2 --unit K -o "$tmp/p_{var}.png" > /dev/null
 $py - "$tmp" <<'PY'
