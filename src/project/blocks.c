@@ -2,11 +2,11 @@
  * level whose edge is a whole number k >= 2 of pixels covers exactly a
  * k x k block of pixels, each receiving 1/k^2 of it. Such cells add once
  * to an image of blocks of their level instead of k^2 times to the pixels.
- * At the end each level's blocks are added to the half-size blocks of the
- * next level, down the pyramid, and the finest blocks onto the pixels. At
- * 2^lmax pixels across, most of the deposit work of an AMR table is its
- * coarse cells, so this takes the pixel work from sum(cells x k^2) down to
- * about 4/3 of one pass over the image. */
+ * At the end each block of the finest such level gathers the coarser
+ * blocks above it and paints its pixels, in one parallel pass. At 2^lmax
+ * pixels across, most of the deposit work of an AMR table is its coarse
+ * cells, so this takes the pixel work from sum(cells x k^2) down to about
+ * one pass over the image. */
 #include <math.h>
 
 #include "project_internal.h"
@@ -17,16 +17,17 @@ static int floor_div(int a, int b)
     return a >= 0 ? a / b : -((-a + b - 1) / b);
 }
 
-size_t proj_blocks_plan(proj_job *job)
+size_t proj_blocks_plan(proj_job *job, int lo, int hi)
 {
     const proj_frame *f = &job->f;
     size_t total = 0;
     for (int l = 0; l <= PROJ_MAX_LEVEL; l++)
         job->blocks[l].k = 0;
+    job->block_finest = -1;
     if (!job->is_cells || f->axis < 0 || proj_is_point_kernel(job))
         return 0;
     double corner_u = nearbyint(f->u0 * f->inv_pixel), corner_v = nearbyint(f->v0 * f->inv_pixel);
-    for (int l = 0; l <= PROJ_MAX_LEVEL; l++) {
+    for (int l = lo; l <= hi; l++) {
         double k = job->cell_size[l] * f->inv_pixel, kr = nearbyint(k);
         if (kr < 2 || fabs(k - kr) > 1e-9 * k)
             continue;
@@ -39,6 +40,7 @@ size_t proj_blocks_plan(proj_job *job)
         b->nbv = (f->ny - b->offv + b->k - 1) / b->k;
         b->start = total;
         total += (size_t)b->nbu * (size_t)b->nbv * (size_t)job->nacc;
+        job->block_finest = l;
     }
     return total;
 }
@@ -71,19 +73,12 @@ int proj_blocks_deposit(const proj_job *job, const proj_target *t, const proj_it
     return 1;
 }
 
-/* The finer block level that level l's blocks split into, or -1. */
-static int child_level(const proj_job *job, int l)
+/* Adds to block row cj of the finest level the blocks of the coarser level
+ * l above it: blocks hold per-pixel values, and each level's blocks nest
+ * in the next coarser level's (both sit on their level's cell grid). */
+static void pull_row(const proj_job *job, double *blk, int l, int cj)
 {
-    return l < PROJ_MAX_LEVEL && job->blocks[l + 1].k && 2 * job->blocks[l + 1].k == job->blocks[l].k
-               ? l + 1
-               : -1;
-}
-
-/* Adds block row bj of level l to the half-size blocks of its child level:
- * blocks hold per-pixel values, so each child simply adds its parent's. */
-static void push_row(const proj_job *job, double *blk, int l, int c, int cj)
-{
-    const proj_blocks *p = &job->blocks[l], *b = &job->blocks[c];
+    const proj_blocks *p = &job->blocks[l], *b = &job->blocks[job->block_finest];
     size_t nacc = (size_t)job->nacc;
     int pj = (cj * b->k + b->offv - p->offv) / p->k;
     double *dst = blk + b->start + (size_t)cj * b->nbu * nacc;
@@ -120,18 +115,19 @@ static void expand_row(const proj_job *job, double *acc, const double *blk, int 
 
 void proj_blocks_spread(const proj_job *job, double *acc, double *blk)
 {
-    for (int l = 0; l <= PROJ_MAX_LEVEL; l++) {
-        if (!job->blocks[l].k)
-            continue;
-        int c = child_level(job, l);
-        if (c >= 0) {
+    int fl = job->block_finest;
+    if (fl < 0)
+        return;
+    const proj_blocks *b = &job->blocks[fl];
+    /* One pass over the finest block rows, each on its own: gather the
+     * coarser blocks above it, then paint its pixel rows. */
 #pragma omp for schedule(static)
-            for (int cj = 0; cj < job->blocks[c].nbv; cj++)
-                push_row(job, blk, l, c, cj);
-        } else {
-#pragma omp for schedule(static)
-            for (int j = 0; j < job->f.ny; j++)
-                expand_row(job, acc, blk, l, j);
-        }
+    for (int cj = 0; cj < b->nbv; cj++) {
+        for (int l = 0; l < fl; l++)
+            if (job->blocks[l].k)
+                pull_row(job, blk, l, cj);
+        int j0 = b->offv + cj * b->k, j1 = j0 + b->k;
+        for (int j = j0 < 0 ? 0 : j0; j < j1 && j < job->f.ny; j++)
+            expand_row(job, acc, blk, fl, j);
     }
 }

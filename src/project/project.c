@@ -261,7 +261,7 @@ static int project_job(proj_job *job, const sk_project_options *opt, sk_maps *ma
     if (rc == SK_OK && job->is_cells && job->f.axis < 0 && job->kernel == SK_KERNEL_OVERLAP)
         rc = proj_stamps_make(job, s.min_level, s.max_level, err);
     if (rc == SK_OK)
-        job->nblk = proj_blocks_plan(job);
+        job->nblk = proj_blocks_plan(job, s.min_level, s.max_level);
     double *acc = NULL;
     if (rc == SK_OK)
         rc = proj_run(job, opt, &acc, &maps->info, err);

@@ -111,6 +111,7 @@ typedef struct proj_job {
     int overlap_max;
     proj_stamp stamp[PROJ_MAX_LEVEL + 1];
     proj_blocks blocks[PROJ_MAX_LEVEL + 1];
+    int block_finest;         /* finest level with blocks, -1 for none */
     size_t nblk;              /* doubles of all block images (nacc per block) */
     int weight_volume, mode_sum;
 
@@ -206,10 +207,11 @@ static inline void proj_add(const proj_job *job, const proj_target *t, int i, in
         a[job->slot_count] += 1.0;
 }
 
-/* blocks.c: plan the block images (returns their doubles), deposit a cell
- * of a block level, and spread the block images onto the image (work
- * shared among the threads of the enclosing parallel region). */
-size_t proj_blocks_plan(proj_job *job);
+/* blocks.c: plan the block images of the data's levels [lo, hi] (returns
+ * their doubles), deposit a cell of a block level, and spread the block
+ * images onto the image (work shared among the threads of the enclosing
+ * parallel region). */
+size_t proj_blocks_plan(proj_job *job, int lo, int hi);
 int proj_blocks_deposit(const proj_job *job, const proj_target *t, const proj_item *it,
                         const double *coef);
 void proj_blocks_spread(const proj_job *job, double *acc, double *blk);

@@ -57,29 +57,33 @@ static int run_cells(const proj_job *job, int threads, double **acc_out, int64_t
         return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
     int failed = 0, nthreads = 1;
     int64_t count = 0;
+    /* Few barriers: on a busy node each one may wait a time slice. A thread
+     * whose memory ran out still takes its turns (depositing nothing); the
+     * projection then fails as a whole. */
 #pragma omp parallel num_threads(threads)
     {
-        int me = omp_get_thread_num();
-#pragma omp single
-        nthreads = omp_get_num_threads();
+        int me = omp_get_thread_num(), nth = omp_get_num_threads();
+        if (me == 0)
+            nthreads = nth;
         priv[me] = sk_calloc(n ? n : 1, sizeof(double));
         double *row = sk_calloc(3 * (size_t)job->f.nx, sizeof(double));
-        if (!priv[me] || !row) {
+        int mine_ok = priv[me] && row;
+        if (!mine_ok) {
 #pragma omp atomic write
             failed = 1;
         }
-#pragma omp barrier
-        if (!failed) {
-            proj_target t = target(job, priv[me], 0, job->f.ny, row,
-                                   job->nblk ? priv[me] + npix : NULL);
-            double coef[PROJ_MAX_SLOTS];
+        proj_target t = target(job, priv[me], 0, job->f.ny, row,
+                               job->nblk && priv[me] ? priv[me] + npix : NULL);
+        double coef[PROJ_MAX_SLOTS];
 #pragma omp for schedule(dynamic, ROWS_PER_CHUNK) reduction(+ : count)
-            for (int64_t r = 0; r < job->nrows; r++)
+        for (int64_t r = 0; r < job->nrows; r++)
+            if (mine_ok)
                 count += deposit_row(job, &t, r, coef);
+        if (!failed) {
 #pragma omp for schedule(static)
             for (size_t b = 0; b < n; b += REDUCE_BLOCK) {
                 size_t e = b + REDUCE_BLOCK < n ? b + REDUCE_BLOCK : n;
-                for (int k = 1; k < nthreads; k++)
+                for (int k = 1; k < nth; k++)
                     for (size_t i = b; i < e; i++)
                         priv[0][i] += priv[k][i];
             }
