@@ -2,7 +2,6 @@
 # snapkit project on the shipped RAMSES example: FITS, .npy and PNG output,
 # --json, geometry options, particles, and one-line errors for bad input.
 set -euo pipefail
-[[ -n "${DEBUG:-}" ]] && set -x
 cli=${SNAPKIT_CLI:-build/snapkit}
 data=${SNAPKIT_TEST_DATA:-tests/data}
 out=$data/ramses/gravpart/output_00002
