@@ -26,6 +26,7 @@
 #include "snapkit/ramses.h"
 #include "snapkit/store.h"
 #include "snapkit/project.h"
+#include "snapkit/atoms.h"
 
 #ifdef __cplusplus
 extern "C" {

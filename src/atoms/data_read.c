@@ -1,0 +1,565 @@
+/* LAMMPS data files: a title line, header counts and box, then sections
+ * (Masses, Atoms, Velocities are read; the others are skipped by their
+ * header counts and named in lammps.skipped). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atoms/atoms_internal.h"
+#include "snapkit/memory.h"
+#include "snapkit/number.h"
+
+enum {
+    C_ATOMS, C_ATOM_TYPES, C_BONDS, C_BOND_TYPES, C_ANGLES, C_ANGLE_TYPES, C_DIHEDRALS,
+    C_DIHEDRAL_TYPES, C_IMPROPERS, C_IMPROPER_TYPES, C_CROSSTERMS, C_ELLIPSOIDS, C_LINES,
+    C_TRIANGLES, C_PAIRIJ, C_NCOUNTS
+};
+
+static const struct {
+    const char *words;
+    int count;
+} k_counts[] = {
+    {"atoms", C_ATOMS},           {"atom types", C_ATOM_TYPES},
+    {"bonds", C_BONDS},           {"bond types", C_BOND_TYPES},
+    {"angles", C_ANGLES},         {"angle types", C_ANGLE_TYPES},
+    {"dihedrals", C_DIHEDRALS},   {"dihedral types", C_DIHEDRAL_TYPES},
+    {"impropers", C_IMPROPERS},   {"improper types", C_IMPROPER_TYPES},
+    {"crossterms", C_CROSSTERMS}, {"ellipsoids", C_ELLIPSOIDS},
+    {"lines", C_LINES},           {"triangles", C_TRIANGLES},
+    {"extra bond per atom", -1},  {"extra angle per atom", -1},
+    {"extra dihedral per atom", -1}, {"extra improper per atom", -1},
+    {"extra special per atom", -1},
+};
+
+static const struct {
+    const char *name;
+    int count;
+} k_sections[] = {
+    {"Atoms", C_ATOMS},
+    {"Velocities", C_ATOMS},
+    {"Masses", C_ATOM_TYPES},
+    {"Bonds", C_BONDS},
+    {"Angles", C_ANGLES},
+    {"Dihedrals", C_DIHEDRALS},
+    {"Impropers", C_IMPROPERS},
+    {"Pair Coeffs", C_ATOM_TYPES},
+    {"PairIJ Coeffs", C_PAIRIJ},
+    {"Bond Coeffs", C_BOND_TYPES},
+    {"Angle Coeffs", C_ANGLE_TYPES},
+    {"Dihedral Coeffs", C_DIHEDRAL_TYPES},
+    {"Improper Coeffs", C_IMPROPER_TYPES},
+    {"BondBond Coeffs", C_ANGLE_TYPES},
+    {"BondAngle Coeffs", C_ANGLE_TYPES},
+    {"MiddleBondTorsion Coeffs", C_DIHEDRAL_TYPES},
+    {"EndBondTorsion Coeffs", C_DIHEDRAL_TYPES},
+    {"AngleTorsion Coeffs", C_DIHEDRAL_TYPES},
+    {"AngleAngleTorsion Coeffs", C_DIHEDRAL_TYPES},
+    {"BondBond13 Coeffs", C_DIHEDRAL_TYPES},
+    {"AngleAngle Coeffs", C_IMPROPER_TYPES},
+    {"Ellipsoids", C_ELLIPSOIDS},
+    {"Lines", C_LINES},
+    {"Triangles", C_TRIANGLES},
+    {"CMAP", C_CROSSTERMS},
+    {"Atom Type Labels", C_ATOM_TYPES},
+    {"Bond Type Labels", C_BOND_TYPES},
+    {"Angle Type Labels", C_ANGLE_TYPES},
+    {"Dihedral Type Labels", C_DIHEDRAL_TYPES},
+    {"Improper Type Labels", C_IMPROPER_TYPES},
+};
+
+/* Columns of an Atoms line per atom style (before optional image flags). */
+static const struct {
+    const char *style;
+    const char *columns; /* space-separated; id int64, mol/type int32, others float64 */
+} k_styles[] = {
+    {"atomic", "id type x y z"},
+    {"charge", "id type q x y z"},
+    {"full", "id mol type q x y z"},
+    {"molecular", "id mol type x y z"},
+    {"bond", "id mol type x y z"},
+    {"angle", "id mol type x y z"},
+    {"sphere", "id type diameter density x y z"},
+    {"dipole", "id type q x y z mux muy muz"},
+};
+
+#define MAX_FIELDS 16
+
+const char *lmp_style_columns(const char *style)
+{
+    for (size_t i = 0; style && i < sizeof k_styles / sizeof k_styles[0]; i++)
+        if (strcmp(style, k_styles[i].style) == 0)
+            return k_styles[i].columns;
+    return NULL;
+}
+
+static const char *const k_velocity[3] = {"vx", "vy", "vz"};
+
+typedef struct section {
+    int kind;              /* index into k_sections */
+    const char *body;      /* first line */
+    int64_t body_line;
+    const char *end;       /* after the last line */
+    char hint[32];         /* the word after '#' on the keyword line */
+    int64_t keyword_line;
+} section;
+
+typedef struct data_file {
+    sk_atoms_file *f;
+    char title[512];
+    int64_t counts[C_NCOUNTS];
+    lmp_box box;
+    section sec[64];
+    int nsec;
+    int atoms, velocities, masses; /* section indexes, -1 when absent */
+} data_file;
+
+/* Collapse runs of blanks to one space into buf. */
+static void normalise(const char *b, const char *e, char *buf, size_t n)
+{
+    size_t k = 0;
+    trim(&b, &e);
+    for (const char *p = b; p < e && k + 1 < n; p++) {
+        if (is_blank(*p)) {
+            if (k && buf[k - 1] != ' ')
+                buf[k++] = ' ';
+        } else {
+            buf[k++] = *p;
+        }
+    }
+    buf[k] = '\0';
+}
+
+static int header_line(data_file *d, const char *b, const char *e, int64_t line, sk_error *err)
+{
+    const char *path = d->f->src.path;
+    double v[3];
+    int nv = 0;
+    const char *p = skip_blank(b, e), *lb = b;
+    while (nv < 3) {
+        const char *stop;
+        if (!sk_parse_double(p, e, &v[nv], &stop) || (stop < e && !is_blank(*stop)))
+            break;
+        nv++;
+        p = skip_blank(stop, e);
+    }
+    char words[64];
+    normalise(p, e, words, sizeof words);
+    if (nv == 2 && (strcmp(words, "xlo xhi") == 0 || strcmp(words, "ylo yhi") == 0 ||
+                    strcmp(words, "zlo zhi") == 0)) {
+        int axis = words[0] - 'x';
+        d->box.lo[axis] = v[0];
+        d->box.hi[axis] = v[1];
+        return SK_OK;
+    }
+    if (nv == 3 && strcmp(words, "xy xz yz") == 0) {
+        d->box.triclinic = 1;
+        d->box.xy = v[0];
+        d->box.xz = v[1];
+        d->box.yz = v[2];
+        return SK_OK;
+    }
+    for (size_t i = 0; nv == 1 && i < sizeof k_counts / sizeof k_counts[0]; i++) {
+        if (strcmp(words, k_counts[i].words) != 0)
+            continue;
+        int64_t n = (int64_t)v[0];
+        if ((double)n != v[0] || n < 0)
+            return sk_fail_text(err, SK_ERR_FORMAT, path, line, (int64_t)(skip_blank(b, e) - lb) + 1,
+                                "'%s' needs a count", words);
+        if (k_counts[i].count >= 0)
+            d->counts[k_counts[i].count] = n;
+        return SK_OK;
+    }
+    return sk_fail_text(err, SK_ERR_FORMAT, path, line, (int64_t)(p - lb) + 1,
+                        "unknown header line '%.*s'", (int)(e - b > 60 ? 60 : e - b), b);
+}
+
+static int is_number_start(const char *b, const char *e)
+{
+    double v;
+    const char *stop;
+    b = skip_blank(b, e);
+    return sk_parse_double(b, e, &v, &stop);
+}
+
+/* Skip blank lines without consuming the first non-blank one. */
+static void skip_blank_lines(cursor *c)
+{
+    for (;;) {
+        cursor save = *c;
+        const char *b, *e;
+        if (!cursor_next(c, &b, &e))
+            return;
+        if (!only_space(b, e)) {
+            *c = save;
+            return;
+        }
+    }
+}
+
+static int section_at(data_file *d, cursor *c, const char *b, const char *e, int64_t line,
+                      sk_error *err)
+{
+    const char *path = d->f->src.path;
+    const char *hash = memchr(b, '#', (size_t)(e - b));
+    char name[64];
+    normalise(b, hash ? hash : e, name, sizeof name);
+    int kind = -1;
+    for (size_t i = 0; i < sizeof k_sections / sizeof k_sections[0]; i++)
+        if (strcmp(name, k_sections[i].name) == 0)
+            kind = (int)i;
+    if (kind < 0)
+        return sk_fail_text(err, SK_ERR_FORMAT, path, line, 1, "unknown section '%s'", name);
+    if (d->nsec == (int)(sizeof d->sec / sizeof d->sec[0]))
+        return sk_fail_text(err, SK_ERR_FORMAT, path, line, 1, "too many sections");
+    section *s = &d->sec[d->nsec];
+    memset(s, 0, sizeof *s);
+    s->kind = kind;
+    s->keyword_line = line;
+    if (hash)
+        normalise(hash + 1, e, s->hint, sizeof s->hint);
+    char *space = strchr(s->hint, ' ');
+    if (space)
+        *space = '\0';
+    int64_t n = k_sections[kind].count == C_PAIRIJ
+                    ? d->counts[C_ATOM_TYPES] * (d->counts[C_ATOM_TYPES] + 1) / 2
+                    : d->counts[k_sections[kind].count];
+    skip_blank_lines(c);
+    s->body = c->p;
+    s->body_line = c->line;
+    int64_t done;
+    s->end = skip_lines(c->p, c->end, n, &done);
+    if (done < n)
+        return sk_fail_text(err, SK_ERR_FORMAT, path, s->body_line + done, -1,
+                            "the file ends inside section %s after %lld of %lld lines", name,
+                            (long long)done, (long long)n);
+    c->p = s->end;
+    c->line = s->body_line + n;
+    int *slot = strcmp(name, "Atoms") == 0        ? &d->atoms
+                : strcmp(name, "Velocities") == 0 ? &d->velocities
+                : strcmp(name, "Masses") == 0     ? &d->masses
+                                                  : NULL;
+    if (slot && *slot >= 0)
+        return sk_fail_text(err, SK_ERR_FORMAT, path, line, 1, "section %s appears twice", name);
+    if (slot)
+        *slot = d->nsec;
+    if (slot == &d->velocities && d->atoms < 0)
+        return sk_fail_text(err, SK_ERR_FORMAT, path, line, 1,
+                            "section Velocities comes before Atoms");
+    d->nsec++;
+    return SK_OK;
+}
+
+static int scan_file(data_file *d, sk_error *err)
+{
+    sk_atoms_file *f = d->f;
+    cursor c = {f->src.data, f->src.data + f->src.size, 1};
+    const char *b, *e;
+    d->atoms = d->velocities = d->masses = -1;
+    for (int i = 0; i < 3; i++) {
+        d->box.lo[i] = -0.5; /* LAMMPS' default box */
+        d->box.hi[i] = 0.5;
+        memcpy(d->box.boundary[i], "pp", 3);
+    }
+    if (!cursor_next(&c, &b, &e))
+        return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, 1, -1, "empty data file");
+    trim(&b, &e);
+    snprintf(d->title, sizeof d->title, "%.*s", (int)(e - b), b);
+    int in_header = 1;
+    int64_t line;
+    while (cursor_next_nonblank(&c, &b, &e, 0, &line)) {
+        const char *hash = memchr(b, '#', (size_t)(e - b));
+        const char *he = hash ? hash : e;
+        if (only_space(b, he))
+            continue; /* a comment line */
+        if (in_header && is_number_start(b, he)) {
+            int rc = header_line(d, b, he, line, err);
+            if (rc != SK_OK)
+                return rc;
+            continue;
+        }
+        in_header = 0;
+        int rc = section_at(d, &c, b, e, line, err);
+        if (rc != SK_OK)
+            return rc;
+    }
+    if (d->atoms < 0 && d->counts[C_ATOMS] > 0)
+        return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, c.line, -1,
+                            "missing section Atoms (the header says %lld atoms)",
+                            (long long)d->counts[C_ATOMS]);
+    return SK_OK;
+}
+
+/* ---- Atoms ------------------------------------------------------------ */
+
+typedef struct atom_columns {
+    char style[32];
+    int n, base;         /* columns with image flags, and without */
+    char names[MAX_FIELDS][16];
+} atom_columns;
+
+static int fields_on_line(const char *b, const char *end)
+{
+    const char *nl = memchr(b, '\n', (size_t)(end - b));
+    const char *e = nl ? nl : end;
+    const char *hash = memchr(b, '#', (size_t)(e - b));
+    if (hash)
+        e = hash;
+    int n = 0;
+    for (const char *p = skip_blank(b, e); p < e; p = skip_blank(p, e)) {
+        p = token_end(p, e);
+        n++;
+    }
+    return n;
+}
+
+static int choose_style(data_file *d, atom_columns *ac, sk_error *err)
+{
+    const section *s = &d->sec[d->atoms];
+    const char *style = d->f->atom_style ? d->f->atom_style : s->hint[0] ? s->hint : NULL;
+    int have = s->body < s->end ? fields_on_line(s->body, s->end) : 0;
+    int pick = -1;
+    size_t nstyles = sizeof k_styles / sizeof k_styles[0];
+    if (style) {
+        for (size_t i = 0; i < nstyles; i++)
+            if (strcmp(style, k_styles[i].style) == 0)
+                pick = (int)i;
+        if (pick < 0)
+            return sk_fail_text(err, SK_ERR_FORMAT, d->f->src.path, s->keyword_line,
+                                d->f->atom_style ? -1 : 1,
+                                "unknown atom style '%s' (known: atomic, charge, full, "
+                                "molecular, bond, angle, sphere, dipole)",
+                                style);
+    } else { /* no hint: by the field count of the first line */
+        pick = have == 5 || have == 8 ? 0 : have == 6 || have == 9 ? 1 : have == 7 || have == 10 ? 2 : -1;
+        if (pick < 0)
+            return sk_fail_text(err, SK_ERR_FORMAT, d->f->src.path, s->body_line, 1,
+                                "cannot tell the atom style from %d fields; write it as "
+                                "'Atoms # style' or pass it",
+                                have);
+    }
+    snprintf(ac->style, sizeof ac->style, "%s", k_styles[pick].style);
+    ac->base = 0;
+    char cols[128];
+    snprintf(cols, sizeof cols, "%s", k_styles[pick].columns);
+    for (char *tok = strtok(cols, " "); tok; tok = strtok(NULL, " "))
+        snprintf(ac->names[ac->base++], 16, "%s", tok);
+    ac->n = ac->base;
+    if (have == ac->base + 3) {
+        snprintf(ac->names[ac->n++], 16, "ix");
+        snprintf(ac->names[ac->n++], 16, "iy");
+        snprintf(ac->names[ac->n++], 16, "iz");
+    }
+    return SK_OK;
+}
+
+static field_kind kind_of(const char *name)
+{
+    if (strcmp(name, "id") == 0)
+        return FIELD_INT64;
+    if (strcmp(name, "type") == 0 || strcmp(name, "mol") == 0 || strcmp(name, "ix") == 0 ||
+        strcmp(name, "iy") == 0 || strcmp(name, "iz") == 0)
+        return FIELD_INT32;
+    return FIELD_FLOAT64;
+}
+
+static sk_dtype dtype_of(field_kind k)
+{
+    return k == FIELD_INT64 ? SK_INT64 : k == FIELD_INT32 ? SK_INT32 : SK_FLOAT64;
+}
+
+/* ---- Velocities --------------------------------------------------------- */
+
+static int cmp_pair(const void *a, const void *b)
+{
+    const int64_t *x = a, *y = b;
+    return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/* Velocities listed in another order than the atoms: match them by id. */
+static int match_velocities(data_file *d, sk_table *t, const int64_t *vid, sk_error *err)
+{
+    int64_t n = sk_table_nrows(t);
+    const int64_t *id = sk_table_find(t, "id")->data;
+    int64_t *pa = sk_malloc((size_t)(2 * n) * sizeof *pa), *pv = sk_malloc((size_t)(2 * n) * sizeof *pv);
+    double *tmp = sk_malloc((size_t)n * sizeof *tmp);
+    int rc = SK_OK;
+    if (!pa || !pv || !tmp)
+        rc = sk_fail(err, SK_ERR_NOMEM, d->f->src.path, -1, "out of memory");
+    for (int64_t i = 0; rc == SK_OK && i < n; i++) {
+        pa[2 * i] = id[i];
+        pa[2 * i + 1] = i;
+        pv[2 * i] = vid[i];
+        pv[2 * i + 1] = i;
+    }
+    if (rc == SK_OK) {
+        qsort(pa, (size_t)n, 2 * sizeof *pa, cmp_pair);
+        qsort(pv, (size_t)n, 2 * sizeof *pv, cmp_pair);
+    }
+    const section *s = &d->sec[d->velocities];
+    for (int64_t i = 0; rc == SK_OK && i < n; i++)
+        if (pa[2 * i] != pv[2 * i] || (i > 0 && pa[2 * i] == pa[2 * i - 2]))
+            rc = sk_fail_text(err, SK_ERR_FORMAT, d->f->src.path, s->body_line + pv[2 * i + 1], 1,
+                              "Velocities and Atoms list different atom ids (%lld)",
+                              (long long)pv[2 * i]);
+    for (int k = 0; rc == SK_OK && k < 3; k++) {
+        double *v = sk_table_find(t, k_velocity[k])->data;
+        for (int64_t i = 0; i < n; i++)
+            tmp[pa[2 * i + 1]] = v[pv[2 * i + 1]];
+        memcpy(v, tmp, (size_t)n * sizeof *v);
+    }
+    sk_free(pa);
+    sk_free(pv);
+    sk_free(tmp);
+    return rc;
+}
+
+static int read_velocities(data_file *d, sk_table *t, sk_error *err)
+{
+    const section *s = &d->sec[d->velocities];
+    int64_t n = sk_table_nrows(t);
+    int64_t *vid = sk_malloc((size_t)(n ? n : 1) * sizeof *vid);
+    if (!vid)
+        return sk_fail(err, SK_ERR_NOMEM, d->f->src.path, -1, "out of memory");
+    field fields[4] = {{FIELD_INT64, vid, "id"}};
+    int rc = SK_OK;
+    for (int k = 0; k < 3 && rc == SK_OK; k++) {
+        void *data = sk_table_add(t, k_velocity[k], SK_FLOAT64, err);
+        rc = data ? SK_OK : SK_ERR_NOMEM;
+        fields[k + 1] = (field){FIELD_FLOAT64, data, k_velocity[k]};
+    }
+    if (rc == SK_OK && n > 0) {
+        body b = {.path = d->f->src.path, .begin = s->body, .end = s->end,
+                  .first_line = s->body_line, .nrows = n, .fields = fields, .nfields = 4,
+                  .nrequired = 4, .comment = '#', .threads = d->f->threads};
+        rc = body_parse(&b, t, err);
+    }
+    if (rc == SK_OK) {
+        const int64_t *id = sk_table_find(t, "id")->data;
+        int64_t same = 1;
+        for (int64_t i = 0; i < n && same; i++)
+            same = id[i] == vid[i];
+        if (!same)
+            rc = match_velocities(d, t, vid, err);
+    }
+    sk_free(vid);
+    return rc;
+}
+
+/* ---- Masses and metadata ------------------------------------------------ */
+
+static int read_masses(data_file *d, sk_table *t, sk_error *err)
+{
+    const section *s = &d->sec[d->masses];
+    int64_t ntypes = d->counts[C_ATOM_TYPES];
+    double *mass = sk_malloc((size_t)(ntypes ? ntypes : 1) * sizeof *mass);
+    if (!mass)
+        return sk_fail(err, SK_ERR_NOMEM, d->f->src.path, -1, "out of memory");
+    for (int64_t i = 0; i < ntypes; i++)
+        mass[i] = __builtin_nan("");
+    cursor c = {s->body, s->end, s->body_line};
+    const char *b, *e;
+    int rc = SK_OK;
+    while (rc == SK_OK && cursor_next(&c, &b, &e)) {
+        int64_t line = c.line - 1, type;
+        const char *lb = b, *stop, *p = skip_blank(b, e);
+        const char *hash = memchr(b, '#', (size_t)(e - b));
+        if (hash)
+            e = hash;
+        double m;
+        if (!sk_parse_int64(p, e, &type, &stop) || type < 1 || type > ntypes) {
+            rc = sk_fail_text(err, SK_ERR_FORMAT, d->f->src.path, line, (int64_t)(p - lb) + 1,
+                              "Masses: expected an atom type in 1..%lld", (long long)ntypes);
+            break;
+        }
+        p = skip_blank(stop, e);
+        if (!sk_parse_double(p, e, &m, &stop) || !only_space(stop, e))
+            rc = sk_fail_text(err, SK_ERR_FORMAT, d->f->src.path, line, (int64_t)(p - lb) + 1,
+                              "Masses: expected 'type mass'");
+        else
+            mass[type - 1] = m;
+    }
+    text tx = {0};
+    for (int64_t i = 0; rc == SK_OK && i < ntypes; i++) {
+        if (i)
+            text_str(&tx, " ");
+        text_double(&tx, mass[i]);
+    }
+    if (rc == SK_OK)
+        rc = tx.failed ? SK_ERR_NOMEM : sk_table_meta_set(t, "lammps.masses", tx.buf ? tx.buf : "");
+    text_free(&tx);
+    sk_free(mass);
+    return rc;
+}
+
+static int data_meta(data_file *d, sk_table *t, const atom_columns *ac)
+{
+    int rc = sk_table_meta_set(t, "lammps.title", d->title);
+    rc = rc ? rc : sk_table_meta_set(t, "lammps.atom_style", ac->style);
+    rc = rc ? rc : sk_table_meta_setf(t, "lammps.atom_types", "%lld", (long long)d->counts[C_ATOM_TYPES]);
+    rc = rc ? rc : lmp_box_store(t, &d->box);
+    text skipped = {0};
+    for (int i = 0; i < d->nsec; i++)
+        if (i != d->atoms && i != d->velocities && i != d->masses) {
+            if (skipped.len)
+                text_str(&skipped, ",");
+            text_str(&skipped, k_sections[d->sec[i].kind].name);
+        }
+    if (rc == SK_OK && skipped.len)
+        rc = sk_table_meta_set(t, "lammps.skipped", skipped.buf);
+    text_free(&skipped);
+    return rc;
+}
+
+int data_read(sk_atoms_file *f, int with_atoms, int64_t *natoms, sk_table **out, sk_error *err)
+{
+    *out = NULL;
+    data_file *d = sk_calloc(1, sizeof *d);
+    if (!d)
+        return sk_fail(err, SK_ERR_NOMEM, f->src.path, -1, "out of memory");
+    d->f = f;
+    atom_columns ac = {0};
+    int rc = scan_file(d, err);
+    if (rc == SK_OK && d->atoms >= 0)
+        rc = choose_style(d, &ac, err);
+    else if (rc == SK_OK)
+        snprintf(ac.style, sizeof ac.style, "atomic");
+    int64_t n = with_atoms ? d->counts[C_ATOMS] : 0;
+    sk_table *t = rc == SK_OK ? sk_table_new(n) : NULL;
+    if (rc == SK_OK && !t)
+        rc = sk_fail(err, SK_ERR_NOMEM, f->src.path, -1, "out of memory");
+    field fields[MAX_FIELDS];
+    for (int i = 0; rc == SK_OK && i < ac.n; i++) {
+        field_kind k = kind_of(ac.names[i]);
+        void *data = sk_table_add(t, ac.names[i], dtype_of(k), err);
+        if (!data)
+            rc = SK_ERR_NOMEM;
+        else
+            fields[i] = (field){k, data, sk_table_col(t, i)->name};
+    }
+    if (rc == SK_OK && n > 0) {
+        const section *s = &d->sec[d->atoms];
+        body b = {.path = f->src.path, .begin = s->body, .end = s->end,
+                  .first_line = s->body_line, .nrows = n, .fields = fields, .nfields = ac.n,
+                  .nrequired = ac.base, .comment = '#', .threads = f->threads};
+        rc = body_parse(&b, t, err);
+    }
+    if (rc == SK_OK && d->velocities >= 0) {
+        if (with_atoms)
+            rc = read_velocities(d, t, err);
+        else
+            for (int k = 0; k < 3 && rc == SK_OK; k++)
+                rc = sk_table_add(t, k_velocity[k], SK_FLOAT64, err) ? SK_OK : SK_ERR_NOMEM;
+    }
+    if (rc == SK_OK && d->masses >= 0)
+        rc = read_masses(d, t, err);
+    if (rc == SK_OK)
+        rc = data_meta(d, t, &ac);
+    *natoms = d->counts[C_ATOMS];
+    sk_free(d);
+    if (rc != SK_OK) {
+        sk_table_free(t);
+        return rc;
+    }
+    *out = t;
+    return SK_OK;
+}

@@ -1,0 +1,282 @@
+/* snapkit atoms: inspect and convert LAMMPS dump, LAMMPS data and extended
+ * XYZ files. */
+#include <string.h>
+
+#include "cli.h"
+
+static const char k_help[] =
+    "usage: snapkit atoms info FILE [--from FMT] [--json]\n"
+    "       snapkit atoms convert IN OUT [--from FMT] [--to FMT] [--frame K] [--threads N]\n"
+    "                                    [--atom-style STYLE] [--gzip-level L]\n\n"
+    "info     format, frames, atoms, columns and box of an atom file (frame 0)\n"
+    "convert  rewrite IN as OUT with every digit kept: one frame (--frame K, negative\n"
+    "         counts from the end) or every frame (a data file holds only one)\n\n"
+    "Formats: dump (LAMMPS text dump: .lammpstrj, .dump, dump.*), data (LAMMPS data:\n"
+    ".data, .lmp, data.*), extxyz (extended or plain XYZ: .extxyz, .xyz). A trailing\n"
+    ".gz is read and written with gzip. --from/--to name the format when the file\n"
+    "name does not. --atom-style overrides a data file's 'Atoms # style' hint.\n";
+
+typedef struct options {
+    const char *from, *to;
+    long long frame;
+    int has_frame, json;
+    sk_atoms_options lib;
+} options;
+
+static int parse_format(const char *flag, const char *text, sk_atoms_format *out)
+{
+    *out = sk_atoms_format_from_name(text);
+    if (!*out)
+        return cli_usage("atoms", "%s: unknown format '%s' (dump, data or extxyz)", flag, text);
+    return CLI_OK;
+}
+
+/* Options after the subcommand; positional arguments go to pos[]. */
+static int parse_args(int argc, char **argv, options *o, const char **pos, int *npos)
+{
+    memset(o, 0, sizeof *o);
+    *npos = 0;
+    for (int i = 2; i < argc; i++) {
+        long long v;
+        const char *val;
+        if (cli_is(argv[i], "--json")) {
+            o->json = 1;
+        } else if (cli_is(argv[i], "--from") || cli_is(argv[i], "--to") ||
+                   cli_is(argv[i], "--atom-style")) {
+            const char *flag = argv[i];
+            if (!(val = cli_value(argc, argv, &i)))
+                return CLI_USAGE;
+            if (cli_is(flag, "--from"))
+                o->from = val;
+            else if (cli_is(flag, "--to"))
+                o->to = val;
+            else
+                o->lib.atom_style = val;
+        } else if (cli_is(argv[i], "--frame") || cli_is(argv[i], "--threads") ||
+                   cli_is(argv[i], "--gzip-level")) {
+            const char *flag = argv[i];
+            if (!(val = cli_value(argc, argv, &i)) || cli_int(flag, val, &v))
+                return CLI_USAGE;
+            if (cli_is(flag, "--frame")) {
+                o->frame = v;
+                o->has_frame = 1;
+            } else if (cli_is(flag, "--threads")) {
+                o->lib.threads = (int)v;
+            } else {
+                o->lib.gzip_level = (int)v;
+            }
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return cli_usage("atoms", "unknown option '%s'", argv[i]);
+        } else if (*npos < 2) {
+            pos[(*npos)++] = argv[i];
+        } else {
+            return cli_usage("atoms", "too many arguments ('%s')", argv[i]);
+        }
+    }
+    return CLI_OK;
+}
+
+static void print_vec(const char *label, const double v[3])
+{
+    char a[SK_NUMBER_BUFSIZE], b[SK_NUMBER_BUFSIZE], c[SK_NUMBER_BUFSIZE];
+    sk_format_double(v[0], a);
+    sk_format_double(v[1], b);
+    sk_format_double(v[2], c);
+    printf("%-10s%s %s %s\n", label, a, b, c);
+}
+
+static void json_vec(sk_json *j, const char *key, const double v[3])
+{
+    sk_json_key(j, key);
+    sk_json_array_begin(j);
+    for (int i = 0; i < 3; i++)
+        sk_json_double(j, v[i]);
+    sk_json_array_end(j);
+}
+
+static void info_json(const char *path, sk_atoms_format fmt, int64_t frames, int64_t natoms,
+                      const sk_table *t, const sk_box *box, int has_box)
+{
+    sk_json j;
+    sk_json_init(&j, 0);
+    sk_json_object_begin(&j);
+    sk_json_kv_string(&j, "file", path);
+    sk_json_kv_string(&j, "format", sk_atoms_format_name(fmt));
+    sk_json_kv_int(&j, "frames", frames);
+    sk_json_kv_int(&j, "atoms", natoms);
+    sk_json_key(&j, "columns");
+    sk_json_array_begin(&j);
+    for (int i = 0; i < sk_table_ncols(t); i++) {
+        const sk_column *c = sk_table_col(t, i);
+        sk_json_object_begin(&j);
+        sk_json_kv_string(&j, "name", c->name);
+        sk_json_kv_string(&j, "type", sk_dtype_name(c->type));
+        sk_json_object_end(&j);
+    }
+    sk_json_array_end(&j);
+    sk_json_key(&j, "box");
+    if (has_box) {
+        sk_json_object_begin(&j);
+        json_vec(&j, "origin", box->origin);
+        json_vec(&j, "a", box->a);
+        json_vec(&j, "b", box->b);
+        json_vec(&j, "c", box->c);
+        sk_json_key(&j, "pbc");
+        sk_json_array_begin(&j);
+        for (int i = 0; i < 3; i++)
+            sk_json_bool(&j, box->pbc[i]);
+        sk_json_array_end(&j);
+        sk_json_object_end(&j);
+    } else {
+        sk_json_null(&j);
+    }
+    sk_json_key(&j, "metadata");
+    sk_json_object_begin(&j);
+    for (int i = 0; i < sk_table_meta_count(t); i++)
+        sk_json_kv_string(&j, sk_table_meta_key(t, i), sk_table_meta_value(t, i));
+    sk_json_object_end(&j);
+    sk_json_object_end(&j);
+    cli_print_json(&j);
+    sk_json_free(&j);
+}
+
+static int cmd_info(const options *o, const char *path)
+{
+    sk_atoms_format fmt = SK_ATOMS_AUTO;
+    if (o->from && parse_format("--from", o->from, &fmt) != CLI_OK)
+        return CLI_USAGE;
+    sk_error err;
+    sk_atoms_file *f;
+    if (sk_atoms_open(&f, path, fmt, &o->lib, &err) != SK_OK)
+        return cli_error(&err);
+    int64_t frames = 0, natoms = 0;
+    sk_table *t = NULL;
+    int rc = sk_atoms_count_frames(f, &frames, &err);
+    if (rc == SK_OK && frames > 0)
+        rc = sk_atoms_frame_header(f, 0, &t, &natoms, &err);
+    fmt = sk_atoms_file_format(f);
+    sk_atoms_close(f);
+    if (rc != SK_OK)
+        return cli_error(&err);
+    if (!t && !(t = sk_table_new(0)))
+        return cli_fail("out of memory");
+    sk_box box;
+    int has_box = sk_atoms_get_box(t, &box, NULL) == SK_OK;
+    if (o->json) {
+        info_json(path, fmt, frames, natoms, t, &box, has_box);
+    } else {
+        printf("%-10s%s\n%-10s%s\n%-10s%lld\n%-10s%lld\n%-10s", "file", path, "format",
+               sk_atoms_format_name(fmt), "frames", (long long)frames, "atoms",
+               (long long)natoms, "columns");
+        for (int i = 0; i < sk_table_ncols(t); i++)
+            printf("%s%s:%s", i ? " " : "", sk_table_col(t, i)->name,
+                   sk_dtype_name(sk_table_col(t, i)->type));
+        printf("\n");
+        if (has_box) {
+            print_vec("origin", box.origin);
+            print_vec("a", box.a);
+            print_vec("b", box.b);
+            print_vec("c", box.c);
+            printf("%-10s%c %c %c\n", "pbc", box.pbc[0] ? 'T' : 'F', box.pbc[1] ? 'T' : 'F',
+                   box.pbc[2] ? 'T' : 'F');
+        } else {
+            printf("%-10s%s\n", "box", "none");
+        }
+        const char *step = sk_table_meta_get(t, "timestep");
+        if (step)
+            printf("%-10s%s\n", "timestep", step);
+    }
+    sk_table_free(t);
+    return CLI_OK;
+}
+
+static int convert_frames(sk_atoms_file *in, sk_atoms_writer *w, const options *o,
+                          sk_atoms_format to, sk_error *err)
+{
+    sk_table *t = NULL;
+    if (o->has_frame) {
+        int rc = sk_atoms_read_frame(in, o->frame, &t, err);
+        if (rc == SK_OK)
+            rc = sk_atoms_writer_add(w, t, err);
+        sk_table_free(t);
+        return rc;
+    }
+    if (to == SK_ATOMS_DATA) {
+        int64_t frames;
+        int rc = sk_atoms_count_frames(in, &frames, err);
+        if (rc == SK_OK && frames != 1)
+            return sk_fail(err, SK_ERR_ARG, NULL, -1,
+                           "the input has %lld frames and a data file holds one: use --frame K",
+                           (long long)frames);
+        if (rc != SK_OK)
+            return rc;
+    }
+    for (;;) {
+        int rc = sk_atoms_next(in, &t, err);
+        if (rc != SK_OK || !t)
+            return rc;
+        rc = sk_atoms_writer_add(w, t, err);
+        sk_table_free(t);
+        if (rc != SK_OK)
+            return rc;
+    }
+}
+
+static int cmd_convert(const options *o, const char *in_path, const char *out_path)
+{
+    sk_atoms_format from = SK_ATOMS_AUTO, to = SK_ATOMS_AUTO;
+    if ((o->from && parse_format("--from", o->from, &from) != CLI_OK) ||
+        (o->to && parse_format("--to", o->to, &to) != CLI_OK))
+        return CLI_USAGE;
+    if (!to && !(to = sk_atoms_guess_format(out_path)))
+        return cli_usage("atoms", "cannot tell the format of '%s' from its name: give --to",
+                         out_path);
+    sk_error err;
+    sk_atoms_file *in;
+    if (sk_atoms_open(&in, in_path, from, &o->lib, &err) != SK_OK)
+        return cli_error(&err);
+    sk_atoms_writer *w;
+    if (sk_atoms_writer_open(&w, out_path, to, &o->lib, &err) != SK_OK) {
+        sk_atoms_close(in);
+        return cli_error(&err);
+    }
+    int rc = convert_frames(in, w, o, to, &err);
+    sk_atoms_close(in);
+    if (rc != SK_OK) {
+        sk_atoms_writer_abort(w);
+        return cli_error(&err);
+    }
+    if (sk_atoms_writer_commit(w, &err) != SK_OK)
+        return cli_error(&err);
+    return CLI_OK;
+}
+
+int cmd_atoms(int argc, char **argv)
+{
+    if (argc < 2 || cli_is(argv[1], "--help") || cli_is(argv[1], "-h")) {
+        fputs(k_help, argc < 2 ? stderr : stdout);
+        return argc < 2 ? CLI_USAGE : CLI_OK;
+    }
+    for (int i = 2; i < argc; i++)
+        if (cli_is(argv[i], "--help") || cli_is(argv[i], "-h")) {
+            fputs(k_help, stdout);
+            return CLI_OK;
+        }
+    options o;
+    const char *pos[2];
+    int npos;
+    int rc = parse_args(argc, argv, &o, pos, &npos);
+    if (rc != CLI_OK)
+        return rc;
+    if (strcmp(argv[1], "info") == 0) {
+        if (npos != 1)
+            return cli_usage("atoms", "atoms info takes one FILE");
+        return cmd_info(&o, pos[0]);
+    }
+    if (strcmp(argv[1], "convert") == 0) {
+        if (npos != 2)
+            return cli_usage("atoms", "atoms convert takes IN and OUT");
+        return cmd_convert(&o, pos[0], pos[1]);
+    }
+    return cli_usage("atoms", "unknown subcommand '%s' (info or convert)", argv[1]);
+}
