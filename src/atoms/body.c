@@ -368,7 +368,7 @@ int body_parse(const body *b, sk_table *t, sk_error *err)
             row += pcs[i].nrows;
         }
         if (row != b->nrows)
-            rc = sk_fail_text(err, SK_ERR_FORMAT, b->path, b->first_line, -1,
+            rc = sk_fail_text(err, SK_ERR_FORMAT, b->path, b->first_line, 1,
                               "expected %lld atom lines, found %lld", (long long)b->nrows,
                               (long long)row);
     }

@@ -100,6 +100,7 @@ typedef struct section {
     int64_t body_line;
     const char *end;       /* after the last line */
     char hint[32];         /* the word after '#' on the keyword line */
+    int64_t hint_column;
     int64_t keyword_line;
 } section;
 
@@ -196,6 +197,53 @@ static void skip_blank_lines(cursor *c)
     }
 }
 
+/* A wrong header count shows as a blank line inside the section (too
+ * large) or a data line right after it (too small). */
+static int check_count(data_file *d, cursor *c, const section *s, const char *name, int64_t n,
+                       sk_error *err)
+{
+    const char *path = d->f->src.path;
+    if (n > 0) {
+        const char *last = s->end;
+        if (last > s->body && last[-1] == '\n')
+            last--;
+        while (last > s->body && last[-1] != '\n')
+            last--;
+        if (only_space(last, s->end))
+            return sk_fail_text(err, SK_ERR_FORMAT, path, s->body_line + n - 1, 1,
+                                "blank line inside section %s: the header count %lld is more "
+                                "than the section holds",
+                                name, (long long)n);
+    }
+    cursor peek = *c;
+    const char *b, *e;
+    int64_t line;
+    if (cursor_next_nonblank(&peek, &b, &e, '#', &line) && is_number_start(b, e))
+        return sk_fail_text(err, SK_ERR_FORMAT, path, line, 1,
+                            "section %s has more lines than the header count %lld", name,
+                            (long long)n);
+    return SK_OK;
+}
+
+static int register_section(data_file *d, const char *name, int64_t line,
+                            sk_error *err)
+{
+    const char *path = d->f->src.path;
+    int *slot = strcmp(name, "Atoms") == 0        ? &d->atoms
+                : strcmp(name, "Velocities") == 0 ? &d->velocities
+                : strcmp(name, "Masses") == 0     ? &d->masses
+                                                  : NULL;
+    if (slot && *slot >= 0)
+        return sk_fail_text(err, SK_ERR_FORMAT, path, line, 1, "section %s appears twice", name);
+    if (slot)
+        *slot = d->nsec;
+    if (slot == &d->velocities && d->atoms < 0)
+        return sk_fail_text(err, SK_ERR_FORMAT, path, line, 1,
+                            "section Velocities comes before Atoms");
+    d->nsec++;
+    return SK_OK;
+}
+
 static int section_at(data_file *d, cursor *c, const char *b, const char *e, int64_t line,
                       sk_error *err)
 {
@@ -215,8 +263,10 @@ static int section_at(data_file *d, cursor *c, const char *b, const char *e, int
     memset(s, 0, sizeof *s);
     s->kind = kind;
     s->keyword_line = line;
-    if (hash)
+    if (hash) {
         normalise(hash + 1, e, s->hint, sizeof s->hint);
+        s->hint_column = (int64_t)(skip_blank(hash + 1, e) - b) + 1;
+    }
     char *space = strchr(s->hint, ' ');
     if (space)
         *space = '\0';
@@ -224,29 +274,20 @@ static int section_at(data_file *d, cursor *c, const char *b, const char *e, int
                     ? d->counts[C_ATOM_TYPES] * (d->counts[C_ATOM_TYPES] + 1) / 2
                     : d->counts[k_sections[kind].count];
     skip_blank_lines(c);
+    int rc = register_section(d, name, line, err);
+    if (rc != SK_OK)
+        return rc;
     s->body = c->p;
     s->body_line = c->line;
     int64_t done;
     s->end = skip_lines(c->p, c->end, n, &done);
     if (done < n)
-        return sk_fail_text(err, SK_ERR_FORMAT, path, s->body_line + done, -1,
+        return sk_fail_text(err, SK_ERR_FORMAT, path, s->body_line + done, 1,
                             "the file ends inside section %s after %lld of %lld lines", name,
                             (long long)done, (long long)n);
     c->p = s->end;
     c->line = s->body_line + n;
-    int *slot = strcmp(name, "Atoms") == 0        ? &d->atoms
-                : strcmp(name, "Velocities") == 0 ? &d->velocities
-                : strcmp(name, "Masses") == 0     ? &d->masses
-                                                  : NULL;
-    if (slot && *slot >= 0)
-        return sk_fail_text(err, SK_ERR_FORMAT, path, line, 1, "section %s appears twice", name);
-    if (slot)
-        *slot = d->nsec;
-    if (slot == &d->velocities && d->atoms < 0)
-        return sk_fail_text(err, SK_ERR_FORMAT, path, line, 1,
-                            "section Velocities comes before Atoms");
-    d->nsec++;
-    return SK_OK;
+    return check_count(d, c, s, name, n, err);
 }
 
 static int scan_file(data_file *d, sk_error *err)
@@ -261,7 +302,7 @@ static int scan_file(data_file *d, sk_error *err)
         memcpy(d->box.boundary[i], "pp", 3);
     }
     if (!cursor_next(&c, &b, &e))
-        return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, 1, -1, "empty data file");
+        return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, 1, 1, "empty data file");
     trim(&b, &e);
     snprintf(d->title, sizeof d->title, "%.*s", (int)(e - b), b);
     int in_header = 1;
@@ -283,7 +324,7 @@ static int scan_file(data_file *d, sk_error *err)
             return rc;
     }
     if (d->atoms < 0 && d->counts[C_ATOMS] > 0)
-        return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, c.line, -1,
+        return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, c.line, 1,
                             "missing section Atoms (the header says %lld atoms)",
                             (long long)d->counts[C_ATOMS]);
     return SK_OK;
@@ -325,7 +366,7 @@ static int choose_style(data_file *d, atom_columns *ac, sk_error *err)
                 pick = (int)i;
         if (pick < 0)
             return sk_fail_text(err, SK_ERR_FORMAT, d->f->src.path, s->keyword_line,
-                                d->f->atom_style ? -1 : 1,
+                                d->f->atom_style ? -1 : s->hint_column,
                                 "unknown atom style '%s' (known: atomic, charge, full, "
                                 "molecular, bond, angle, sphere, dipole)",
                                 style);

@@ -16,6 +16,7 @@ typedef struct dump_header {
     lmp_box box;
     double origin[3], a[3], b[3], c[3]; /* "abc origin" boxes */
     const char *names, *names_end;      /* after "ITEM: ATOMS" */
+    const char *names_start;            /* the start of that line */
     int64_t names_line;
     const char *body;
     int64_t body_line;
@@ -27,7 +28,7 @@ static int value_line(sk_atoms_file *f, cursor *c, const char *item, const char 
 {
     *line = c->line;
     if (!cursor_next(c, b, e))
-        return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, *line, -1,
+        return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, *line, 1,
                             "the file ends after ITEM: %s", item);
     trim(b, e);
     return SK_OK;
@@ -88,7 +89,7 @@ static int box_item(sk_atoms_file *f, cursor *c, const char *flags, const char *
         else if (nw == first_flag)
             memcpy(h->box.boundary[i], "pp", 2); /* old dumps give no flags */
         else
-            return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, item_line, -1,
+            return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, item_line, 1,
                                 "ITEM: BOX BOUNDS needs three boundary flags such as 'pp pp pp'");
     }
     int per_line = tilt ? 3 : abc ? 4 : 2;
@@ -139,7 +140,7 @@ static int read_header(sk_atoms_file *f, cursor *c, dump_header *h, sk_error *er
     for (;;) {
         line = c->line;
         if (!cursor_next(c, &b, &e))
-            return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, line, -1,
+            return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, line, 1,
                                 first ? "empty frame: no ITEM: lines"
                                       : "the file ends before ITEM: ATOMS");
         trim(&b, &e);
@@ -179,6 +180,7 @@ static int read_header(sk_atoms_file *f, cursor *c, dump_header *h, sk_error *er
         } else if (starts_with_word(n, e, "ATOMS")) {
             h->names = n + 5;
             h->names_end = e;
+            h->names_start = b;
             h->names_line = line;
             h->body = c->p;
             h->body_line = c->line;
@@ -199,16 +201,28 @@ static int read_header(sk_atoms_file *f, cursor *c, dump_header *h, sk_error *er
     return SK_OK;
 }
 
-/* The end of the frame's atom lines, checking there are enough. */
+/* The end of the frame's atom lines, checking there are enough and that
+ * the next frame (or the end) follows them. */
 static int body_end(sk_atoms_file *f, const dump_header *h, const char **end, sk_error *err)
 {
     const char *stop = f->src.data + f->src.size;
     int64_t done;
     *end = skip_lines(h->body, stop, h->natoms, &done);
     if (done < h->natoms)
-        return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, h->body_line + done, -1,
+        return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, h->body_line + done, 1,
                             "the file ends after %lld of the %lld atom lines (NUMBER OF ATOMS)",
                             (long long)done, (long long)h->natoms);
+    cursor c = {*end, stop, h->body_line + h->natoms};
+    const char *b, *e;
+    int64_t line;
+    if (cursor_next_nonblank(&c, &b, &e, 0, &line)) {
+        const char *p = skip_blank(b, e);
+        if (e - p < 5 || memcmp(p, "ITEM:", 5) != 0)
+            return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, line, (int64_t)(p - b) + 1,
+                                "more atom lines than the %lld of NUMBER OF ATOMS (expected "
+                                "the next ITEM: or the end)",
+                                (long long)h->natoms);
+    }
     return SK_OK;
 }
 
@@ -261,7 +275,7 @@ static int read_columns(sk_atoms_file *f, const dump_header *h, dump_columns *dc
     for (p = skip_blank(p, e); p < e; p = skip_blank(p, e)) {
         const char *t = token_end(p, e);
         if (dc->n == MAX_COLUMNS)
-            return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, h->names_line, -1,
+            return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, h->names_line, 1,
                                 "more than %d columns", MAX_COLUMNS);
         char *name = sk_strndup(p, (size_t)(t - p));
         if (!name)
@@ -270,7 +284,7 @@ static int read_columns(sk_atoms_file *f, const dump_header *h, dump_columns *dc
             if (strcmp(dc->names[i], name) == 0) {
                 sk_free(name);
                 return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, h->names_line,
-                                    (int64_t)(p - h->names) + 12, "column '%s' appears twice",
+                                    (int64_t)(p - h->names_start) + 1, "column '%s' appears twice",
                                     dc->names[i]);
             }
         dc->names[dc->n] = name;
@@ -283,7 +297,7 @@ static int read_columns(sk_atoms_file *f, const dump_header *h, dump_columns *dc
         p = t;
     }
     if (dc->n == 0)
-        return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, h->names_line, -1,
+        return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, h->names_line, 1,
                             "ITEM: ATOMS names no columns");
     if (h->natoms == 0)
         return SK_OK;

@@ -62,30 +62,38 @@ void trim(const char **b, const char **e)
         (*e)--;
 }
 
-static int newlines_in_64(const char *p)
+/* Line ends in [p, end): 16 bytes per step, byte counters summed every
+ * 255 steps (before they could overflow). */
+static int64_t count_newlines(const char *p, const char *end)
 {
+    int64_t total = 0;
 #ifdef __SSE2__
-    const __m128i nl = _mm_set1_epi8('\n');
-    int c = 0;
-    for (int i = 0; i < 64; i += 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
-        c += __builtin_popcount((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl)));
+    const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+    while (end - p >= 64) {
+        __m128i acc = zero;
+        for (int i = 0; i < 63 && end - p >= 64; i++, p += 64) {
+            const __m128i *v = (const __m128i *)(const void *)p;
+            acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(_mm_loadu_si128(v), nl));
+            acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(_mm_loadu_si128(v + 1), nl));
+            acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(_mm_loadu_si128(v + 2), nl));
+            acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(_mm_loadu_si128(v + 3), nl));
+        }
+        __m128i sums = _mm_sad_epu8(acc, zero);
+        total += _mm_cvtsi128_si32(sums) + _mm_extract_epi16(sums, 4);
     }
-    return c;
-#else
-    int c = 0;
-    for (int i = 0; i < 64; i++)
-        c += p[i] == '\n';
-    return c;
 #endif
+    for (; p < end; p++)
+        total += *p == '\n';
+    return total;
 }
 
 const char *skip_lines(const char *p, const char *end, int64_t n, int64_t *done)
 {
     int64_t left = n;
-    while (left > 64 && end - p >= 64) { /* a block holds at most 64 line ends */
-        left -= newlines_in_64(p);
-        p += 64;
+    enum { CHUNK = 4096 }; /* holds at most CHUNK line ends */
+    while (left > CHUNK && end - p >= CHUNK) {
+        left -= count_newlines(p, p + CHUNK);
+        p += CHUNK;
     }
     while (left > 0 && p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -98,11 +106,5 @@ const char *skip_lines(const char *p, const char *end, int64_t n, int64_t *done)
 
 int64_t count_lines(const char *p, const char *end)
 {
-    int64_t c = 0;
-    const char *s = p;
-    for (; end - s >= 64; s += 64)
-        c += newlines_in_64(s);
-    for (; s < end; s++)
-        c += *s == '\n';
-    return c + (end > p && end[-1] != '\n');
+    return count_newlines(p, end) + (end > p && end[-1] != '\n');
 }

@@ -133,7 +133,7 @@ static int read_header(sk_atoms_file *f, cursor *c, xyz_header *h, sk_error *err
     const char *b, *e, *stop;
     int64_t line;
     if (!cursor_next_nonblank(c, &b, &e, 0, &line))
-        return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, c->line, -1, "no frame here");
+        return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, c->line, 1, "no frame here");
     trim(&b, &e);
     const char *lb = b;
     if (!sk_parse_int64(b, e, &h->natoms, &stop) || !only_space(stop, e) || h->natoms < 0)
@@ -143,7 +143,7 @@ static int read_header(sk_atoms_file *f, cursor *c, xyz_header *h, sk_error *err
                             (int)(e - b > 40 ? 40 : e - b), b);
     h->comment_line = c->line;
     if (!cursor_next(c, &h->comment, &h->comment_end))
-        return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, c->line, -1,
+        return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, c->line, 1,
                             "the file ends before the comment line");
     const char *bad;
     if (split_comment(h->comment, h->comment_end, &h->cl, &bad) != 0)
@@ -160,9 +160,20 @@ static int body_end(sk_atoms_file *f, const xyz_header *h, const char **end, sk_
     int64_t done;
     *end = skip_lines(h->body, f->src.data + f->src.size, h->natoms, &done);
     if (done < h->natoms)
-        return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, h->body_line + done, -1,
+        return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, h->body_line + done, 1,
                             "the file ends after %lld of the %lld atom lines", (long long)done,
                             (long long)h->natoms);
+    cursor c = {*end, f->src.data + f->src.size, h->body_line + h->natoms};
+    const char *b, *e, *stop;
+    int64_t line, count;
+    if (cursor_next_nonblank(&c, &b, &e, 0, &line)) {
+        trim(&b, &e);
+        if (!sk_parse_int64(b, e, &count, &stop) || stop != e)
+            return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, line, 1,
+                                "more atom lines than the count %lld (expected the next "
+                                "frame's count or the end)",
+                                (long long)h->natoms);
+    }
     return SK_OK;
 }
 

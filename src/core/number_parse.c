@@ -68,28 +68,6 @@ static int64_t eight_digits(const char *p)
 #endif
 }
 
-/* Four ASCII digits at p as a number, or -1. */
-static int32_t four_digits(const char *p)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    uint32_t v;
-    memcpy(&v, p, 4);
-    if (((v & 0xF0F0F0F0u) | (((v + 0x06060606u) & 0xF0F0F0F0u) >> 4)) != 0x33333333u)
-        return -1;
-    uint32_t d = v - 0x30303030u;
-    d = (d * 10 + (d >> 8)) & 0x00FF00FFu;
-    return (int32_t)((d & 0xFFFFu) * 100 + (d >> 16));
-#else
-    int32_t v = 0;
-    for (int i = 0; i < 4; i++) {
-        if (!is_digit(p[i]))
-            return -1;
-        v = v * 10 + (p[i] - '0');
-    }
-    return v;
-#endif
-}
-
 /* Append the digits of [p, end) to the 19-digit significand, counting
  * significant digits (leading zeros of the number are not significant). */
 static const char *take_digits(const char *p, const char *end, decimal *d, int *nsig,
@@ -529,24 +507,37 @@ static const char *scan_special(const char *p, const char *end, int neg, double 
     return NULL;
 }
 
-/* Digits of [p, end) appended to *w (mod 2^64); returns the first non-digit. */
+static const uint64_t k_pow10_u64[9] = {1,      10,      100,      1000,     10000,
+                                         100000, 1000000, 10000000, 100000000};
+
+/* Digits of [p, end) appended to *w (mod 2^64); returns the first non-digit.
+ * Eight bytes at a time: find where the digits stop, shift those digits to
+ * the low end of the number (the bytes before them become leading zeros)
+ * and convert. */
 static const char *accumulate(const char *p, const char *end, uint64_t *w)
 {
     uint64_t v = *w;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     while (p + 8 <= end) {
-        int64_t eight = eight_digits(p);
-        if (eight < 0)
+        uint64_t raw;
+        memcpy(&raw, p, 8);
+        uint64_t t = raw ^ 0x3030303030303030u; /* digits become 0..9 */
+        uint64_t above9 = (((t & 0x7F7F7F7F7F7F7F7Fu) + 0x7676767676767676u) | t) &
+                          0x8080808080808080u;
+        int n = above9 ? __builtin_ctzll(above9) >> 3 : 8;
+        if (n == 0)
             break;
-        v = v * 100000000u + (uint64_t)eight;
-        p += 8;
-    }
-    if (p + 4 <= end) {
-        int32_t four = four_digits(p);
-        if (four >= 0) {
-            v = v * 10000u + (uint64_t)four;
-            p += 4;
+        uint64_t d = t << (8 * (8 - n));
+        d = (d * 10 + (d >> 8)) & 0x00FF00FF00FF00FFu;
+        d = (d * 100 + (d >> 16)) & 0x0000FFFF0000FFFFu;
+        v = v * k_pow10_u64[n] + ((d & 0xFFFFFFFFu) * 10000 + (d >> 32));
+        p += n;
+        if (n < 8) {
+            *w = v;
+            return p;
         }
     }
+#endif
     for (; p < end && is_digit(*p); p++)
         v = v * 10 + (uint64_t)(*p - '0');
     *w = v;
