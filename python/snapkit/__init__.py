@@ -11,6 +11,7 @@ from .colstats import column_stats
 from .ramses import Output, derive, open, unit_factor
 from .store import File, convert, load, open, same_rows, save, verify  # noqa: F811 (open: both kinds)
 from .project import Maps, project
+from . import atoms
 
 __version__ = lib.sk_version().decode()
 
@@ -30,6 +31,6 @@ def threads(requested=0):
             "limited_by": b.limited_by.decode(), "affinity": b.affinity, "machine": b.machine}
 
 
-__all__ = ["Error", "Table", "memory", "threads", "__version__",
+__all__ = ["Error", "Table", "atoms", "memory", "threads", "__version__",
            "Output", "open", "derive", "unit_factor", "column_stats",
            "File", "save", "load", "convert", "verify", "same_rows", "project", "Maps"]

@@ -312,9 +312,12 @@ static int read_columns(sk_atoms_file *f, const dump_header *h, dump_columns *dc
         const char *t = token_end(p, le), *stop;
         double v;
         int64_t iv;
-        if (dc->kind[i] == FIELD_FLOAT64 && (!sk_parse_double(p, t, &v, &stop) || stop != t))
+        /* a label starts with a letter; anything else is a (maybe bad) number */
+        int label = (*p | 0x20) >= 'a' && (*p | 0x20) <= 'z';
+        if (dc->kind[i] == FIELD_FLOAT64 && label &&
+            (!sk_parse_double(p, t, &v, &stop) || stop != t))
             dc->kind[i] = FIELD_CATEGORY;
-        if (dc->kind[i] == FIELD_INT32 && strcmp(dc->names[i], "type") == 0 &&
+        if (dc->kind[i] == FIELD_INT32 && strcmp(dc->names[i], "type") == 0 && label &&
             (!sk_parse_int64(p, t, &iv, &stop) || stop != t))
             dc->kind[i] = FIELD_CATEGORY;
         p = t;

@@ -7,17 +7,21 @@
 static const char k_help[] =
     "usage: snapkit atoms info FILE [--from FMT] [--json]\n"
     "       snapkit atoms convert IN OUT [--from FMT] [--to FMT] [--frame K] [--threads N]\n"
-    "                                    [--atom-style STYLE] [--gzip-level L]\n\n"
+    "                                    [--atom-style STYLE] [--masses M1,M2,..] [--gzip-level L]\n\n"
     "info     format, frames, atoms, columns and box of an atom file (frame 0)\n"
     "convert  rewrite IN as OUT with every digit kept: one frame (--frame K, negative\n"
     "         counts from the end) or every frame (a data file holds only one)\n\n"
     "Formats: dump (LAMMPS text dump: .lammpstrj, .dump, dump.*), data (LAMMPS data:\n"
     ".data, .lmp, data.*), extxyz (extended or plain XYZ: .extxyz, .xyz). A trailing\n"
     ".gz is read and written with gzip. --from/--to name the format when the file\n"
-    "name does not. --atom-style overrides a data file's 'Atoms # style' hint.\n";
+    "name does not. --atom-style overrides a data file's 'Atoms # style' hint.\n"
+    "--masses gives the masses of atom types 1, 2, ... for a data file written from\n"
+    "a file without them (a dump of types only); with an element column snapkit\n"
+    "uses the standard atomic weights.\n";
 
 typedef struct options {
     const char *from, *to;
+    char masses[4096];
     long long frame;
     int has_frame, json;
     sk_atoms_options lib;
@@ -41,6 +45,21 @@ static int parse_args(int argc, char **argv, options *o, const char **pos, int *
         const char *val;
         if (cli_is(argv[i], "--json")) {
             o->json = 1;
+        } else if (cli_is(argv[i], "--masses")) {
+            if (!(val = cli_value(argc, argv, &i)))
+                return CLI_USAGE;
+            size_t k = 0;
+            for (const char *p = val; *p && k + 1 < sizeof o->masses; p++)
+                o->masses[k++] = *p == ',' ? ' ' : *p;
+            o->masses[k] = '\0';
+            double m;
+            const char *q = o->masses, *end = o->masses + k;
+            while (q < end) {
+                while (q < end && *q == ' ')
+                    q++;
+                if (q < end && (!sk_parse_double(q, end, &m, &q) || !(m > 0)))
+                    return cli_usage("atoms", "--masses takes positive numbers: '%s'", val);
+            }
         } else if (cli_is(argv[i], "--from") || cli_is(argv[i], "--to") ||
                    cli_is(argv[i], "--atom-style")) {
             const char *flag = argv[i];
@@ -190,6 +209,13 @@ static int cmd_info(const options *o, const char *path)
     return CLI_OK;
 }
 
+static int add_frame(sk_atoms_writer *w, sk_table *t, const options *o, sk_error *err)
+{
+    if (o->masses[0] && sk_table_meta_set(t, "lammps.masses", o->masses) != SK_OK)
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
+    return sk_atoms_writer_add(w, t, err);
+}
+
 static int convert_frames(sk_atoms_file *in, sk_atoms_writer *w, const options *o,
                           sk_atoms_format to, sk_error *err)
 {
@@ -197,7 +223,7 @@ static int convert_frames(sk_atoms_file *in, sk_atoms_writer *w, const options *
     if (o->has_frame) {
         int rc = sk_atoms_read_frame(in, o->frame, &t, err);
         if (rc == SK_OK)
-            rc = sk_atoms_writer_add(w, t, err);
+            rc = add_frame(w, t, o, err);
         sk_table_free(t);
         return rc;
     }
@@ -215,7 +241,7 @@ static int convert_frames(sk_atoms_file *in, sk_atoms_writer *w, const options *
         int rc = sk_atoms_next(in, &t, err);
         if (rc != SK_OK || !t)
             return rc;
-        rc = sk_atoms_writer_add(w, t, err);
+        rc = add_frame(w, t, o, err);
         sk_table_free(t);
         if (rc != SK_OK)
             return rc;

@@ -488,6 +488,20 @@ static void test_names(void)
     }
     sk_table_free(t);
     sk_atoms_close(f);
+    /* type labels and a string column arrive as categories */
+    const char *labels = "ITEM: TIMESTEP\n0\nITEM: NUMBER OF ATOMS\n3\nITEM: BOX BOUNDS pp pp pp\n"
+                         "0 1\n0 1\n0 1\nITEM: ATOMS id type x y z c_tag\n1 Cu 0 0 0 a\n"
+                         "2 Ni 0 0 0 b\n3 Cu 0 0 0 a\n";
+    t = NULL;
+    CHECK_OK(sk_atoms_open_memory(&f, labels, strlen(labels), "labels", SK_ATOMS_DUMP, NULL, &e),
+             &e);
+    CHECK_OK(sk_atoms_read_frame(f, 0, &t, &e), &e);
+    const sk_column *type = t ? sk_table_find(t, "type") : NULL;
+    CHECK(type && type->type == SK_CATEGORY && type->nlabels == 2 &&
+          strcmp(type->labels[1], "Ni") == 0 && ((int32_t *)type->data)[2] == 0);
+    CHECK(t && sk_table_find(t, "c_tag")->type == SK_CATEGORY);
+    sk_table_free(t);
+    sk_atoms_close(f);
 }
 
 int main(void)

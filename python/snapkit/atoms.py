@@ -1,0 +1,423 @@
+"""Atom files: LAMMPS dump, LAMMPS data and extended XYZ, read and written
+with every digit kept.
+
+    import snapkit.atoms as sa
+    s = sa.read("run.lammpstrj", frame=-1)     # a System
+    s["x"], s.positions, s.cell, s.pbc, s.meta
+    sa.write("run.extxyz", s)
+    atoms = s.to_ase(); s2 = sa.System.from_ase(atoms)
+
+Columns are numpy arrays over the C library's memory (no copies); a System
+keeps its table alive. Errors raise snapkit.Error naming file, line and
+column.
+"""
+import ctypes
+
+import numpy as np
+
+from ._lib import ERR, ErrorStruct, P, check, declare, lib
+from .table import _DTYPES, CATEGORY, Table
+
+_FORMATS = {None: 0, "auto": 0, "dump": 1, "lammps-dump": 1, "lammps-dump-text": 1,
+            "lammpstrj": 1, "data": 2, "lammps-data": 2, "lmp": 2, "extxyz": 3, "xyz": 3}
+_NAMES = {1: "dump", 2: "data", 3: "extxyz"}
+
+
+class _Options(ctypes.Structure):
+    _fields_ = [("threads", ctypes.c_int), ("atom_style", ctypes.c_char_p),
+                ("gzip_level", ctypes.c_int)]
+
+
+_OPTS = ctypes.POINTER(_Options)
+_PP = ctypes.POINTER(ctypes.c_void_p)
+declare("sk_atoms_read", ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_int64, _OPTS,
+        _PP, ERR)
+declare("sk_atoms_open", ctypes.c_int, _PP, ctypes.c_char_p, ctypes.c_int, _OPTS, ERR)
+declare("sk_atoms_open_memory", ctypes.c_int, _PP, ctypes.c_char_p, ctypes.c_size_t,
+        ctypes.c_char_p, ctypes.c_int, _OPTS, ERR)
+declare("sk_atoms_close", None, P)
+declare("sk_atoms_file_format", ctypes.c_int, P)
+declare("sk_atoms_count_frames", ctypes.c_int, P, ctypes.POINTER(ctypes.c_int64), ERR)
+declare("sk_atoms_read_frame", ctypes.c_int, P, ctypes.c_int64, _PP, ERR)
+declare("sk_atoms_next", ctypes.c_int, P, _PP, ERR)
+declare("sk_atoms_frame_header", ctypes.c_int, P, ctypes.c_int64, _PP,
+        ctypes.POINTER(ctypes.c_int64), ERR)
+declare("sk_atoms_writer_open", ctypes.c_int, _PP, ctypes.c_char_p, ctypes.c_int, _OPTS, ERR)
+declare("sk_atoms_writer_add", ctypes.c_int, P, P, ERR)
+declare("sk_atoms_writer_commit", ctypes.c_int, P, ERR)
+declare("sk_atoms_writer_abort", None, P)
+declare("sk_element_from_mass", ctypes.c_char_p, ctypes.c_double)
+declare("sk_element_mass", ctypes.c_double, ctypes.c_char_p)
+
+
+def _format_code(format):
+    try:
+        return _FORMATS[format]
+    except KeyError:
+        raise ValueError(f"snapkit: unknown atom file format {format!r} "
+                         "(dump, data or extxyz)") from None
+
+
+def _options(threads=0, atom_style=None, gzip_level=0):
+    return _Options(int(threads), atom_style.encode() if atom_style else None, int(gzip_level))
+
+
+def _vec(text):
+    return np.array([float(v) for v in text.split()], dtype=np.float64)
+
+
+def _info_value(raw):
+    """An extxyz comment value as ASE would read it."""
+    text = raw
+    if len(raw) >= 2 and raw[0] == raw[-1] == '"':
+        text = raw[1:-1].replace('\\"', '"').replace("\\\\", "\\")
+    elif len(raw) >= 2 and raw[0] in "{[" and raw[-1] in "}]":
+        text = raw[1:-1]
+    if raw == "":
+        return True
+    words = text.replace(",", " ").split()
+    for conv in (int, float):
+        try:
+            vals = [conv(w) for w in words]
+        except ValueError:
+            continue
+        if len(vals) == 1 and text.strip() == words[0]:
+            return vals[0]
+        if len(vals) > 1:
+            return np.array(vals)
+    if text in ("T", "True", "true"):
+        return True
+    if text in ("F", "False", "false"):
+        return False
+    return text
+
+
+class System:
+    """One frame of atoms: named columns (numpy, no copies), the box and
+    the frame's metadata. s["x"] is a column; s.positions stacks x y z."""
+
+    def __init__(self, table):
+        self.table = table
+
+    # columns
+    @property
+    def columns(self):
+        return self.table.columns
+
+    def __getitem__(self, name):
+        return self.table[name]
+
+    def __contains__(self, name):
+        return name in self.table
+
+    def __len__(self):
+        return len(self.table)
+
+    @property
+    def meta(self):
+        return self.table.meta
+
+    def set_meta(self, key, value):
+        """Set one metadata value (e.g. "lammps.masses" to "63.546 58.693",
+        the masses of types 1, 2 that a data file then carries)."""
+        lib.sk_table_meta_set(self.table.handle, str(key).encode(), str(value).encode())
+
+    @property
+    def positions(self):
+        """(N, 3) array of x y z (a copy: the columns are stored apart)."""
+        return np.column_stack([self["x"], self["y"], self["z"]])
+
+    # box
+    @property
+    def cell(self):
+        """3x3 array whose rows are the edge vectors a, b, c; None without a box."""
+        m = self.meta
+        if "box.a" not in m:
+            return None
+        return np.array([_vec(m["box.a"]), _vec(m["box.b"]), _vec(m["box.c"])])
+
+    @property
+    def origin(self):
+        m = self.meta
+        return _vec(m["box.origin"]) if "box.origin" in m else np.zeros(3)
+
+    @property
+    def pbc(self):
+        m = self.meta
+        if "box.pbc" not in m:
+            return np.zeros(3, dtype=bool)
+        return np.array([f == "T" for f in m["box.pbc"].split()])
+
+    def set_box(self, cell, origin=(0.0, 0.0, 0.0), pbc=(True, True, True)):
+        """Give the frame a box (rows of cell are a, b, c)."""
+        cell = np.asarray(cell, dtype=np.float64).reshape(3, 3)
+        meta = {"box.origin": " ".join(repr(float(v)) for v in origin),
+                "box.a": " ".join(repr(float(v)) for v in cell[0]),
+                "box.b": " ".join(repr(float(v)) for v in cell[1]),
+                "box.c": " ".join(repr(float(v)) for v in cell[2]),
+                "box.pbc": " ".join("T" if p else "F" for p in pbc)}
+        for k, v in meta.items():
+            lib.sk_table_meta_set(self.table.handle, k.encode(), v.encode())
+
+    @property
+    def timestep(self):
+        v = self.meta.get("timestep")
+        return int(v) if v is not None else None
+
+    @property
+    def info(self):
+        """The extxyz comment's other key=value pairs, parsed."""
+        return {k[7:]: _info_value(v) for k, v in self.meta.items() if k.startswith("extxyz.")}
+
+    def __repr__(self):
+        return (f"<snapkit.atoms.System {len(self)} atoms ({self.meta.get('format', '?')}): "
+                f"{', '.join(self.columns)}>")
+
+    # construction
+    @classmethod
+    def from_arrays(cls, columns, cell=None, origin=(0.0, 0.0, 0.0), pbc=(True, True, True),
+                    meta=None):
+        """A system from a dict of equal-length arrays (copied); strings
+        become category columns (e.g. element)."""
+        s = cls(Table.from_arrays(columns, meta=meta))
+        if cell is not None:
+            s.set_box(cell, origin, pbc)
+        return s
+
+    @classmethod
+    def from_ase(cls, atoms):
+        """A system from an ase.Atoms: element, x y z, every per-atom array
+        (N x k arrays as name_0 .. name_k-1), the cell, pbc and info."""
+        cols = {"element": np.array(atoms.get_chemical_symbols())}
+        pos = atoms.get_positions()
+        cols["x"], cols["y"], cols["z"] = pos[:, 0], pos[:, 1], pos[:, 2]
+        for name, arr in atoms.arrays.items():
+            if name in ("numbers", "positions"):
+                continue
+            arr = np.asarray(arr)
+            if arr.ndim == 1:
+                cols[name] = arr
+            else:
+                for k in range(arr.shape[1]):
+                    cols[f"{name}_{k}"] = arr[:, k]
+        meta = {}
+        for key, value in atoms.info.items():
+            meta["extxyz." + key] = _info_text(value)
+        s = cls.from_arrays(cols, meta=meta)
+        if atoms.cell.rank > 0 or atoms.pbc.any():
+            s.set_box(np.array(atoms.cell), getattr(atoms, "celldisp", np.zeros(3)).reshape(3),
+                      atoms.pbc)
+        return s
+
+    def to_ase(self, types=None):
+        """An ase.Atoms: symbols from the element column, else from `types`
+        ({type: symbol}), else guessed from the data file's masses; positions,
+        cell, pbc, masses, momenta and charges where present, the other
+        columns as atoms.arrays, the extxyz info as atoms.info."""
+        import ase
+
+        n = len(self)
+        symbols = self._symbols(types)
+        kwargs = {"symbols": symbols, "positions": self.positions}
+        cell = self.cell
+        if cell is not None:
+            kwargs["cell"] = cell
+            kwargs["pbc"] = self.pbc
+            if np.any(self.origin != 0):
+                kwargs["celldisp"] = self.origin
+        cols = self.columns
+        if "masses" in cols:
+            kwargs["masses"] = np.array(self["masses"])
+        if all(f"momenta_{k}" in cols for k in range(3)):
+            kwargs["momenta"] = np.column_stack([self[f"momenta_{k}"] for k in range(3)])
+        for q in ("q", "charge", "charges"):
+            if q in cols:
+                kwargs["charges"] = np.array(self[q])
+                break
+        atoms = ase.Atoms(**kwargs)
+        used = {"element", "x", "y", "z", "masses", "momenta_0", "momenta_1", "momenta_2",
+                "q", "charge", "charges"}
+        for name in cols:
+            if name not in used:
+                arr = self[name]
+                atoms.new_array(name, np.array(arr) if len(arr) == n else arr)
+        atoms.info.update(self.info)
+        if self.timestep is not None:
+            atoms.info.setdefault("timestep", self.timestep)
+        return atoms
+
+    def _symbols(self, types):
+        if "element" in self.columns:
+            return list(self["element"])
+        if "type" in self.columns:
+            t = np.asarray(self["type"])
+            mapping = dict(types or {})
+            if not mapping and "lammps.masses" in self.meta:
+                for k, m in enumerate(self.meta["lammps.masses"].split(), start=1):
+                    sym = lib.sk_element_from_mass(float(m))
+                    if sym:
+                        mapping[k] = sym.decode()
+            if mapping:
+                lut = {k: mapping.get(k, "X") for k in np.unique(t)}
+                return [lut[v] for v in t]
+        return ["X"] * len(self)
+
+
+def _info_text(value):
+    """A Python value as extxyz comment text (ASE's conventions)."""
+    if isinstance(value, (bool, np.bool_)):
+        return "T" if value else "F"
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    if isinstance(value, (float, np.floating)):
+        return repr(float(value))
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return '"' + " ".join(_info_text(v) for v in np.ravel(value)) + '"'
+    s = str(value)
+    if not s or any(c in s for c in ' "=\t'):
+        return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return s
+
+
+# ---- reading --------------------------------------------------------------
+
+class File:
+    """An open atom file: frame count, frames by index, iteration."""
+
+    def __init__(self, path, format=None, threads=0, atom_style=None):
+        self._h = ctypes.c_void_p()
+        self._opts = _options(threads, atom_style)
+        err = ErrorStruct()
+        check(lib.sk_atoms_open(ctypes.byref(self._h), str(path).encode(), _format_code(format),
+                                ctypes.byref(self._opts), ctypes.byref(err)), err)
+
+    def close(self):
+        if self._h:
+            lib.sk_atoms_close(self._h)
+            self._h = ctypes.c_void_p()
+
+    def __del__(self):
+        self.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    @property
+    def format(self):
+        return _NAMES[lib.sk_atoms_file_format(self._h)]
+
+    def __len__(self):
+        n = ctypes.c_int64()
+        err = ErrorStruct()
+        check(lib.sk_atoms_count_frames(self._h, ctypes.byref(n), ctypes.byref(err)), err)
+        return n.value
+
+    def frame(self, k):
+        t = ctypes.c_void_p()
+        err = ErrorStruct()
+        check(lib.sk_atoms_read_frame(self._h, int(k), ctypes.byref(t), ctypes.byref(err)), err)
+        return System(Table(t.value))
+
+    def header(self, k=0):
+        """Frame k without its atoms: (System of 0 rows with the columns and
+        metadata, atom count)."""
+        t = ctypes.c_void_p()
+        n = ctypes.c_int64()
+        err = ErrorStruct()
+        check(lib.sk_atoms_frame_header(self._h, int(k), ctypes.byref(t), ctypes.byref(n),
+                                        ctypes.byref(err)), err)
+        return System(Table(t.value)), n.value
+
+    def __iter__(self):
+        while True:
+            t = ctypes.c_void_p()
+            err = ErrorStruct()
+            check(lib.sk_atoms_next(self._h, ctypes.byref(t), ctypes.byref(err)), err)
+            if not t.value:
+                return
+            yield System(Table(t.value))
+
+
+def read(path, format=None, frame=0, threads=0, atom_style=None):
+    """Frame `frame` of an atom file (0 = first, -1 = last) as a System;
+    frame=slice(...) or ":" gives a list of Systems. format: dump, data or
+    extxyz (default: from the name, then the content)."""
+    if frame == ":":
+        frame = slice(None)
+    if isinstance(frame, slice):
+        with File(path, format, threads, atom_style) as f:
+            if frame == slice(None):
+                return list(f)
+            return [f.frame(k) for k in range(len(f))[frame]]
+    t = ctypes.c_void_p()
+    err = ErrorStruct()
+    opts = _options(threads, atom_style)
+    check(lib.sk_atoms_read(str(path).encode(), _format_code(format), int(frame),
+                            ctypes.byref(opts), ctypes.byref(t), ctypes.byref(err)), err)
+    return System(Table(t.value))
+
+
+def frames(path, format=None, threads=0, atom_style=None):
+    """Iterate over the frames of an atom file, one System at a time."""
+    with File(path, format, threads, atom_style) as f:
+        yield from f
+
+
+def info(path, format=None):
+    """Format, frame count, atom count, columns and box of frame 0."""
+    with File(path, format) as f:
+        n = len(f)
+        out = {"format": f.format, "frames": n, "atoms": 0, "columns": {}, "cell": None,
+               "origin": None, "pbc": None}
+        if n:
+            s, natoms = f.header(0)
+            types = {c: s.table._column(c).type for c in s.columns}
+            out.update(atoms=natoms, cell=s.cell, origin=s.origin, pbc=s.pbc, meta=s.meta,
+                       columns={c: "category" if t == CATEGORY else np.dtype(_DTYPES[t]).name
+                                for c, t in types.items()})
+        return out
+
+
+# ---- writing --------------------------------------------------------------
+
+def write(path, systems, format=None, threads=0, gzip_level=0):
+    """Write a System (or a list of them: several frames) to path; the
+    format from `format` or the name (.gz compresses). The file appears
+    complete or not at all."""
+    if isinstance(systems, System):
+        systems = [systems]
+    w = ctypes.c_void_p()
+    err = ErrorStruct()
+    opts = _options(threads, None, gzip_level)
+    check(lib.sk_atoms_writer_open(ctypes.byref(w), str(path).encode(), _format_code(format),
+                                   ctypes.byref(opts), ctypes.byref(err)), err)
+    try:
+        for s in systems:
+            if not isinstance(s, System):
+                s = System.from_ase(s)
+            check(lib.sk_atoms_writer_add(w, s.table.handle, ctypes.byref(err)), err)
+    except BaseException:
+        lib.sk_atoms_writer_abort(w)
+        raise
+    check(lib.sk_atoms_writer_commit(w, ctypes.byref(err)), err)
+
+
+def read_bytes(data, name="<bytes>", format=None, frame=0):
+    """Parse an atom file held in memory (bytes; gzip is recognised)."""
+    buf = ctypes.create_string_buffer(bytes(data), len(data))
+    h = ctypes.c_void_p()
+    err = ErrorStruct()
+    check(lib.sk_atoms_open_memory(ctypes.byref(h), buf, len(data), name.encode(),
+                                   _format_code(format), None, ctypes.byref(err)), err)
+    try:
+        t = ctypes.c_void_p()
+        check(lib.sk_atoms_read_frame(h, int(frame), ctypes.byref(t), ctypes.byref(err)), err)
+        return System(Table(t.value))
+    finally:
+        lib.sk_atoms_close(h)
+
+
+__all__ = ["System", "File", "read", "frames", "info", "write", "read_bytes"]
