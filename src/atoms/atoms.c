@@ -257,7 +257,7 @@ static int read_at(sk_atoms_file *f, int64_t k, int with_atoms, int64_t *natoms,
         *out = NULL;
         rc = sk_fail(err, SK_ERR_NOMEM, f->src.path, -1, "out of memory");
     }
-    if (rc == SK_OK)
+    if (rc == SK_OK && with_atoms)
         f->next = k + 1;
     return rc;
 }

@@ -265,7 +265,7 @@ static int cut_pieces(const body *b, piece **out, int *count)
 {
     size_t bytes = (size_t)(b->end - b->begin);
     size_t n = bytes / PIECE_BYTES + 1;
-    if (n < (size_t)b->threads * 4 && bytes >= (size_t)b->threads * 4 * 16384)
+    if (n < (size_t)b->threads * 4 && bytes >= 2 * PIECE_BYTES) /* enough to share */
         n = (size_t)b->threads * 4;
     if (n > MAX_PIECES)
         n = MAX_PIECES;

@@ -162,12 +162,11 @@ static int header_line(data_file *d, const char *b, const char *e, int64_t line,
     for (size_t i = 0; nv == 1 && i < sizeof k_counts / sizeof k_counts[0]; i++) {
         if (strcmp(words, k_counts[i].words) != 0)
             continue;
-        int64_t n = (int64_t)v[0];
-        if ((double)n != v[0] || n < 0)
+        if (!(v[0] >= 0 && v[0] < 9.0e18) || (double)(int64_t)v[0] != v[0])
             return sk_fail_text(err, SK_ERR_FORMAT, path, line, (int64_t)(skip_blank(b, e) - lb) + 1,
                                 "'%s' needs a count", words);
         if (k_counts[i].count >= 0)
-            d->counts[k_counts[i].count] = n;
+            d->counts[k_counts[i].count] = (int64_t)v[0];
         return SK_OK;
     }
     return sk_fail_text(err, SK_ERR_FORMAT, path, line, (int64_t)(p - lb) + 1,
@@ -270,9 +269,10 @@ static int section_at(data_file *d, cursor *c, const char *b, const char *e, int
     char *space = strchr(s->hint, ' ');
     if (space)
         *space = '\0';
-    int64_t n = k_sections[kind].count == C_PAIRIJ
-                    ? d->counts[C_ATOM_TYPES] * (d->counts[C_ATOM_TYPES] + 1) / 2
-                    : d->counts[k_sections[kind].count];
+    int64_t nt = d->counts[C_ATOM_TYPES];
+    int64_t n = k_sections[kind].count != C_PAIRIJ ? d->counts[k_sections[kind].count]
+                : nt < 3000000000 ? nt * (nt + 1) / 2 /* PairIJ: every pair of types */
+                                  : INT64_MAX;
     skip_blank_lines(c);
     int rc = register_section(d, name, line, err);
     if (rc != SK_OK)

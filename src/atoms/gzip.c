@@ -14,7 +14,8 @@ int gzip_inflate(const char *path, const unsigned char *in, size_t n, char **out
     size_t guess = n >= 4 ? (size_t)in[n - 4] | (size_t)in[n - 3] << 8 |
                                 (size_t)in[n - 2] << 16 | (size_t)in[n - 1] << 24
                           : 0;
-    size_t cap = guess > n ? guess + 1 : 4 * n + 1024;
+    /* deflate shrinks at most ~1032:1, so a larger size field is corrupt */
+    size_t cap = guess > n && guess / 1032 <= n ? guess + 1 : 4 * n + 1024;
     char *buf = sk_malloc(cap);
     if (!buf)
         return sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory inflating %zu bytes", n);
