@@ -1,5 +1,5 @@
-/* Pieces of number.c shared by parse.c, print.c and their tests: 128-bit
- * arithmetic and the powers-of-five table. */
+/* Pieces shared by number_parse.c, number_exact.c, number_format.c and
+ * their tests: 128-bit arithmetic, the powers-of-five table, log helpers. */
 #ifndef SNAPKIT_CORE_NUMBER_INTERNAL_H
 #define SNAPKIT_CORE_NUMBER_INTERNAL_H
 
@@ -31,5 +31,19 @@ static inline int sk_floor_log10_three_quarters_pow2(int q)
 {
     return (int)(((int64_t)q * 661971961083LL - 274743187321LL) >> 41);
 }
+
+/* A decimal number as scanned (number_parse.c). */
+typedef struct number_decimal {
+    const char *int_begin, *int_end;   /* integer digits */
+    const char *frac_begin, *frac_end; /* fraction digits */
+    int64_t exp10;                     /* the written exponent */
+    uint64_t w;                        /* first 19 significant digits */
+    int64_t q;                         /* value ~ w * 10^q */
+    int truncated;                     /* more than 19 significant digits */
+    int neg;
+} number_decimal;
+
+/* Its correctly rounded value by big-integer arithmetic (number_exact.c). */
+double number_exact(const number_decimal *d);
 
 #endif
