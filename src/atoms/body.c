@@ -359,7 +359,7 @@ int body_parse(const body *b, sk_table *t, sk_error *err)
     }
     int nt = b->threads > 0 ? b->threads : 1;
     if (rc == SK_OK) {
-#pragma omp parallel for num_threads(nt) schedule(static) if (np > 1)
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 1) if (np > 1)
         for (int i = 0; i < np; i++)
             pcs[i].nrows = count_lines(pcs[i].begin, pcs[i].end);
         int64_t row = 0;

@@ -9,7 +9,7 @@
 #include "snapkit/memory.h"
 #include "snapkit/number.h"
 
-#define PIECE_TARGET (1 << 20) /* bytes of text per piece */
+#define PIECE_TARGET (4 << 20) /* bytes of text per piece */
 
 struct out_sink {
     sk_atomic_file *file;

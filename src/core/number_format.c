@@ -110,27 +110,58 @@ static void shortest(uint64_t bits, uint64_t *digits, int *exp10)
     *exp10 = k;
 }
 
+static const uint64_t k_pow10[20] = {1,
+                                     10,
+                                     100,
+                                     1000,
+                                     10000,
+                                     100000,
+                                     1000000,
+                                     10000000,
+                                     100000000,
+                                     1000000000,
+                                     10000000000,
+                                     100000000000,
+                                     1000000000000,
+                                     10000000000000,
+                                     100000000000000,
+                                     1000000000000000,
+                                     10000000000000000,
+                                     100000000000000000,
+                                     1000000000000000000,
+                                     10000000000000000000u};
+
 static int count_digits(uint64_t v)
 {
-    int n = 1;
-    while (v >= 100) {
-        v /= 100;
-        n += 2;
-    }
-    return n + (v >= 10);
+    int n = ((64 - __builtin_clzll(v | 1)) * 1233) >> 12; /* ~ log10(2^bits) */
+    return n + (v >= k_pow10[n]);
 }
 
-/* Write the n decimal digits of v ending just before `end`. */
-static void put_digits(char *end, uint64_t v, int n)
+/* The eight decimal digits of v < 10^8 at p, by halving lanes: 4+4 digits,
+ * then 2+2 in each half, then 1+1 (exhaustively checked against printf). */
+static void eight_digits(char *p, uint32_t v)
 {
-    while (n >= 2) {
-        end -= 2;
-        memcpy(end, k_two_digits + 2 * (v % 100), 2);
-        v /= 100;
-        n -= 2;
-    }
-    if (n)
-        *--end = (char)('0' + v);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t x = (v / 10000) | ((uint64_t)(v % 10000) << 32);
+    uint64_t hundreds = ((x * 10486) >> 20) & 0x0000007F0000007Fu; /* x / 100 per lane */
+    x = hundreds | ((x - 100 * hundreds) << 16);
+    uint64_t tens = ((x * 103) >> 10) & 0x000F000F000F000Fu; /* x / 10 per lane */
+    x = tens | ((x - 10 * tens) << 8);
+    x += 0x3030303030303030u;
+    memcpy(p, &x, 8);
+#else
+    for (int i = 7; i >= 0; i--, v /= 10)
+        p[i] = (char)('0' + v % 10);
+#endif
+}
+
+/* The digits of v < 10^24 right-aligned in tmp[24]. */
+static void render(uint64_t v, char tmp[24])
+{
+    uint64_t hi = v / 100000000;
+    eight_digits(tmp + 16, (uint32_t)(v % 100000000));
+    eight_digits(tmp + 8, (uint32_t)(hi % 100000000));
+    eight_digits(tmp, (uint32_t)(hi / 100000000));
 }
 
 int sk_format_double(double v, char *buf)
@@ -157,33 +188,34 @@ int sk_format_double(double v, char *buf)
     int k;
     shortest(mag, &digits, &k);
     int n = count_digits(digits);
+    char tmp[24];
+    render(digits, tmp);
+    const char *d = tmp + 24 - n;
     int lead = k + n - 1; /* exponent of the first digit */
     if (lead >= -4 && lead < 16) { /* as Python's repr */
         if (k >= 0) { /* integer: digits then zeros */
-            put_digits(p + n, digits, n);
+            memcpy(p, d, (size_t)n);
             memset(p + n, '0', (size_t)k);
             p += n + k;
         } else if (lead >= 0) { /* digits with the point inside */
-            put_digits(p + n + 1, digits, n);
-            memmove(p, p + 1, (size_t)lead + 1);
+            memcpy(p, d, (size_t)lead + 1);
             p[lead + 1] = '.';
+            memcpy(p + lead + 2, d + lead + 1, (size_t)(n - lead - 1));
             p += n + 1;
         } else { /* 0.000ddd */
             int zeros = -lead - 1;
             p[0] = '0';
             p[1] = '.';
             memset(p + 2, '0', (size_t)zeros);
-            put_digits(p + 2 + zeros + n, digits, n);
+            memcpy(p + 2 + zeros, d, (size_t)n);
             p += 2 + zeros + n;
         }
     } else {
-        put_digits(p + n + 1, digits, n);
-        p[0] = p[1];
+        *p++ = d[0];
         if (n > 1) {
-            p[1] = '.';
-            p += n + 1;
-        } else {
-            p += 1;
+            *p++ = '.';
+            memcpy(p, d + 1, (size_t)n - 1);
+            p += n - 1;
         }
         *p++ = 'e';
         *p++ = lead < 0 ? '-' : '+';
