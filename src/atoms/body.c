@@ -9,6 +9,7 @@
 
 #include "atoms/atoms_internal.h"
 #include "snapkit/memory.h"
+#include "core/number_calls.h"
 #include "snapkit/number.h"
 
 #define PIECE_BYTES (256 * 1024)
@@ -161,7 +162,7 @@ static const char *parse_field(const body *b, piece *pc, int fi, int64_t row, in
     switch (f->kind) {
     case FIELD_FLOAT64: {
         double v;
-        if (!sk_parse_double(p, end, &v, &stop) || (stop < end && !is_delim(*stop, b->comment))) {
+        if (!number_parse_double(p, end, &v, &stop) || (stop < end && !is_delim(*stop, b->comment))) {
             piece_fail(pc, line, ls, p, "malformed number '%s' for %s",
                        token_text(p, end, tok, sizeof tok), f->name);
             return NULL;
@@ -172,7 +173,7 @@ static const char *parse_field(const body *b, piece *pc, int fi, int64_t row, in
     case FIELD_INT32:
     case FIELD_INT64: {
         int64_t v;
-        if (!sk_parse_int64(p, end, &v, &stop) || (stop < end && !is_delim(*stop, b->comment)) ||
+        if (!number_parse_int64(p, end, &v, &stop) || (stop < end && !is_delim(*stop, b->comment)) ||
             (f->kind == FIELD_INT32 && (v < INT32_MIN || v > INT32_MAX))) {
             piece_fail(pc, line, ls, p, "malformed integer '%s' for %s",
                        token_text(p, end, tok, sizeof tok), f->name);

@@ -5,14 +5,15 @@
 #include <string.h>
 
 #include "atoms/atoms_internal.h"
+#include "core/number_calls.h"
 #include "snapkit/number.h"
 
 void format_vec3(char *buf, size_t n, const double v[3])
 {
     char a[SK_NUMBER_BUFSIZE], b[SK_NUMBER_BUFSIZE], c[SK_NUMBER_BUFSIZE];
-    sk_format_double(v[0], a);
-    sk_format_double(v[1], b);
-    sk_format_double(v[2], c);
+    number_format_double(v[0], a);
+    number_format_double(v[1], b);
+    number_format_double(v[2], c);
     snprintf(buf, n, "%s %s %s", a, b, c);
 }
 
@@ -21,7 +22,7 @@ int parse_vec(const char *s, double *v, int n)
     const char *end = s + strlen(s), *p = s;
     for (int i = 0; i < n; i++) {
         p = skip_blank(p, end);
-        if (!sk_parse_double(p, end, &v[i], &p))
+        if (!number_parse_double(p, end, &v[i], &p))
             return -1;
     }
     return only_space(p, end) ? 0 : -1;

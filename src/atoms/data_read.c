@@ -7,6 +7,7 @@
 
 #include "atoms/data_internal.h"
 #include "snapkit/memory.h"
+#include "core/number_calls.h"
 #include "snapkit/number.h"
 
 /* Columns of an Atoms line per atom style (before optional image flags). */
@@ -213,13 +214,13 @@ static int read_masses(data_file *d, sk_table *t, sk_error *err)
         if (hash)
             e = hash;
         double m;
-        if (!sk_parse_int64(p, e, &type, &stop) || type < 1 || type > ntypes) {
+        if (!number_parse_int64(p, e, &type, &stop) || type < 1 || type > ntypes) {
             rc = sk_fail_text(err, SK_ERR_FORMAT, d->f->src.path, line, (int64_t)(p - lb) + 1,
                               "Masses: expected an atom type in 1..%lld", (long long)ntypes);
             break;
         }
         p = skip_blank(stop, e);
-        if (!sk_parse_double(p, e, &m, &stop) || !only_space(stop, e))
+        if (!number_parse_double(p, e, &m, &stop) || !only_space(stop, e))
             rc = sk_fail_text(err, SK_ERR_FORMAT, d->f->src.path, line, (int64_t)(p - lb) + 1,
                               "Masses: expected 'type mass'");
         else

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "atoms/data_internal.h"
+#include "core/number_calls.h"
 #include "snapkit/number.h"
 
 static const struct {
@@ -88,7 +89,7 @@ static int header_line(data_file *d, const char *b, const char *e, int64_t line,
     const char *p = skip_blank(b, e), *lb = b;
     while (nv < 3) {
         const char *stop;
-        if (!sk_parse_double(p, e, &v[nv], &stop) || (stop < e && !is_blank(*stop)))
+        if (!number_parse_double(p, e, &v[nv], &stop) || (stop < e && !is_blank(*stop)))
             break;
         nv++;
         p = skip_blank(stop, e);
@@ -128,7 +129,7 @@ static int is_number_start(const char *b, const char *e)
     double v;
     const char *stop;
     b = skip_blank(b, e);
-    return sk_parse_double(b, e, &v, &stop);
+    return number_parse_double(b, e, &v, &stop);
 }
 
 /* Skip blank lines without consuming the first non-blank one. */

@@ -8,6 +8,7 @@
 
 #include "atoms/atoms_internal.h"
 #include "snapkit/memory.h"
+#include "core/number_calls.h"
 #include "snapkit/number.h"
 
 #define MAX_OUT 16
@@ -136,7 +137,7 @@ static int masses(const data_out *d, double *mass, const char **label)
         const char *p = meta, *end = meta + strlen(meta);
         for (int64_t k = 0; k < d->ntypes; k++) {
             p = skip_blank(p, end);
-            if (!sk_parse_double(p, end, &mass[k], &p))
+            if (!number_parse_double(p, end, &mass[k], &p))
                 break;
         }
     }

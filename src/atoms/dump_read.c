@@ -5,6 +5,7 @@
 
 #include "atoms/atoms_internal.h"
 #include "snapkit/memory.h"
+#include "core/number_calls.h"
 #include "snapkit/number.h"
 
 #define MAX_COLUMNS 1024
@@ -42,7 +43,7 @@ static int int_line(sk_atoms_file *f, cursor *c, const char *item, int64_t *v, s
     if (rc != SK_OK)
         return rc;
     const char *lb = b;
-    if (!sk_parse_int64(b, e, v, &stop) || stop != e)
+    if (!number_parse_int64(b, e, v, &stop) || stop != e)
         return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, line, (int64_t)(b - lb) + 1,
                             "ITEM: %s needs an integer, found '%.*s'", item, (int)(e - b), b);
     return SK_OK;
@@ -54,7 +55,7 @@ static int parse_numbers(const char *b, const char *e, double *v, int n, const c
     for (int i = 0; i < n; i++) {
         p = skip_blank(p, e);
         const char *stop;
-        if (!sk_parse_double(p, e, &v[i], &stop) || (stop < e && !is_blank(*stop))) {
+        if (!number_parse_double(p, e, &v[i], &stop) || (stop < e && !is_blank(*stop))) {
             *bad = p;
             return -1;
         }
@@ -315,10 +316,10 @@ static int read_columns(sk_atoms_file *f, const dump_header *h, dump_columns *dc
         /* a label starts with a letter; anything else is a (maybe bad) number */
         int label = (*p | 0x20) >= 'a' && (*p | 0x20) <= 'z';
         if (dc->kind[i] == FIELD_FLOAT64 && label &&
-            (!sk_parse_double(p, t, &v, &stop) || stop != t))
+            (!number_parse_double(p, t, &v, &stop) || stop != t))
             dc->kind[i] = FIELD_CATEGORY;
         if (dc->kind[i] == FIELD_INT32 && strcmp(dc->names[i], "type") == 0 && label &&
-            (!sk_parse_int64(p, t, &iv, &stop) || stop != t))
+            (!number_parse_int64(p, t, &iv, &stop) || stop != t))
             dc->kind[i] = FIELD_CATEGORY;
         p = t;
     }

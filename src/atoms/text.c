@@ -5,6 +5,7 @@
 
 #include "atoms/atoms_internal.h"
 #include "snapkit/memory.h"
+#include "core/number_calls.h"
 #include "snapkit/number.h"
 
 void text_put(text *t, const char *s, size_t n)
@@ -63,7 +64,7 @@ void text_printf(text *t, const char *fmt, ...)
 void text_double(text *t, double v)
 {
     char buf[SK_NUMBER_BUFSIZE];
-    int n = sk_format_double(v, buf);
+    int n = number_format_double(v, buf);
     text_put(t, buf, (size_t)n);
 }
 

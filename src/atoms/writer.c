@@ -7,6 +7,7 @@
 #include "atoms/atoms_internal.h"
 #include "snapkit/atomicfile.h"
 #include "snapkit/memory.h"
+#include "core/number_calls.h"
 #include "snapkit/number.h"
 
 #define PIECE_TARGET (4 << 20) /* bytes of text per piece */
@@ -138,8 +139,8 @@ static char *put_int(char *p, int64_t v)
 static char *put_value(char *p, const out_field *f, int64_t r)
 {
     switch (f->type) {
-    case SK_FLOAT64: return p + sk_format_double(((const double *)f->data)[r], p);
-    case SK_FLOAT32: return p + sk_format_double(((const float *)f->data)[r], p);
+    case SK_FLOAT64: return p + number_format_double(((const double *)f->data)[r], p);
+    case SK_FLOAT32: return p + number_format_double(((const float *)f->data)[r], p);
     case SK_INT64: return put_int(p, ((const int64_t *)f->data)[r]);
     case SK_UINT64: return put_uint(p, ((const uint64_t *)f->data)[r]);
     case SK_INT32: return put_int(p, ((const int32_t *)f->data)[r]);

@@ -7,6 +7,7 @@
 
 #include "atoms/atoms_internal.h"
 #include "snapkit/memory.h"
+#include "core/number_calls.h"
 #include "snapkit/number.h"
 
 #define MAX_PROPS 512
@@ -136,7 +137,7 @@ static int read_header(sk_atoms_file *f, cursor *c, xyz_header *h, sk_error *err
         return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, c->line, 1, "no frame here");
     trim(&b, &e);
     const char *lb = b;
-    if (!sk_parse_int64(b, e, &h->natoms, &stop) || !only_space(stop, e) || h->natoms < 0)
+    if (!number_parse_int64(b, e, &h->natoms, &stop) || !only_space(stop, e) || h->natoms < 0)
         return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, line, (int64_t)(b - lb) + 1,
                             "expected the atom count of an XYZ frame, found '%.*s' (not XYZ, or "
                             "the previous frame's count is wrong)",
@@ -168,7 +169,7 @@ static int body_end(sk_atoms_file *f, const xyz_header *h, const char **end, sk_
     int64_t line, count;
     if (cursor_next_nonblank(&c, &b, &e, 0, &line)) {
         trim(&b, &e);
-        if (!sk_parse_int64(b, e, &count, &stop) || stop != e)
+        if (!number_parse_int64(b, e, &count, &stop) || stop != e)
             return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, line, 1,
                                 "more atom lines than the count %lld (expected the next "
                                 "frame's count or the end)",
@@ -262,7 +263,7 @@ static int parse_properties(sk_atoms_file *f, const xyz_header *h, const char *b
         const char *stop;
         snprintf(name, sizeof name, "%.*s", (int)(parts[0][1] - parts[0][0]), parts[0][0]);
         if (parts[1][1] - parts[1][0] != 1 || !strchr("SRIL", type) || !name[0] ||
-            !sk_parse_int64(parts[2][0], parts[2][1], &count, &stop) || stop != parts[2][1] ||
+            !number_parse_int64(parts[2][0], parts[2][1], &count, &stop) || stop != parts[2][1] ||
             count < 1 || count > MAX_PROPS)
             return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, h->comment_line, col,
                                 "malformed Properties entry '%.*s'",

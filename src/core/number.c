@@ -2,6 +2,7 @@
  * and number_format.c (shortest round-trip printing). */
 #include <string.h>
 
+#include "core/number_internal.h"
 #include "snapkit/number.h"
 
 int sk_format_int64(int64_t v, char *buf)
@@ -21,7 +22,7 @@ int sk_format_int64(int64_t v, char *buf)
     return n;
 }
 
-int sk_parse_int64(const char *s, const char *end, int64_t *out, const char **stop)
+int number_parse_int64(const char *s, const char *end, int64_t *out, const char **stop)
 {
     const char *p = s;
     int neg = 0;
@@ -43,3 +44,6 @@ int sk_parse_int64(const char *s, const char *end, int64_t *out, const char **st
         *stop = p;
     return 1;
 }
+
+int sk_parse_int64(const char *s, const char *end, int64_t *out, const char **stop)
+    __attribute__((alias("number_parse_int64")));

@@ -164,7 +164,7 @@ static void render(uint64_t v, char tmp[24])
     eight_digits(tmp, (uint32_t)(hi / 100000000));
 }
 
-int sk_format_double(double v, char *buf)
+int number_format_double(double v, char *buf)
 {
     uint64_t bits;
     memcpy(&bits, &v, sizeof bits);
@@ -230,3 +230,5 @@ int sk_format_double(double v, char *buf)
     *p = '\0';
     return (int)(p - buf);
 }
+
+int sk_format_double(double v, char *buf) __attribute__((alias("number_format_double")));

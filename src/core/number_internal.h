@@ -9,6 +9,8 @@ __extension__ typedef unsigned __int128 sk_u128;
 
 #include "core/pow5_table.h"
 
+#include "core/number_calls.h"
+
 /* T(q) of the table as one 128-bit integer; s(q) is k_pow5[...].s. */
 static inline sk_u128 sk_pow5_t(int q)
 {

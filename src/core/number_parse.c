@@ -340,7 +340,7 @@ static const char *parse_long(const char *s, const char *end, double *out)
     return p;
 }
 
-int sk_parse_double(const char *s, const char *end, double *out, const char **stop)
+int number_parse_double(const char *s, const char *end, double *out, const char **stop)
 {
     const char *p = s;
     int neg = 0;
@@ -393,3 +393,6 @@ int sk_parse_double(const char *s, const char *end, double *out, const char **st
         *stop = p;
     return 1;
 }
+
+int sk_parse_double(const char *s, const char *end, double *out, const char **stop)
+    __attribute__((alias("number_parse_double")));
