@@ -7,8 +7,9 @@ copper displaced by up to 0.1 A (/work/shared/fixtures/atoms/make.sh) at
 Every measurement runs in its own process: import, a warm-up on the
 500-atom file, one run whose result is checked against the fixture facts
 (atom count, first and last atom as LAMMPS wrote them), then the shortest
-of three timed runs. Memory is the peak resident size beyond the process's
-size just before the operation (after the warm-up; /proc/self/clear_refs).
+of three timed runs. Memory is the peak resident size during the timed runs
+beyond the process's size just before them (/proc/self/clear_refs); for
+snapkit's reads it includes the mapped file.
 
     /usr/bin/python3 bench/atoms_vs_ase.py [--sizes 4000,32000,256000,2048000]
                      [--threads 2] [--generate] [--out bench/out]
@@ -144,11 +145,6 @@ def child(args):
     else:  # the frame to write, read outside the timing (from the exact data file)
         prepared = prog.read(input_path(args.n, "data", args.out), "data")
         prog.write(out_path, prog.read(input_path(500, "data", args.out), "data"), args.format)
-    # the peak from here on
-    with open("/proc/self/clear_refs", "w") as f:
-        f.write("5")
-    base = rss_kb("VmRSS")
-
     def once():
         if args.op == "read":
             return prog.read(src, args.format)
@@ -165,6 +161,10 @@ def child(args):
         check(sk, back, args.n, 5e-9 if args.program == "ase" and args.format == "extxyz" else 0)
         del back
     del result
+    # the peak of the timed runs, above the process as it is now
+    with open("/proc/self/clear_refs", "w") as f:
+        f.write("5")
+    base = rss_kb("VmRSS")
     best = float("inf")
     for _ in range(3):
         t0 = time.perf_counter()
