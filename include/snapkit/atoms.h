@@ -5,7 +5,8 @@
  *   id int64; type, mol, ix, iy, iz, proc int32; element SK_CATEGORY (the
  *   extxyz "species", LAMMPS "element"); x, y, z float64; every other column
  *   float64 (vx, fx, q, c_pe, ...) unless the file says otherwise (extxyz
- *   I -> int64, L -> uint8 holding 0/1, S -> category). extxyz properties
+ *   I -> int64 but int32 for the names above, L -> uint8 holding 0/1,
+ *   S -> category). extxyz properties
  *   with several components: pos -> x y z, vel/velo -> vx vy vz, forces ->
  *   fx fy fz, others name_0, name_1, ...
  * Positions: LAMMPS x/y/z, xu/yu/zu (unwrapped: metadata atoms.unwrapped=1)

@@ -241,6 +241,16 @@ static void component_name(const char *name, int count, int i, char *out, size_t
         snprintf(out, n, "%s_%d", name, i);
 }
 
+/* Integer columns LAMMPS keeps as 32 bits: the same type in every format. */
+static int is_lammps_int32(const char *name)
+{
+    static const char *const names[] = {"type", "mol", "ix", "iy", "iz", "proc", "procp1"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(name, names[i]) == 0)
+            return 1;
+    return 0;
+}
+
 static int parse_properties(sk_atoms_file *f, const xyz_header *h, const char *b, const char *e,
                             prop_columns *pc, sk_error *err)
 {
@@ -274,8 +284,8 @@ static int parse_properties(sk_atoms_file *f, const xyz_header *h, const char *b
             field_kind kind = type == 'S'   ? FIELD_CATEGORY
                               : type == 'R' ? FIELD_FLOAT64
                               : type == 'L' ? FIELD_BOOL
-                              : strcmp(cname, "type") == 0 ? FIELD_INT32
-                                                           : FIELD_INT64;
+                              : is_lammps_int32(cname) ? FIELD_INT32
+                                                       : FIELD_INT64;
             int rc = add_column(pc, cname, kind);
             if (rc == -1)
                 return sk_fail(err, SK_ERR_NOMEM, f->src.path, -1, "out of memory");

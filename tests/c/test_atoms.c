@@ -351,6 +351,10 @@ static void test_round_trips(const char *dir)
                 check_same(t, back, out);
             if (back && strstr(outs[k], "data") == NULL) /* same columns, same order */
                 CHECK_EQ_INT(sk_table_ncols(back), sk_table_ncols(t));
+            for (int c = 0; back && strstr(outs[k], "extxyz") && c < sk_table_ncols(t); c++) {
+                const sk_column *a = sk_table_col(t, c), *b = sk_table_find(back, a->name);
+                CHECK_MSG(b && a->type == b->type, "%s: column %s changed type", out, a->name);
+            }
             sk_table_free(back);
             unlink(out);
         }
