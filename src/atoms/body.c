@@ -265,8 +265,9 @@ static void parse_piece(const body *b, piece *pc)
 static int cut_pieces(const body *b, piece **out, int *count)
 {
     size_t bytes = (size_t)(b->end - b->begin);
-    size_t n = bytes / PIECE_BYTES + 1;
-    if (n < (size_t)b->threads * 4 && bytes >= 2 * PIECE_BYTES) /* enough to share */
+    /* below a megabyte, waking threads costs more than it saves */
+    size_t n = bytes < (1u << 20) ? 1 : bytes / PIECE_BYTES + 1;
+    if (n > 1 && n < (size_t)b->threads * 4)
         n = (size_t)b->threads * 4;
     if (n > MAX_PIECES)
         n = MAX_PIECES;

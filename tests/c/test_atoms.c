@@ -397,6 +397,47 @@ static void test_threads(const char *dir)
     sk_table_free(t);
 }
 
+/* A file large enough to be cut into pieces, whose pieces meet the
+ * element labels in different orders: the merged labels and codes must
+ * give every atom its element, whatever the thread count. */
+static void test_pieces(void)
+{
+    enum { N = 120000 };
+    sk_error e;
+    sk_table *t = sk_table_new(N);
+    int64_t *id = sk_table_add(t, "id", SK_INT64, &e);
+    int32_t *el = sk_table_add(t, "element", SK_CATEGORY, &e);
+    double *x = sk_table_add(t, "x", SK_FLOAT64, &e), *y = sk_table_add(t, "y", SK_FLOAT64, &e),
+           *z = sk_table_add(t, "z", SK_FLOAT64, &e);
+    const char *labels[3] = {"Ni", "Cu", "Zr"};
+    CHECK_OK(sk_table_set_labels(t, "element", labels, 3, &e), &e);
+    for (int64_t i = 0; i < N; i++) {
+        id[i] = N - i;
+        el[i] = i < N / 2 ? (int32_t)(i % 2) : (i % 3 == 0 ? 2 : 1); /* Zr first in 2nd half */
+        x[i] = 1.0 / (double)(i + 3);
+        y[i] = (double)i * 1e-7 - 0.25;
+        z[i] = -1e300 / (double)(i + 1);
+    }
+    sk_box box = {{0, 0, 0}, {10, 0, 0}, {0, 10, 0}, {0, 0, 10}, {1, 1, 0}};
+    CHECK_OK(sk_atoms_set_box(t, &box), &e);
+    const char *exts[] = {"extxyz", "dump", "lammpstrj.gz"};
+    for (int k = 0; k < 3; k++) {
+        char out[400];
+        snprintf(out, sizeof out, "%s/pieces.%s", g_tmp, exts[k]);
+        sk_atoms_options o = {.threads = 3};
+        CHECK_OK(sk_atoms_write(out, t, SK_ATOMS_AUTO, &o, &e), &e);
+        sk_table *one = read_file(out, 0, 1), *three = read_file(out, 0, 3);
+        if (one && three) {
+            check_same(t, one, "pieces, 1 thread");
+            check_same(t, three, "pieces, 3 threads");
+        }
+        sk_table_free(one);
+        sk_table_free(three);
+        unlink(out);
+    }
+    sk_table_free(t);
+}
+
 /* A multi-frame file written frame by frame, read back as frames. */
 static void test_writer_frames(const char *dir)
 {
@@ -526,6 +567,7 @@ int main(void)
     test_frames(data);
     test_round_trips(data);
     test_threads(data);
+    test_pieces();
     test_writer_frames(data);
     test_write_failures(data);
     test_names();
