@@ -2,6 +2,7 @@
  * piece of rows into its own buffer (and gzips it into a member when the
  * file is .gz); the pieces are written to the temporary file in row order
  * as they complete. */
+#include <fcntl.h>
 #include <string.h>
 
 #include "atoms/atoms_internal.h"
@@ -39,10 +40,21 @@ int sink_open(out_sink **out, const char *path, int gzip_level, int threads, sk_
     return SK_OK;
 }
 
-/* Write bytes that are already final (plain, or a gzip member). */
+/* Write bytes that are already final (plain, or a gzip member), and start
+ * their writeback now so that the fsync of the commit finds little left. */
 static int put_raw(out_sink *s, const void *data, size_t n, sk_error *err)
 {
-    return n ? sk_atomic_write(s->file, data, n, err) : SK_OK;
+    if (n == 0)
+        return SK_OK;
+    int64_t at = sk_atomic_tell(s->file);
+    int rc = sk_atomic_write(s->file, data, n, err);
+#ifdef SYNC_FILE_RANGE_WRITE
+    if (rc == SK_OK && n >= (1u << 20))
+        sync_file_range(sk_atomic_fd(s->file), at, (off_t)n, SYNC_FILE_RANGE_WRITE);
+#else
+    (void)at;
+#endif
+    return rc;
 }
 
 int sink_write(out_sink *s, const void *data, size_t n, sk_error *err)
