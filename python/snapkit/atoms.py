@@ -205,8 +205,7 @@ class System:
             meta["extxyz." + key] = _info_text(value)
         s = cls.from_arrays(cols, meta=meta)
         if atoms.cell.rank > 0 or atoms.pbc.any():
-            s.set_box(np.array(atoms.cell), getattr(atoms, "celldisp", np.zeros(3)).reshape(3),
-                      atoms.pbc)
+            s.set_box(np.array(atoms.cell), np.asarray(atoms.get_celldisp()).reshape(3), atoms.pbc)
         return s
 
     def to_ase(self, types=None):
