@@ -27,6 +27,7 @@
 #include "snapkit/store.h"
 #include "snapkit/project.h"
 #include "snapkit/atoms.h"
+#include "snapkit/synth.h"
 
 #ifdef __cplusplus
 extern "C" {
