@@ -37,6 +37,8 @@ int synth_stream_flush(synth_stream *s, sk_error *err)
 
 int synth_stream_raw(synth_stream *s, const void *data, size_t bytes, sk_error *err)
 {
+    if (bytes == 0) /* an empty record's payload; data may be NULL */
+        return SK_OK;
     s->bytes += (int64_t)bytes;
     if (s->len + bytes > s->cap) {
         int rc = synth_stream_flush(s, err);
