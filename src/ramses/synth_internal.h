@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "snapkit/atomicfile.h"
+#include "snapkit/colstats.h"
 #include "snapkit/synth.h"
 
 #define SYNTH_MAX_CLUMPS 8
@@ -98,10 +99,9 @@ void synth_record_into(char **p, const void *data, size_t bytes);
 
 /* ---- truth accumulators (synth_truth.c) ---- */
 
-typedef struct synth_sum { double s, c; } synth_sum; /* Neumaier compensated sum */
 
 typedef struct synth_acc {
-    synth_sum sum, abs_sum, vol, abs_vol;
+    sk_ksum sum, abs_sum, vol, abs_vol; /* compensated sums */
     double min, max;
 } synth_acc;
 
@@ -126,7 +126,6 @@ struct sk_synth_truth {
     synth_tally *tally;
 };
 
-void synth_sum_add(synth_sum *s, double v);
 void synth_acc_init(synth_acc *a);
 void synth_acc_add(synth_acc *a, double v, double volume);
 /* Components and column names of this plan's output (no tally yet). */

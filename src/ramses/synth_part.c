@@ -86,10 +86,10 @@ static double star_mass(const synth_plan *p, int64_t id)
 
 double synth_star_mass_total(const synth_plan *p)
 {
-    synth_sum s = {0, 0};
+    sk_ksum s = {0, 0};
     for (int64_t id = 1; id <= p->nstar; id++)
-        synth_sum_add(&s, star_mass(p, id));
-    return s.s + s.c;
+        sk_ksum_add(&s, star_mass(p, id));
+    return sk_ksum_value(&s);
 }
 
 /* Relative mass of a node (level, c): the mean density over its cells at

@@ -258,9 +258,12 @@ static void namelist(const synth_plan *p, text *t)
     put(t, "&OUTPUT_PARAMS\nnoutput=1\ntout=%.17g\n/\n\n", p->time);
     if (o->components & SK_SYNTH_HYDRO)
         put(t, "&HYDRO_PARAMS\ngamma=1.6666667\n/\n\n");
-    if (with_particles(p))
-        put(t, "&PHYSICS_PARAMS\neps_star=0.01\nmetal=%s\n/\n",
-            synth_has_metal(p) ? ".true." : ".false.");
+    if (with_particles(p) || synth_has_metal(p)) {
+        put(t, "&PHYSICS_PARAMS\n");
+        if (with_particles(p))
+            put(t, "eps_star=0.01\n");
+        put(t, "metal=%s\n/\n", synth_has_metal(p) ? ".true." : ".false.");
+    }
 }
 
 int synth_write_text_files(const synth_plan *p, const char *dir, int64_t *bytes, int *files,

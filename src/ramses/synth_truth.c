@@ -1,32 +1,18 @@
 /* The truth of a synthetic output: what was written, summed while writing
- * with Neumaier's compensated sums (each CPU on its own, then merged in CPU
+ * with Neumaier's compensated sums (colstats.h) (each CPU on its own, then merged in CPU
  * order, so the result does not depend on the thread count). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "ramses/synth_internal.h"
+#include "snapkit/colstats.h"
 #include "snapkit/memory.h"
 
-void synth_sum_add(synth_sum *s, double v)
+static void sum_merge(sk_ksum *dst, const sk_ksum *src)
 {
-    double t = s->s + v;
-    if (fabs(s->s) >= fabs(v))
-        s->c += (s->s - t) + v;
-    else
-        s->c += (v - t) + s->s;
-    s->s = t;
-}
-
-static double sum_value(const synth_sum *s)
-{
-    return s->s + s->c;
-}
-
-static void sum_merge(synth_sum *dst, const synth_sum *src)
-{
-    synth_sum_add(dst, src->s);
-    synth_sum_add(dst, src->c);
+    sk_ksum_add(dst, src->sum);
+    sk_ksum_add(dst, src->comp);
 }
 
 void synth_acc_init(synth_acc *a)
@@ -38,10 +24,10 @@ void synth_acc_init(synth_acc *a)
 
 void synth_acc_add(synth_acc *a, double v, double volume)
 {
-    synth_sum_add(&a->sum, v);
-    synth_sum_add(&a->abs_sum, fabs(v));
-    synth_sum_add(&a->vol, v * volume);
-    synth_sum_add(&a->abs_vol, fabs(v * volume));
+    sk_ksum_add(&a->sum, v);
+    sk_ksum_add(&a->abs_sum, fabs(v));
+    sk_ksum_add(&a->vol, v * volume);
+    sk_ksum_add(&a->abs_vol, fabs(v * volume));
     if (v < a->min)
         a->min = v;
     if (v > a->max)
@@ -210,10 +196,10 @@ const char *sk_synth_truth_column_name(const sk_synth_truth *t, const char *name
 
 static void stats_of(const synth_acc *a, sk_synth_stats *out)
 {
-    out->sum = sum_value(&a->sum);
-    out->abs_sum = sum_value(&a->abs_sum);
-    out->volume_sum = sum_value(&a->vol);
-    out->abs_volume_sum = sum_value(&a->abs_vol);
+    out->sum = sk_ksum_value(&a->sum);
+    out->abs_sum = sk_ksum_value(&a->abs_sum);
+    out->volume_sum = sk_ksum_value(&a->vol);
+    out->abs_volume_sum = sk_ksum_value(&a->abs_vol);
     out->min = a->min;
     out->max = a->max;
 }
