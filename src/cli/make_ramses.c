@@ -142,9 +142,10 @@ static int parse_option(args *a, int argc, char **argv, int *i)
     } else if (cli_is(f, "--boxlen")) {
         return cli_double(f, v, &a->opt.boxlen);
     } else if (cli_is(f, "--seed")) {
-        if (parse_count(f, v, 0, INT64_MAX / 2, &n))
+        long long seed;
+        if (cli_int(f, v, &seed))
             return -1;
-        a->opt.seed = (uint64_t)n;
+        a->opt.seed = (uint64_t)seed;
     } else if (cli_is(f, "--output")) {
         if (parse_count(f, v, 1, 99999, &n))
             return -1;
