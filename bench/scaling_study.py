@@ -15,8 +15,9 @@ cache; files and bytes per second; bytes the library allocated against the
 table it returned), and yt's read of the same cells (yt.load, all_data, every
 hydro field and the level; one run, killed after --yt-timeout seconds). On
 the largest output (by bytes) and the big one it also sweeps snapkit's
-threads (1 and 2) and reads a small region (0.45-0.55 on each axis: only
-the CPU files whose domains it touches). Outputs are written one at a time under --workdir
+threads (1 and 2), reads a small region (0.45-0.55 on each axis: only the
+CPU files whose domains it touches), and converts the hydro cells once
+into a compact .snapkit file (`snapkit convert`) and reads that. Outputs are written one at a time under --workdir
 (default /tmp) and deleted after their measurements unless --keep; the
 free disk is checked first. Needs the build (`make build`) and python3-yt.
 """
@@ -89,6 +90,20 @@ def snapkit_read(folder, repeat, threads=0, region=False):
     return best
 
 
+def convert_and_read(folder, repeat):
+    """Convert the hydro cells once into a compact file, then read that."""
+    target = folder.rstrip("/") + ".snapkit"
+    t0 = time.perf_counter()
+    subprocess.run([CLI, "convert", folder, "-o", target, "--components", "hydro"],
+                   capture_output=True, check=True)
+    seconds = time.perf_counter() - t0
+    read = snapkit_read(target, repeat)
+    out = {"convert_seconds": seconds, "bytes": os.path.getsize(target),
+           "read_seconds": read["seconds"], "rows": read["rows"]}
+    os.remove(target)
+    return out
+
+
 def yt_read(folder, timeout):
     info = [f for f in os.listdir(folder) if f.startswith("info_")][0]
     proc = subprocess.Popen([sys.executable, "-c", YT_SCRIPT, os.path.join(folder, info)],
@@ -117,6 +132,7 @@ def measure(folder, label, ncpu, report, args, sweep):
         row["threads"] = {t: snapkit_read(folder, args.repeat, t)["seconds"] for t in (1, 2)}
         box = snapkit_read(folder, args.repeat, region=True)
         row["region"] = {k: box[k] for k in ("seconds", "files_opened", "rows")}
+        row["compact"] = convert_and_read(folder, args.repeat)
     y = yt_read(folder, args.yt_timeout)
     row["yt_seconds"] = y["seconds"]
     if y.get("rows") is not None and y["rows"] != sk["rows"]:
@@ -152,6 +168,13 @@ def print_table(rows):
         for r in sweeps:
             t1, t2 = r["threads"][1], r["threads"][2]
             print("| %s | %d | %.3f | %.3f | %.2f |" % (r["label"], r["ncpu"], t1, t2, t1 / t2))
+        print("\n| output | CPU files | convert hydro s | .snapkit size | read .snapkit s | rows |")
+        print("| --- | --- | --- | --- | --- | --- |")
+        for r in sweeps:
+            c = r["compact"]
+            print("| %s | %d | %.1f | %s | %.3f | %d |" % (r["label"], r["ncpu"], c["convert_seconds"],
+                                                         fmt_bytes(c["bytes"]), c["read_seconds"],
+                                                         c["rows"]))
         print("\n| output | CPU files | region 0.45-0.55 on each axis: files opened | rows | s |")
         print("| --- | --- | --- | --- | --- |")
         for r in sweeps:
