@@ -16,7 +16,8 @@ static void set_var(rs_var *v, const char *name, char type)
 
 /* yt's heuristic for outputs without a descriptor: 5 variables are pure
  * hydro, 6-10 add the metallicity, 11 is MHD (left and right face fields),
- * more than 11 is MHD with metallicity; further ones are scalars. */
+ * more than 11 is MHD with metallicity; further ones are scalars, numbered
+ * from 1 after the metallicity as current RAMSES numbers them (scalar_01). */
 static void conventional_hydro(rs_var *v, int nvar)
 {
     static const char *const hydro[] = {"density", "velocity_x", "velocity_y", "velocity_z",
@@ -33,14 +34,15 @@ static void conventional_hydro(rs_var *v, int nvar)
         else if (i == nbase)
             snprintf(name, sizeof name, "metallicity");
         else
-            snprintf(name, sizeof name, "scalar_%02d", i - nbase + 1);
+            snprintf(name, sizeof name, "scalar_%02d", i - nbase);
         set_var(&v[i], name, 'd');
     }
 }
 
 /* Late-2017 names to current ones: thermal_pressure is pressure, and
- * passive_scalar_N is scalar_NN, or metallicity for the first scalar of a
- * run with metal=.true. (as current RAMSES names it). */
+ * passive_scalar_N (counted from 1) is scalar_NN (counted from 0, as
+ * current RAMSES numbers them), or metallicity for the first scalar of a
+ * run with metal=.true. */
 static void modern_name(const sk_ramses *r, const char *old, char *out, size_t n)
 {
     int k;
@@ -54,7 +56,7 @@ static void modern_name(const sk_ramses *r, const char *old, char *out, size_t n
         if (k == 1 && metal)
             snprintf(out, n, "metallicity");
         else
-            snprintf(out, n, "scalar_%02d", k);
+            snprintf(out, n, "scalar_%02d", k - 1);
     } else {
         snprintf(out, n, "%s", old);
     }

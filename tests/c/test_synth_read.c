@@ -15,7 +15,7 @@ static void reader_name(const char *truth_name, char *out, size_t n)
     if (strcmp(truth_name, "thermal_pressure") == 0)
         snprintf(out, n, "pressure");
     else if (sscanf(truth_name, "passive_scalar_%d", &k) == 1)
-        snprintf(out, n, k == 1 ? "metallicity" : "scalar_%02d", k);
+        snprintf(out, n, k == 1 ? "metallicity" : "scalar_%02d", k - 1);
     else
         snprintf(out, n, "%s", truth_name);
 }

@@ -72,7 +72,7 @@ def reader_name(name):  # late-2017 names as the reader gives them
     m = re.fullmatch(r"passive_scalar_(\d+)", name)
     if m:
         k = int(m.group(1))
-        return "metallicity" if k == 1 else "scalar_%02d" % k
+        return "metallicity" if k == 1 else "scalar_%02d" % (k - 1)
     return name
 for comp, want in truth.items():
     got = json.load(open("%s-%s.json" % (base, comp)))

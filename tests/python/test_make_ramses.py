@@ -87,7 +87,7 @@ def _snapkit_name(name):
         return "pressure"
     if name.startswith("passive_scalar_"):
         k = int(name.rsplit("_", 1)[1])
-        return "metallicity" if k == 1 else "scalar_%02d" % k
+        return "metallicity" if k == 1 else "scalar_%02d" % (k - 1)
     return name
 
 

@@ -59,7 +59,8 @@ def test_particles_without_family_records(old):
 
 def test_names_without_descriptor_or_metal(old, tmp_path):
     """No descriptor: yt's names by position (6 variables: metallicity last).
-    Key/value descriptor of a run without metal=.true.: scalar_01."""
+    Key/value descriptor of a run without metal=.true.: scalar_00, as current
+    RAMSES numbers the first passive scalar."""
     bare = tmp_path / "output_00002"
     bare.mkdir()
     for name in os.listdir(old):
@@ -71,4 +72,4 @@ def test_names_without_descriptor_or_metal(old, tmp_path):
     os.symlink(os.path.join(old, "hydro_file_descriptor.txt"),
                bare / "hydro_file_descriptor.txt")
     names = [v["name"] for v in snapkit.open(str(bare)).info["columns"]["hydro"]]
-    assert names[4:] == ["pressure", "scalar_01"]
+    assert names[4:] == ["pressure", "scalar_00"]
