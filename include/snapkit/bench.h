@@ -1,0 +1,310 @@
+/* snapkit/bench.h - measuring snapkit on the user's own machine.
+ *
+ * The pieces of `snapkit bench`: facts about the machine and the job's CPUs,
+ * a storage probe (open/close rate, per-reader throughput under
+ * concurrency), thread sweeps with their analysis (fastest, sweet spot,
+ * economical point, Amdahl fit), and the report: text, CSV, JSON and a
+ * figure (SVG and PNG) with one panel per stage that ran.
+ *
+ * Results are plain structs the caller owns. Text and figures are written
+ * into buffers or files; the library never prints.
+ */
+#ifndef SNAPKIT_BENCH_H
+#define SNAPKIT_BENCH_H
+
+#include <stdint.h>
+
+#include "snapkit/error.h"
+#include "snapkit/json.h"
+#include "snapkit/progress.h"
+#include "snapkit/threads.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- machine */
+
+typedef struct sk_machine {
+    char cpu_model[128];  /* "model name" of /proc/cpuinfo; "unknown" when absent */
+    int logical_cpus;     /* online CPUs */
+    int physical_cores;   /* distinct (physical id, core id) pairs; logical_cpus when unknown */
+    int64_t ram_bytes;    /* MemTotal */
+    int64_t ram_available;/* MemAvailable (MemFree when absent) */
+    char os[128];         /* "Linux 6.1.0-18-amd64 x86_64" */
+    sk_thread_budget budget; /* for the threads the caller asked for */
+} sk_machine;
+
+/* Fill out from /proc/cpuinfo, /proc/meminfo, uname and the thread budget
+ * for `requested_threads` (0: none asked). Facts that cannot be read stay
+ * zero or "unknown"; never fails. */
+void sk_machine_get(int requested_threads, sk_machine *out);
+
+/* The parsers behind sk_machine_get, on given text. */
+void sk_machine_parse_cpuinfo(const char *text, sk_machine *out);
+void sk_machine_parse_meminfo(const char *text, sk_machine *out);
+
+/* Name of a statfs f_type magic ("ext2/3/4", "xfs", "nfs", "lustre",
+ * "gpfs", "tmpfs", ...); NULL when unknown. */
+const char *sk_fs_name(uint64_t magic);
+
+/* Filesystem type of the file or folder `path` into name[n]: the name of
+ * its magic, or "unknown (0x...)". */
+int sk_fs_type(const char *path, char *name, size_t n, sk_error *err);
+
+/* When more threads were asked than the job owns, write a one-line
+ * warning naming the value to use into buf and return 1; else return 0. */
+int sk_thread_warning(const sk_thread_budget *b, char *buf, size_t n);
+
+/* --------------------------------------------------------- thread levels */
+
+#define SK_BENCH_MAX_LEVELS 32
+
+/* Thread levels 1, 2, 4, ... up to max, with max itself last. Returns the
+ * count (at most cap). */
+int sk_bench_default_levels(int max, int *levels, int cap);
+
+/* Parse "1,2,4,8" into levels (ascending, duplicates removed). Returns the
+ * count, or -1 (err filled) on a bad list. */
+int sk_bench_parse_levels(const char *text, int *levels, int cap, sk_error *err);
+
+/* Drop levels above `owned` in place; returns the new count. The library
+ * never runs more threads than the job owns. */
+int sk_bench_clamp_levels(int *levels, int n, int owned);
+
+/* --------------------------------------------------------------- storage */
+
+typedef struct sk_storage_options {
+    int levels[SK_BENCH_MAX_LEVELS]; /* thread levels; nlevels 0: 1, 2, 4, ... the budget */
+    int nlevels;
+    int runs;             /* repetitions per level (>= 1; 0 means 3) */
+    int nfiles;           /* sample at most this many files (0 means 64) */
+    sk_progress progress; /* done/total counts measurements */
+} sk_storage_options;
+
+typedef struct sk_storage_point {
+    int threads;
+    double iops;               /* open+close per second, all threads together (median of runs) */
+    double iops_min, iops_max; /* slowest and fastest run */
+    double open_close_seconds; /* median latency of one open+close */
+    double reader_bps;         /* bytes per second of one reader, mean over the concurrent readers (median of runs) */
+    double reader_bps_min, reader_bps_max;
+    double total_bps;          /* bytes per second of all readers together (median of runs) */
+} sk_storage_point;
+
+typedef struct sk_storage_result {
+    char dir[1024];
+    char fs_type[48];
+    int64_t files_total;       /* regular files in dir (not recursive) */
+    int64_t bytes_total;
+    int files_sampled;         /* evenly spread over the sorted names */
+    int64_t bytes_sampled;
+    int64_t bytes_read;        /* everything read, the warm-up included */
+    int64_t opens;             /* open+close operations done */
+    int runs;
+    int npoints;
+    sk_storage_point points[SK_BENCH_MAX_LEVELS];
+    int levels_dropped;        /* asked-for levels above the budget, not run */
+    sk_thread_budget budget;
+    double seconds;            /* wall time of the whole probe */
+} sk_storage_result;
+
+/* Probe the storage holding dir: for each thread level, the open+close
+ * rate with no read, and the throughput of concurrent readers of whole
+ * files (the sample is read once first, so the page cache is warm). */
+int sk_bench_storage(const char *dir, const sk_storage_options *opt, sk_storage_result *out,
+                     sk_error *err);
+
+/* ---------------------------------------------------- scaling and sweeps */
+
+typedef struct sk_sweep_point {
+    int threads;
+    int runs;
+    double seconds;      /* median of the runs */
+    double seconds_min, seconds_max;
+    double speedup;      /* seconds at the fewest threads / seconds */
+    double efficiency;   /* speedup * fewest threads / threads */
+    double spread;       /* (slowest - fastest) / fastest run; 0 for one run */
+    int64_t peak_bytes;  /* most bytes the library held during a run (largest over runs) */
+} sk_sweep_point;
+
+typedef struct sk_amdahl {
+    double parallel_fraction; /* p of T(n) = T1 ((1 - p) + p / n), in [0, 1] */
+    double one_thread_seconds;/* T1 of the fit */
+    double serial_seconds;    /* T1 (1 - p): what no thread count removes */
+    double ceiling;           /* 1 / (1 - p): the speedup no thread count passes (inf when p = 1) */
+    int points_used;          /* points of the rising part that were fitted */
+} sk_amdahl;
+
+typedef struct sk_scaling {
+    int npoints;
+    sk_sweep_point points[SK_BENCH_MAX_LEVELS]; /* ascending threads */
+    int fastest;          /* thread count of the least time */
+    int sweet_spot;       /* fewest threads within 5% of the fastest time */
+    int economical;       /* fewest threads within 10% of the fastest time */
+    sk_amdahl amdahl;
+} sk_scaling;
+
+/* Least-squares fit of T(n) = T1 ((1 - p) + p / n) to n points, on
+ * relative error, with 0 <= p <= 1. Flat or rising curves give p = 0;
+ * one point gives p = 0 and T1 = its time. */
+int sk_amdahl_fit(const int *threads, const double *seconds, int n, sk_amdahl *out);
+
+/* Given points[].threads, seconds, seconds_min, seconds_max and runs,
+ * fill speedup, efficiency, spread, the fastest, sweet spot and economical
+ * counts, and the Amdahl fit on the rising part (the points up to the
+ * fastest). SK_ERR_ARG when there are no points. */
+int sk_scaling_analyse(sk_scaling *s, sk_error *err);
+
+/* The trade in plain words, e.g. "going from 4 to 16 threads costs 4x the
+ * cores for 9% more speed". */
+void sk_scaling_trade(const sk_scaling *s, char *buf, size_t n);
+
+/* One measured run at `threads` threads: set *seconds (and *peak_bytes
+ * when known, else leave it 0). */
+typedef int (*sk_sweep_fn)(void *ctx, int threads, double *seconds, int64_t *peak_bytes,
+                           sk_error *err);
+
+typedef struct sk_sweep_options {
+    int levels[SK_BENCH_MAX_LEVELS]; /* nlevels 0: 1, 2, 4, ... the budget */
+    int nlevels;
+    int runs;             /* >= 1; 0 means 3 */
+    int warmup;           /* 1: one untimed run at the most threads first (warms caches) */
+    sk_progress progress; /* done/total counts runs */
+} sk_sweep_options;
+
+/* Run fn runs times at each level (levels above the budget are dropped and
+ * counted in *dropped when not NULL), then analyse. */
+int sk_bench_sweep(const sk_sweep_options *opt, sk_sweep_fn fn, void *ctx, sk_scaling *out,
+                   int *dropped, sk_error *err);
+
+/* ----------------------------------------------------- other stage results */
+
+/* The source a report measured: its kind, size on disk by component. */
+typedef struct sk_source_usage {
+    char path[1024];
+    char kind[16];        /* "ramses" or "snapkit" */
+    char fs_type[48];
+    int64_t files, bytes;
+    int ncomponents;
+    struct {
+        char name[16];    /* "amr", "hydro", "gravity", "particles", "other", or a table */
+        int64_t files, bytes;
+    } components[8];
+} sk_source_usage;
+
+/* Reading each component: time, memory, cold against warm cache. */
+typedef struct sk_read_component {
+    char name[16];        /* "hydro" (amr + hydro files), "gravity", "particles" */
+    int runs;
+    double mean_seconds, stddev_seconds; /* warm runs */
+    double cold_seconds;  /* first read after dropping the files from the cache; < 0 when not measured */
+    int64_t rows;
+    int64_t bytes_result; /* bytes of the table returned */
+    int64_t bytes_read;   /* bytes of files read */
+    int64_t bytes_allocated; /* bytes the library allocated during one read */
+    int64_t peak_rss;     /* peak resident memory of the process after the reads */
+} sk_read_component;
+
+typedef struct sk_read_bench {
+    int threads;
+    int cache_dropped;    /* 1: every file was dropped from the cache before the cold read */
+    char cache_note[256]; /* why the cache could not be dropped, when it could not */
+    int ncomponents;
+    sk_read_component components[4];
+} sk_read_bench;
+
+/* Whether converting to the compact file pays. */
+typedef struct sk_convert_bench {
+    double read_seconds;    /* reading the source */
+    double write_seconds;   /* writing the compact file from the tables read */
+    double reread_seconds;  /* warm re-read of the compact file */
+    double speedup;         /* read_seconds / reread_seconds */
+    double break_even_rereads; /* re-reads after which the conversion has paid (inf: never) */
+    int64_t bytes_ramses;   /* size of the source on disk */
+    int64_t bytes_file;     /* size of the compact file */
+    int64_t alloc_read, alloc_write, alloc_reread; /* bytes each path allocated */
+} sk_convert_bench;
+
+/* Fill speedup and break_even_rereads from the three times: converting costs
+ * write_seconds once and saves read - reread on every later read. */
+void sk_convert_derive(sk_convert_bench *c);
+
+/* Projection scaling: one sweep per case (e.g. "1 quantity, axis z"). */
+#define SK_BENCH_MAX_CASES 6
+typedef struct sk_project_bench {
+    int ncases;
+    struct {
+        char name[64];
+        sk_scaling scaling;
+    } cases[SK_BENCH_MAX_CASES];
+} sk_project_bench;
+
+/* Several outputs: one process each with budget/k threads against one
+ * after another with the whole budget. */
+typedef struct sk_outputs_bench {
+    int noutputs;
+    int budget;              /* threads in all */
+    int threads_per_process;
+    double processes_seconds;
+    double sequential_seconds;
+    double ratio;            /* sequential / processes: > 1 when processes pay */
+} sk_outputs_bench;
+
+/* ---------------------------------------------------------------- report */
+
+/* Every stage that ran (NULL when it did not). */
+typedef struct sk_report {
+    const sk_machine *machine;       /* required */
+    const sk_source_usage *source;
+    const sk_storage_result *storage;
+    const sk_read_bench *read;
+    const sk_convert_bench *convert;
+    const sk_project_bench *project;
+    const sk_scaling *sweep;
+    const sk_outputs_bench *outputs;
+    int max_threads;                 /* the --max-threads asked for (0: none) */
+} sk_report;
+
+/* Each stage's JSON object (the value of its key in report.json, and what
+ * `snapkit bench <stage> --json` prints). */
+void sk_machine_json(const sk_machine *m, sk_json *j);
+void sk_source_json(const sk_source_usage *s, sk_json *j);
+void sk_storage_json(const sk_storage_result *s, sk_json *j);
+void sk_scaling_json(const sk_scaling *s, sk_json *j);
+void sk_read_bench_json(const sk_read_bench *r, sk_json *j);
+void sk_convert_json(const sk_convert_bench *c, sk_json *j);
+void sk_project_json(const sk_project_bench *p, sk_json *j);
+void sk_outputs_json(const sk_outputs_bench *o, sk_json *j);
+/* The whole report: {"machine": ..., "source": ..., "<stage>": ...}. */
+void sk_report_json(const sk_report *r, sk_json *j);
+
+/* Each stage as pasteable text, and the whole report; the strings are
+ * sk_malloc blocks the caller frees with sk_free (NULL when out of memory). */
+char *sk_machine_text(const sk_machine *m);
+char *sk_source_text(const sk_source_usage *s);
+char *sk_storage_text(const sk_storage_result *s);
+char *sk_scaling_text(const sk_scaling *s, const char *what);
+char *sk_read_bench_text(const sk_read_bench *r);
+char *sk_convert_text(const sk_convert_bench *c);
+char *sk_project_text(const sk_project_bench *p);
+char *sk_outputs_text(const sk_outputs_bench *o);
+char *sk_report_text(const sk_report *r);
+
+/* Long-format CSV (stage,series,threads,quantity,value,unit), one row per
+ * number. */
+char *sk_report_csv(const sk_report *r);
+
+/* The figure as SVG text (sk_malloc block), and as PNG bytes: one panel
+ * per stage that ran. */
+char *sk_report_svg(const sk_report *r);
+int sk_report_png(const sk_report *r, uint8_t **png, size_t *size, sk_error *err);
+
+/* Write report.txt, report.csv, report.json, report.svg and report.png
+ * into dir (created when missing), each atomically. */
+int sk_report_write(const sk_report *r, const char *dir, sk_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,351 @@
+/* The storage probe: how fast files open and close, and how fast whole
+ * files stream to concurrent readers, at each thread level. */
+#include "snapkit/bench.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "snapkit/memory.h"
+
+enum { MIN_OPENS = 2048, READ_BLOCK = 1 << 20 };
+
+typedef struct sample {
+    int n;
+    char **paths;
+    int64_t *sizes;
+} sample;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void sample_free(sample *s)
+{
+    for (int i = 0; i < s->n; i++)
+        sk_free(s->paths[i]);
+    sk_free(s->paths);
+    sk_free(s->sizes);
+    memset(s, 0, sizeof *s);
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Names of the regular files in dir, sorted. */
+static int list_files(const char *dir, char ***names, int64_t *count, sk_error *err)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return sk_fail_errno(err, dir, errno, "cannot open the folder");
+    int64_t n = 0, cap = 0;
+    char **v = NULL;
+    int rc = SK_OK;
+    struct dirent *e;
+    while (rc == SK_OK && (e = readdir(d)) != NULL) {
+        struct stat st;
+        if (fstatat(dirfd(d), e->d_name, &st, 0) != 0 || !S_ISREG(st.st_mode))
+            continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 256;
+            char **w = sk_realloc(v, (size_t)cap * sizeof *w);
+            if (!w) {
+                rc = sk_fail(err, SK_ERR_NOMEM, dir, -1, "out of memory listing the folder");
+                break;
+            }
+            v = w;
+        }
+        if (!(v[n] = sk_strdup(e->d_name)))
+            rc = sk_fail(err, SK_ERR_NOMEM, dir, -1, "out of memory listing the folder");
+        else
+            n++;
+    }
+    closedir(d);
+    if (rc == SK_OK && n > 0)
+        qsort(v, (size_t)n, sizeof *v, cmp_name);
+    *names = v;
+    *count = n;
+    return rc;
+}
+
+/* At most nmax files, evenly spread over the sorted names, so a sample of
+ * a RAMSES output holds every kind of file in proportion. */
+static int take_sample(const char *dir, int nmax, sample *s, sk_storage_result *out,
+                       sk_error *err)
+{
+    char **names = NULL;
+    int64_t count = 0;
+    int rc = list_files(dir, &names, &count, err);
+    if (rc == SK_OK && count == 0)
+        rc = sk_fail(err, SK_ERR_EMPTY, dir, -1, "no regular files to probe");
+    int take = count < nmax ? (int)count : nmax;
+    if (rc == SK_OK) {
+        s->paths = sk_calloc((size_t)take, sizeof *s->paths);
+        s->sizes = sk_calloc((size_t)take, sizeof *s->sizes);
+        if (!s->paths || !s->sizes)
+            rc = sk_fail(err, SK_ERR_NOMEM, dir, -1, "out of memory");
+    }
+    for (int64_t i = 0; rc == SK_OK && i < count; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        struct stat st;
+        if (stat(path, &st) != 0)
+            continue;
+        out->files_total++;
+        out->bytes_total += st.st_size;
+        int64_t k = s->n;
+        if (k < take && i == k * count / take) {
+            if (!(s->paths[k] = sk_strdup(path))) {
+                rc = sk_fail(err, SK_ERR_NOMEM, dir, -1, "out of memory");
+                break;
+            }
+            s->sizes[k] = st.st_size;
+            s->n++;
+            out->bytes_sampled += st.st_size;
+        }
+    }
+    for (int64_t i = 0; i < count; i++)
+        sk_free(names[i]);
+    sk_free(names);
+    out->files_sampled = s->n;
+    return rc;
+}
+
+/* Read a whole file; returns bytes read or -1 with errno set. */
+static int64_t read_whole(const char *path, char *buf)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    int64_t total = 0;
+    ssize_t got;
+    while ((got = read(fd, buf, READ_BLOCK)) > 0)
+        total += got;
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return got < 0 ? -1 : total;
+}
+
+typedef struct measure {
+    double iops, latency, reader_bps, total_bps;
+} measure;
+
+static int cmp_double(const void *p, const void *q)
+{
+    double a = *(const double *)p, b = *(const double *)q;
+    return (a > b) - (a < b);
+}
+
+static double median(double *v, int64_t n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Open and close the sample's files round-robin from `threads` threads. */
+static int measure_opens(const sample *s, int threads, double *lat, int64_t nops, measure *m,
+                         sk_error *err)
+{
+    int failed_errno = 0, failed_at = -1;
+    double t0 = now();
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int64_t i = 0; i < nops; i++) {
+        int f = (int)(i % s->n);
+        double a = now();
+        int fd = open(s->paths[f], O_RDONLY | O_CLOEXEC);
+        if (fd >= 0)
+            close(fd);
+        lat[i] = now() - a;
+        if (fd < 0) {
+#pragma omp critical(sk_storage_fail)
+            if (failed_at < 0) {
+                failed_at = f;
+                failed_errno = errno;
+            }
+        }
+    }
+    double wall = now() - t0;
+    if (failed_at >= 0)
+        return sk_fail_errno(err, s->paths[failed_at], failed_errno, "cannot open");
+    m->iops = (double)nops / wall;
+    m->latency = median(lat, nops);
+    return SK_OK;
+}
+
+/* Every file of the sample read whole once, shared among `threads`
+ * readers; each reader's rate is its bytes over its own busy time. */
+static int measure_reads(const sample *s, int threads, measure *m, int64_t *bytes_read,
+                         sk_error *err)
+{
+    double rate_sum = 0;
+    int readers = 0, failed_at = -1, failed_errno = 0;
+    int64_t total = 0;
+    double t0 = now();
+#pragma omp parallel num_threads(threads) reduction(+ : rate_sum, readers, total)
+    {
+        char *buf = sk_malloc(READ_BLOCK);
+        int64_t mine = 0;
+        double busy = 0;
+#pragma omp for schedule(dynamic, 1)
+        for (int f = 0; f < s->n; f++) {
+            if (!buf)
+                continue;
+            double a = now();
+            int64_t got = read_whole(s->paths[f], buf);
+            busy += now() - a;
+            if (got < 0) {
+#pragma omp critical(sk_storage_fail)
+                if (failed_at < 0) {
+                    failed_at = f;
+                    failed_errno = errno;
+                }
+            } else {
+                mine += got;
+            }
+        }
+        if (!buf) {
+#pragma omp critical(sk_storage_fail)
+            if (failed_at < 0) {
+                failed_at = 0;
+                failed_errno = ENOMEM;
+            }
+        }
+        if (busy > 0) {
+            rate_sum += (double)mine / busy;
+            readers++;
+        }
+        total += mine;
+        sk_free(buf);
+    }
+    double wall = now() - t0;
+    *bytes_read += total;
+    if (failed_at >= 0)
+        return sk_fail_errno(err, s->paths[failed_at], failed_errno, "cannot read");
+    m->reader_bps = readers ? rate_sum / readers : 0;
+    m->total_bps = wall > 0 ? (double)total / wall : 0;
+    return SK_OK;
+}
+
+static int warm(const sample *s, int64_t *bytes_read, sk_error *err)
+{
+    char *buf = sk_malloc(READ_BLOCK);
+    if (!buf)
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
+    int rc = SK_OK;
+    for (int f = 0; f < s->n && rc == SK_OK; f++) {
+        int64_t got = read_whole(s->paths[f], buf);
+        if (got < 0)
+            rc = sk_fail_errno(err, s->paths[f], errno, "cannot read");
+        else
+            *bytes_read += got;
+    }
+    sk_free(buf);
+    return rc;
+}
+
+static int levels_for(const sk_storage_options *opt, sk_storage_result *out, int *levels)
+{
+    int n = opt->nlevels;
+    if (n > 0)
+        memcpy(levels, opt->levels, (size_t)n * sizeof *levels);
+    else
+        n = sk_bench_default_levels(out->budget.owned, levels, SK_BENCH_MAX_LEVELS);
+    int kept = sk_bench_clamp_levels(levels, n, out->budget.owned);
+    out->levels_dropped = n - kept;
+    return kept;
+}
+
+/* Median, least and most of v[0..n-1] (sorts v). */
+static void stats3(double *v, int n, double *med, double *lo, double *hi)
+{
+    *med = median(v, n);
+    *lo = v[0];
+    *hi = v[n - 1];
+}
+
+static void summarise(sk_storage_point *p, measure *m, int runs)
+{
+    double v[256];
+    for (int r = 0; r < runs; r++)
+        v[r] = m[r].iops;
+    stats3(v, runs, &p->iops, &p->iops_min, &p->iops_max);
+    for (int r = 0; r < runs; r++)
+        v[r] = m[r].latency;
+    p->open_close_seconds = median(v, runs);
+    for (int r = 0; r < runs; r++)
+        v[r] = m[r].reader_bps;
+    stats3(v, runs, &p->reader_bps, &p->reader_bps_min, &p->reader_bps_max);
+    for (int r = 0; r < runs; r++)
+        v[r] = m[r].total_bps;
+    p->total_bps = median(v, runs);
+}
+
+int sk_bench_storage(const char *dir, const sk_storage_options *opt, sk_storage_result *out,
+                     sk_error *err)
+{
+    double t_start = now();
+    memset(out, 0, sizeof *out);
+    snprintf(out->dir, sizeof out->dir, "%s", dir);
+    sk_thread_budget_get(0, &out->budget);
+    int runs = opt->runs > 0 ? opt->runs : 3;
+    if (runs > 256)
+        return sk_fail(err, SK_ERR_ARG, NULL, -1, "at most 256 runs, not %d", runs);
+    int levels[SK_BENCH_MAX_LEVELS];
+    int nlevels = levels_for(opt, out, levels);
+    if (nlevels == 0)
+        return sk_fail(err, SK_ERR_RANGE, NULL, -1,
+                       "every thread level is above the %d CPUs the job owns (set by %s)",
+                       out->budget.owned, out->budget.limited_by);
+    int rc = sk_fs_type(dir, out->fs_type, sizeof out->fs_type, err);
+    sample s = {0};
+    if (rc == SK_OK)
+        rc = take_sample(dir, opt->nfiles > 0 ? opt->nfiles : 64, &s, out, err);
+    int64_t nops = s.n * 32 > MIN_OPENS ? s.n * 32 : MIN_OPENS;
+    double *lat = rc == SK_OK ? sk_malloc((size_t)nops * sizeof *lat) : NULL;
+    measure *m = rc == SK_OK ? sk_calloc((size_t)nlevels * (size_t)runs, sizeof *m) : NULL;
+    if (rc == SK_OK && (!lat || !m))
+        rc = sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
+    int64_t total = 1 + (int64_t)nlevels * runs, done = 0;
+    if (rc == SK_OK)
+        rc = warm(&s, &out->bytes_read, err);
+    if (rc == SK_OK && opt->progress.fn)
+        opt->progress.fn(opt->progress.ctx, ++done, total, out->bytes_read);
+    /* Interleaved runs: a disturbance on a shared machine spreads over
+     * every level instead of skewing one. */
+    for (int r = 0; r < runs && rc == SK_OK; r++)
+        for (int i = 0; i < nlevels && rc == SK_OK; i++) {
+            measure *mi = &m[i * runs + r];
+            rc = measure_opens(&s, levels[i], lat, nops, mi, err);
+            out->opens += nops;
+            if (rc == SK_OK)
+                rc = measure_reads(&s, levels[i], mi, &out->bytes_read, err);
+            if (rc == SK_OK && opt->progress.fn)
+                opt->progress.fn(opt->progress.ctx, ++done, total, out->bytes_read);
+        }
+    if (rc == SK_OK) {
+        out->runs = runs;
+        out->npoints = nlevels;
+        for (int i = 0; i < nlevels; i++) {
+            out->points[i].threads = levels[i];
+            summarise(&out->points[i], &m[i * runs], runs);
+        }
+    }
+    sk_free(lat);
+    sk_free(m);
+    sample_free(&s);
+    out->seconds = now() - t_start;
+    return rc;
+}
