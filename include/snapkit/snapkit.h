@@ -28,6 +28,7 @@
 #include "snapkit/project.h"
 #include "snapkit/atoms.h"
 #include "snapkit/synth.h"
+#include "snapkit/bench.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -15,7 +15,8 @@
 
 #include "snapkit/memory.h"
 
-enum { MIN_OPENS = 2048, READ_BLOCK = 1 << 20 };
+enum { MIN_OPENS = 2048, READ_BLOCK = 1 << 20, SK_BENCH_MAX_THREADS_PROBED = 4096 };
+static const double MIN_SECONDS = 0.2; /* time each measurement at least this long */
 
 typedef struct sample {
     int n;
@@ -155,12 +156,21 @@ static double median(double *v, int64_t n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-/* Open and close the sample's files round-robin from `threads` threads. */
-static int measure_opens(const sample *s, int threads, double *lat, int64_t nops, measure *m,
-                         sk_error *err)
+/* Start the thread team before timing, so the first measurement at a
+ * level does not pay for creating threads. */
+static void start_team(int threads)
 {
-    int failed_errno = 0, failed_at = -1;
-    double t0 = now();
+    int started = 0;
+#pragma omp parallel num_threads(threads) reduction(+ : started)
+    started = 1;
+    (void)started;
+}
+
+/* One round: every open+close of the round, spread over the threads; the
+ * latencies of the first round are kept for the median. */
+static int open_round(const sample *s, int threads, double *lat, int64_t nops, int *failed_at)
+{
+    int failed_errno = 0;
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (int64_t i = 0; i < nops; i++) {
         int f = (int)(i % s->n);
@@ -168,74 +178,115 @@ static int measure_opens(const sample *s, int threads, double *lat, int64_t nops
         int fd = open(s->paths[f], O_RDONLY | O_CLOEXEC);
         if (fd >= 0)
             close(fd);
-        lat[i] = now() - a;
+        if (lat)
+            lat[i] = now() - a;
         if (fd < 0) {
 #pragma omp critical(sk_storage_fail)
-            if (failed_at < 0) {
-                failed_at = f;
+            if (*failed_at < 0) {
+                *failed_at = f;
                 failed_errno = errno;
             }
         }
     }
-    double wall = now() - t0;
-    if (failed_at >= 0)
-        return sk_fail_errno(err, s->paths[failed_at], failed_errno, "cannot open");
-    m->iops = (double)nops / wall;
+    return failed_errno;
+}
+
+/* Open and close the sample's files round-robin from `threads` threads,
+ * in rounds until MIN_SECONDS have passed, so fast storage is timed over
+ * more than a blink. */
+static int measure_opens(const sample *s, int threads, double *lat, int64_t nops, measure *m,
+                         int64_t *opens, sk_error *err)
+{
+    start_team(threads);
+    double wall = 0;
+    int64_t done = 0;
+    int failed_at = -1;
+    do {
+        double t0 = now();
+        int e = open_round(s, threads, done == 0 ? lat : NULL, nops, &failed_at);
+        wall += now() - t0;
+        done += nops;
+        if (failed_at >= 0)
+            return sk_fail_errno(err, s->paths[failed_at], e, "cannot open");
+    } while (wall < MIN_SECONDS);
+    *opens += done;
+    m->iops = (double)done / wall;
     m->latency = median(lat, nops);
     return SK_OK;
 }
 
-/* Every file of the sample read whole once, shared among `threads`
- * readers; each reader's rate is its bytes over its own busy time. */
-static int measure_reads(const sample *s, int threads, measure *m, int64_t *bytes_read,
-                         sk_error *err)
+typedef struct reader {
+    int64_t bytes;
+    double busy;
+} reader;
+
+/* One pass: every file of the sample read whole once, shared among the
+ * threads; each thread adds its bytes and its busy time. */
+static int read_pass(const sample *s, int threads, reader *readers, int *failed_at)
 {
-    double rate_sum = 0;
-    int readers = 0, failed_at = -1, failed_errno = 0;
-    int64_t total = 0;
-    double t0 = now();
-#pragma omp parallel num_threads(threads) reduction(+ : rate_sum, readers, total)
+    int failed_errno = 0;
+#pragma omp parallel num_threads(threads)
     {
+        reader *me = &readers[omp_get_thread_num()];
         char *buf = sk_malloc(READ_BLOCK);
-        int64_t mine = 0;
-        double busy = 0;
 #pragma omp for schedule(dynamic, 1)
         for (int f = 0; f < s->n; f++) {
             if (!buf)
                 continue;
             double a = now();
             int64_t got = read_whole(s->paths[f], buf);
-            busy += now() - a;
-            if (got < 0) {
+            me->busy += now() - a;
+            if (got >= 0) {
+                me->bytes += got;
+                continue;
+            }
 #pragma omp critical(sk_storage_fail)
-                if (failed_at < 0) {
-                    failed_at = f;
-                    failed_errno = errno;
-                }
-            } else {
-                mine += got;
+            if (*failed_at < 0) {
+                *failed_at = f;
+                failed_errno = errno;
             }
         }
         if (!buf) {
 #pragma omp critical(sk_storage_fail)
-            if (failed_at < 0) {
-                failed_at = 0;
+            if (*failed_at < 0) {
+                *failed_at = 0;
                 failed_errno = ENOMEM;
             }
         }
-        if (busy > 0) {
-            rate_sum += (double)mine / busy;
-            readers++;
-        }
-        total += mine;
         sk_free(buf);
     }
-    double wall = now() - t0;
+    return failed_errno;
+}
+
+/* Passes over the sample until MIN_SECONDS have passed; a reader's rate is
+ * its bytes over its own busy time, averaged over the readers. */
+static int measure_reads(const sample *s, int threads, measure *m, int64_t *bytes_read,
+                         sk_error *err)
+{
+    reader readers[SK_BENCH_MAX_THREADS_PROBED] = {{0}};
+    start_team(threads);
+    double wall = 0;
+    int failed_at = -1;
+    do {
+        double t0 = now();
+        int e = read_pass(s, threads, readers, &failed_at);
+        wall += now() - t0;
+        if (failed_at >= 0)
+            return sk_fail_errno(err, s->paths[failed_at], e, "cannot read");
+    } while (wall < MIN_SECONDS);
+    double rate_sum = 0;
+    int active = 0;
+    int64_t total = 0;
+    for (int t = 0; t < threads; t++) {
+        total += readers[t].bytes;
+        if (readers[t].busy > 0) {
+            rate_sum += (double)readers[t].bytes / readers[t].busy;
+            active++;
+        }
+    }
     *bytes_read += total;
-    if (failed_at >= 0)
-        return sk_fail_errno(err, s->paths[failed_at], failed_errno, "cannot read");
-    m->reader_bps = readers ? rate_sum / readers : 0;
-    m->total_bps = wall > 0 ? (double)total / wall : 0;
+    m->reader_bps = active ? rate_sum / active : 0;
+    m->total_bps = (double)total / wall;
     return SK_OK;
 }
 
@@ -305,6 +356,9 @@ int sk_bench_storage(const char *dir, const sk_storage_options *opt, sk_storage_
         return sk_fail(err, SK_ERR_ARG, NULL, -1, "at most 256 runs, not %d", runs);
     int levels[SK_BENCH_MAX_LEVELS];
     int nlevels = levels_for(opt, out, levels);
+    if (nlevels > 0 && levels[nlevels - 1] > SK_BENCH_MAX_THREADS_PROBED)
+        return sk_fail(err, SK_ERR_ARG, NULL, -1, "at most %d threads, not %d",
+                       SK_BENCH_MAX_THREADS_PROBED, levels[nlevels - 1]);
     if (nlevels == 0)
         return sk_fail(err, SK_ERR_RANGE, NULL, -1,
                        "every thread level is above the %d CPUs the job owns (set by %s)",
@@ -328,8 +382,7 @@ int sk_bench_storage(const char *dir, const sk_storage_options *opt, sk_storage_
     for (int r = 0; r < runs && rc == SK_OK; r++)
         for (int i = 0; i < nlevels && rc == SK_OK; i++) {
             measure *mi = &m[i * runs + r];
-            rc = measure_opens(&s, levels[i], lat, nops, mi, err);
-            out->opens += nops;
+            rc = measure_opens(&s, levels[i], lat, nops, mi, &out->opens, err);
             if (rc == SK_OK)
                 rc = measure_reads(&s, levels[i], mi, &out->bytes_read, err);
             if (rc == SK_OK && opt->progress.fn)

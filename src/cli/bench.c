@@ -1,0 +1,40 @@
+/* snapkit bench: measure snapkit on this machine. One subcommand per
+ * stage, each in its own file. */
+#include <string.h>
+
+#include "bench_commands.h"
+#include "cli.h"
+
+static const struct {
+    const char *name;
+    cli_command_fn fn;
+    const char *summary;
+} k_stages[] = {
+    {"storage", cmd_bench_storage, "open/close rate and per-reader throughput under concurrency"},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: snapkit bench <stage> [options]\n\n"
+                 "Measure snapkit on this machine, with this storage and this job's CPUs.\n\n"
+                 "stages:\n");
+    for (size_t i = 0; i < sizeof k_stages / sizeof k_stages[0]; i++)
+        fprintf(out, "  %-10s %s\n", k_stages[i].name, k_stages[i].summary);
+    fprintf(out, "\n  snapkit bench <stage> --help   options of one stage\n");
+}
+
+int cmd_bench(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_USAGE;
+    }
+    if (cli_is(argv[1], "--help") || cli_is(argv[1], "-h")) {
+        usage(stdout);
+        return CLI_OK;
+    }
+    for (size_t i = 0; i < sizeof k_stages / sizeof k_stages[0]; i++)
+        if (strcmp(argv[1], k_stages[i].name) == 0)
+            return k_stages[i].fn(argc - 1, argv + 1);
+    return cli_usage("bench", "unknown stage '%s'", argv[1]);
+}

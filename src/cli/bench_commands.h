@@ -1,0 +1,7 @@
+/* The `snapkit bench` subcommands, dispatched by bench.c. */
+#ifndef SNAPKIT_CLI_BENCH_COMMANDS_H
+#define SNAPKIT_CLI_BENCH_COMMANDS_H
+
+int cmd_bench_storage(int argc, char **argv);
+
+#endif

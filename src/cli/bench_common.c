@@ -1,0 +1,99 @@
+/* Shared pieces of the `snapkit bench` subcommands. */
+#include "bench_common.h"
+
+#include <string.h>
+
+const char bench_common_help[] =
+    "  --threads LIST        thread levels, e.g. 1,2,4,8 (default 1, 2, 4, ... the CPUs the\n"
+    "                        job owns; levels above that are skipped with a warning)\n"
+    "  --runs N              repetitions per level\n"
+    "  --json                print the stage's JSON object (as in report.json)\n";
+
+int bench_common_option(bench_common *b, int argc, char **argv, int *i)
+{
+    const char *a = argv[*i];
+    if (cli_is(a, "--json")) {
+        b->json = 1;
+        return 1;
+    }
+    if (cli_is(a, "--runs")) {
+        const char *v = cli_value(argc, argv, i);
+        long long n;
+        if (!v || cli_int("--runs", v, &n))
+            return -1;
+        if (n < 1 || n > 256) {
+            cli_fail("--runs must be between 1 and 256, not %lld", n);
+            return -1;
+        }
+        b->runs = (int)n;
+        return 1;
+    }
+    if (cli_is(a, "--threads")) {
+        const char *v = cli_value(argc, argv, i);
+        if (!v)
+            return -1;
+        sk_error err;
+        b->nlevels = sk_bench_parse_levels(v, b->levels, SK_BENCH_MAX_LEVELS, &err);
+        if (b->nlevels < 0) {
+            cli_error(&err);
+            return -1;
+        }
+        return 1;
+    }
+    return 0;
+}
+
+void bench_warn_levels(const int *levels, int n)
+{
+    if (n < 1)
+        return;
+    sk_thread_budget budget;
+    sk_thread_budget_get(levels[n - 1], &budget);
+    char warning[256];
+    if (sk_thread_warning(&budget, warning, sizeof warning))
+        fprintf(stderr, "snapkit: %s (levels above %d are skipped)\n", warning, budget.owned);
+}
+
+static void progress_fn(void *ctx, int64_t done, int64_t total, int64_t bytes)
+{
+    cli_progress *p = ctx;
+    if (!p->tty)
+        return;
+    double now = cli_now();
+    if (now - p->start < 1.0 || (now - p->last < 0.1 && done < total))
+        return;
+    p->last = now;
+    char b[32];
+    fprintf(stderr, "\r%s: %lld/%lld measurements", p->what, (long long)done, (long long)total);
+    if (bytes > 0)
+        fprintf(stderr, ", %s read", cli_bytes((double)bytes, b, sizeof b));
+    fputs("   ", stderr);
+    fflush(stderr);
+    p->shown = 1;
+}
+
+sk_progress bench_progress_hook(cli_progress *p)
+{
+    return (sk_progress){.fn = progress_fn, .ctx = p};
+}
+
+int bench_print(int json, const void *stage, bench_json_fn to_json, char *text)
+{
+    int rc = CLI_OK;
+    if (json) {
+        sk_json j;
+        sk_json_init(&j, 0);
+        to_json(stage, &j);
+        if (j.failed)
+            rc = cli_fail("out of memory");
+        else
+            cli_print_json(&j);
+        sk_json_free(&j);
+    } else if (text) {
+        fputs(text, stdout);
+    } else {
+        rc = cli_fail("out of memory");
+    }
+    sk_free(text);
+    return rc;
+}

@@ -1,0 +1,33 @@
+/* Shared pieces of the `snapkit bench` subcommands: the thread-list and
+ * runs options, the budget warning, the progress line, stage output. */
+#ifndef SNAPKIT_CLI_BENCH_COMMON_H
+#define SNAPKIT_CLI_BENCH_COMMON_H
+
+#include "cli.h"
+
+typedef struct bench_common {
+    int json;
+    int runs;                         /* 0: the stage's default */
+    int levels[SK_BENCH_MAX_LEVELS];  /* from --threads LIST */
+    int nlevels;
+} bench_common;
+
+/* --json, --runs N, --threads LIST. Returns 1 when argv[*i] was one of
+ * them (consumed), 0 when not, -1 on a bad value (message printed). */
+int bench_common_option(bench_common *b, int argc, char **argv, int *i);
+extern const char bench_common_help[];
+
+/* When the list asks for more threads than the job owns, say so on stderr
+ * and name the value to use. */
+void bench_warn_levels(const int *levels, int n);
+
+/* A progress line for a bench stage (measurement k of n, bytes so far),
+ * on a terminal only. */
+sk_progress bench_progress_hook(cli_progress *p);
+
+/* Print a stage: its JSON object with --json, else its text. The text
+ * is freed. Returns CLI_OK, or CLI_FAIL when memory ran out. */
+typedef void (*bench_json_fn)(const void *stage, sk_json *j);
+int bench_print(int json, const void *stage, bench_json_fn to_json, char *text);
+
+#endif
