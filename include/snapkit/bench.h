@@ -17,6 +17,9 @@
 #include "snapkit/error.h"
 #include "snapkit/json.h"
 #include "snapkit/progress.h"
+#include "snapkit/ramses.h"
+#include "snapkit/select.h"
+#include "snapkit/table.h"
 #include "snapkit/threads.h"
 
 #ifdef __cplusplus
@@ -71,6 +74,10 @@ int sk_bench_parse_levels(const char *text, int *levels, int cap, sk_error *err)
 /* Drop levels above `owned` in place; returns the new count. The library
  * never runs more threads than the job owns. */
 int sk_bench_clamp_levels(int *levels, int n, int owned);
+
+/* The levels a stage runs: the asked ones (n > 0) or the defaults up to
+ * the budget, without those above the budget (counted in *dropped). */
+int sk_bench_plan_levels(const int *asked, int n, int *levels, int *dropped);
 
 /* --------------------------------------------------------------- storage */
 
@@ -178,6 +185,30 @@ typedef struct sk_sweep_options {
 int sk_bench_sweep(const sk_sweep_options *opt, sk_sweep_fn fn, void *ctx, sk_scaling *out,
                    int *dropped, sk_error *err);
 
+/* ---------------------------------------------------------------- sources */
+
+/* What a stage measures: a RAMSES output folder. Opening reads only its
+ * text files. */
+typedef struct sk_bench_source sk_bench_source;
+
+int sk_bench_source_open(sk_bench_source **out, const char *path, sk_error *err);
+void sk_bench_source_close(sk_bench_source *s);
+
+/* The components present, in reading order ("hydro", "gravity",
+ * "particles"); returns the count (at most 4). */
+int sk_bench_source_components(const sk_bench_source *s, const char **names);
+
+/* Resolve a region request (in any unit the source knows), an lmax cap
+ * (0: none) and a variable list ("a,b" or NULL) into sel, which the caller
+ * has initialised and clears. */
+int sk_bench_source_select(const sk_bench_source *s, const sk_region_request *req, int lmax,
+                           const char *vars, sk_selection *sel, sk_error *err);
+
+/* Read one component with a selection at `threads` threads (0: the
+ * budget); *out is a new table. stats may be NULL. */
+int sk_bench_source_read(sk_bench_source *s, const char *component, const sk_selection *sel,
+                         int threads, sk_table **out, sk_read_stats *stats, sk_error *err);
+
 /* ----------------------------------------------------- other stage results */
 
 /* The source a report measured: its kind, size on disk by component. */
@@ -203,16 +234,41 @@ typedef struct sk_read_component {
     int64_t bytes_result; /* bytes of the table returned */
     int64_t bytes_read;   /* bytes of files read */
     int64_t bytes_allocated; /* bytes the library allocated during one read */
-    int64_t peak_rss;     /* peak resident memory of the process after the reads */
+    int64_t peak_bytes;   /* most bytes the library held at once during a read */
+    int64_t peak_rss;     /* peak resident memory of the process during the reads */
 } sk_read_component;
 
 typedef struct sk_read_bench {
     int threads;
     int cache_dropped;    /* 1: every file was dropped from the cache before the cold read */
     char cache_note[256]; /* why the cache could not be dropped, when it could not */
+    int rss_reset;        /* 1: peak_rss is per component; 0: the process's peak so far */
     int ncomponents;
     sk_read_component components[4];
 } sk_read_bench;
+
+typedef struct sk_read_bench_options {
+    int threads;          /* 0: the budget */
+    int runs;             /* warm reads per component (>= 1; 0 means 3) */
+    int cold;             /* 1: first drop the component's files from the page cache and
+                             time a cold read */
+    const char *components[4]; /* NULL-terminated subset; all present when [0] is NULL */
+    sk_progress progress; /* done/total counts reads */
+} sk_read_bench_options;
+
+/* Per component: a cold read when asked (reported as not measured, with
+ * the reason, when the files stay cached: e.g. tmpfs), then `runs` warm
+ * reads: mean and standard deviation of the time, rows, result bytes,
+ * bytes the library allocated and held at most, and peak resident memory. */
+int sk_bench_read(sk_bench_source *src, const sk_selection *sel,
+                  const sk_read_bench_options *opt, sk_read_bench *out, sk_error *err);
+
+/* A thread sweep of full reads (every component of `components`, NULL:
+ * all present) with the selection; opt as for sk_bench_sweep, with one
+ * warm-up read first. */
+int sk_bench_read_sweep(sk_bench_source *src, const sk_selection *sel,
+                        const char *const *components, const sk_sweep_options *opt,
+                        sk_scaling *out, int *dropped, sk_error *err);
 
 /* Whether converting to the compact file pays. */
 typedef struct sk_convert_bench {

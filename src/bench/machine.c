@@ -266,3 +266,17 @@ int sk_bench_clamp_levels(int *levels, int n, int owned)
             levels[m++] = levels[i];
     return m;
 }
+
+int sk_bench_plan_levels(const int *asked, int n, int *levels, int *dropped)
+{
+    sk_thread_budget budget;
+    sk_thread_budget_get(0, &budget);
+    if (n > 0)
+        memcpy(levels, asked, (size_t)n * sizeof *levels);
+    else
+        n = sk_bench_default_levels(budget.owned, levels, SK_BENCH_MAX_LEVELS);
+    int kept = sk_bench_clamp_levels(levels, n, budget.owned);
+    if (dropped)
+        *dropped = n - kept;
+    return kept;
+}

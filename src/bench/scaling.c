@@ -175,22 +175,15 @@ int sk_bench_sweep(const sk_sweep_options *opt, sk_sweep_fn fn, void *ctx, sk_sc
                    int *dropped, sk_error *err)
 {
     memset(out, 0, sizeof *out);
-    sk_thread_budget budget;
-    sk_thread_budget_get(0, &budget);
     int levels[SK_BENCH_MAX_LEVELS];
-    int n = opt->nlevels;
-    if (n > 0)
-        memcpy(levels, opt->levels, (size_t)n * sizeof *levels);
-    else
-        n = sk_bench_default_levels(budget.owned, levels, SK_BENCH_MAX_LEVELS);
-    int kept = sk_bench_clamp_levels(levels, n, budget.owned);
-    if (dropped)
-        *dropped = n - kept;
-    n = kept;
-    if (n == 0)
+    int n = sk_bench_plan_levels(opt->levels, opt->nlevels, levels, dropped);
+    if (n == 0) {
+        sk_thread_budget budget;
+        sk_thread_budget_get(0, &budget);
         return sk_fail(err, SK_ERR_RANGE, NULL, -1,
                        "every thread level is above the %d CPUs the job owns (set by %s)",
                        budget.owned, budget.limited_by);
+    }
     int runs = opt->runs > 0 ? opt->runs : 3;
     double *times = sk_malloc((size_t)n * (size_t)runs * sizeof *times);
     if (!times)

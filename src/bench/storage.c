@@ -307,18 +307,6 @@ static int warm(const sample *s, int64_t *bytes_read, sk_error *err)
     return rc;
 }
 
-static int levels_for(const sk_storage_options *opt, sk_storage_result *out, int *levels)
-{
-    int n = opt->nlevels;
-    if (n > 0)
-        memcpy(levels, opt->levels, (size_t)n * sizeof *levels);
-    else
-        n = sk_bench_default_levels(out->budget.owned, levels, SK_BENCH_MAX_LEVELS);
-    int kept = sk_bench_clamp_levels(levels, n, out->budget.owned);
-    out->levels_dropped = n - kept;
-    return kept;
-}
-
 /* Median, least and most of v[0..n-1] (sorts v). */
 static void stats3(double *v, int n, double *med, double *lo, double *hi)
 {
@@ -355,7 +343,7 @@ int sk_bench_storage(const char *dir, const sk_storage_options *opt, sk_storage_
     if (runs > 256)
         return sk_fail(err, SK_ERR_ARG, NULL, -1, "at most 256 runs, not %d", runs);
     int levels[SK_BENCH_MAX_LEVELS];
-    int nlevels = levels_for(opt, out, levels);
+    int nlevels = sk_bench_plan_levels(opt->levels, opt->nlevels, levels, &out->levels_dropped);
     if (nlevels > 0 && levels[nlevels - 1] > SK_BENCH_MAX_THREADS_PROBED)
         return sk_fail(err, SK_ERR_ARG, NULL, -1, "at most %d threads, not %d",
                        SK_BENCH_MAX_THREADS_PROBED, levels[nlevels - 1]);

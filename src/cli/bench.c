@@ -11,6 +11,8 @@ static const struct {
     const char *summary;
 } k_stages[] = {
     {"storage", cmd_bench_storage, "open/close rate and per-reader throughput under concurrency"},
+    {"read", cmd_bench_read, "per component: cold and warm read time, memory"},
+    {"sweep", cmd_bench_sweep, "full reads at each thread level: sweet spot, Amdahl fit"},
 };
 
 static void usage(FILE *out)

@@ -3,5 +3,7 @@
 #define SNAPKIT_CLI_BENCH_COMMANDS_H
 
 int cmd_bench_storage(int argc, char **argv);
+int cmd_bench_read(int argc, char **argv);
+int cmd_bench_sweep(int argc, char **argv);
 
 #endif

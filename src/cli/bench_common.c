@@ -97,3 +97,43 @@ int bench_print(int json, const void *stage, bench_json_fn to_json, char *text)
     sk_free(text);
     return rc;
 }
+
+int bench_component_option(char *buf, size_t n, const char **names, int argc, char **argv,
+                           int *i)
+{
+    if (!cli_is(argv[*i], "--component"))
+        return 0;
+    const char *v = cli_value(argc, argv, i);
+    if (!v)
+        return -1;
+    snprintf(buf, n, "%s", v);
+    int k = 0;
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (strcmp(tok, "hydro") && strcmp(tok, "gravity") && strcmp(tok, "particles")) {
+            cli_fail("--component: '%s' is not hydro, gravity or particles", tok);
+            return -1;
+        }
+        if (k == 3) {
+            cli_fail("--component: at most three components");
+            return -1;
+        }
+        names[k++] = tok;
+    }
+    names[k] = NULL;
+    return 1;
+}
+
+int bench_open(const char *path, const cli_selection *cs, sk_bench_source **src,
+               sk_selection *sel)
+{
+    sk_error err;
+    sk_selection_init(sel);
+    int rc = sk_bench_source_open(src, path, &err);
+    if (rc == SK_OK)
+        rc = sk_bench_source_select(*src, &cs->region, cs->lmax, cs->vars, sel, &err);
+    if (rc == SK_OK)
+        return CLI_OK;
+    sk_bench_source_close(*src);
+    *src = NULL;
+    return cli_error(&err);
+}

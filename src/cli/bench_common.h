@@ -17,6 +17,17 @@ typedef struct bench_common {
 int bench_common_option(bench_common *b, int argc, char **argv, int *i);
 extern const char bench_common_help[];
 
+/* --component a,b into names (NULL-terminated, at most 3), pointing into
+ * buf. Returns 1 when argv[*i] was --component, 0 when not, -1 on error. */
+int bench_component_option(char *buf, size_t n, const char **names, int argc, char **argv,
+                           int *i);
+
+/* Open SOURCE and resolve the selection options into sel (initialised
+ * here; the caller clears it). Prints the error and returns CLI_FAIL on
+ * failure. */
+int bench_open(const char *path, const cli_selection *cs, sk_bench_source **src,
+               sk_selection *sel);
+
 /* When the list asks for more threads than the job owns, say so on stderr
  * and name the value to use. */
 void bench_warn_levels(const int *levels, int n);

@@ -1,0 +1,82 @@
+/* snapkit bench read: per component, how long a read takes cold and warm
+ * and how much memory it costs. */
+#include <string.h>
+
+#include "bench_commands.h"
+#include "bench_common.h"
+
+static const char k_help[] =
+    "usage: snapkit bench read SOURCE [--runs N] [--threads N] [--component LIST]\n"
+    "                          [--no-cold] [selection] [--json]\n\n"
+    "Read each component of SOURCE (a RAMSES output folder) N times (default 3) and print\n"
+    "per component: the mean and standard deviation of the warm read time, the cold read\n"
+    "time (first, after dropping the component's files from the page cache with\n"
+    "posix_fadvise; the output says when the cache could not be dropped), rows, the\n"
+    "result's size, the bytes snapkit allocated and held at most, and the process's peak\n"
+    "resident memory. 'hydro' reads the amr and hydro files.\n\n"
+    "options:\n"
+    "  --threads N           threads per read (default: the job's budget)\n"
+    "  --component LIST      some of hydro,gravity,particles (default: all present)\n"
+    "  --no-cold             skip the cold read\n"
+    "%s";
+
+static void read_json(const void *r, sk_json *j)
+{
+    sk_read_bench_json(r, j);
+}
+
+int cmd_bench_read(int argc, char **argv)
+{
+    bench_common common = {0};
+    cli_selection cs;
+    cli_selection_init(&cs);
+    sk_read_bench_options opt = {.cold = 1};
+    char components[64];
+    const char *source = NULL;
+    for (int i = 1; i < argc; i++) {
+        int used = bench_common_option(&common, argc, argv, &i);
+        if (!used)
+            used = cli_selection_option(&cs, argc, argv, &i);
+        if (!used)
+            used = bench_component_option(components, sizeof components, opt.components, argc,
+                                          argv, &i);
+        if (used < 0)
+            return CLI_USAGE;
+        if (used)
+            continue;
+        if (cli_is(argv[i], "--help") || cli_is(argv[i], "-h")) {
+            printf(k_help, cli_selection_help);
+            fputs(bench_common_help, stdout);
+            return CLI_OK;
+        } else if (cli_is(argv[i], "--no-cold")) {
+            opt.cold = 0;
+        } else if (argv[i][0] == '-' || source) {
+            return cli_usage("bench read", "unexpected argument '%s'", argv[i]);
+        } else {
+            source = argv[i];
+        }
+    }
+    if (!source)
+        return cli_usage("bench read", "which output? (snapkit bench read SOURCE)");
+    if (common.nlevels > 1)
+        return cli_usage("bench read", "--threads takes one count here (bench sweep takes a list)");
+    opt.threads = common.nlevels ? common.levels[0] : 0;
+    opt.runs = common.runs;
+    bench_warn_levels(common.levels, common.nlevels);
+    sk_bench_source *src;
+    sk_selection sel;
+    if (bench_open(source, &cs, &src, &sel) != CLI_OK)
+        return CLI_FAIL;
+    cli_progress progress;
+    cli_progress_init(&progress, "bench read");
+    opt.progress = bench_progress_hook(&progress);
+    sk_read_bench r;
+    sk_error err;
+    int rc = sk_bench_read(src, &sel, &opt, &r, &err);
+    cli_progress_done(&progress);
+    sk_selection_clear(&sel);
+    sk_bench_source_close(src);
+    if (rc != SK_OK)
+        return cli_error(&err);
+    return bench_print(common.json, &r, read_json, common.json ? NULL : sk_read_bench_text(&r));
+}

@@ -1,0 +1,98 @@
+/* snapkit bench sweep: how many threads a full read rewards. */
+#include <string.h>
+
+#include "bench_commands.h"
+#include "bench_common.h"
+
+static const char k_help[] =
+    "usage: snapkit bench sweep SOURCE [--threads LIST] [--runs N] [--component LIST]\n"
+    "                           [selection] [--json]\n\n"
+    "Time full reads of SOURCE (every component, or those of --component, with the\n"
+    "selection) at each thread level, N runs each (default 3, interleaved across levels),\n"
+    "after one warm-up read. Prints the time, speedup, efficiency and spread of the runs per\n"
+    "level; the fastest count, the sweet spot (fewest threads within 5%% of the fastest\n"
+    "time) and the economical point (within 10%%); the trade in words; and an Amdahl fit on\n"
+    "the rising part of the curve: the parallel fraction, the serial time and the speedup\n"
+    "ceiling no thread count can pass.\n\n"
+    "options:\n"
+    "  --component LIST      some of hydro,gravity,particles (default: all present)\n"
+    "%s";
+
+static void sweep_json(const void *s, sk_json *j)
+{
+    sk_scaling_json(s, j);
+}
+
+static void join(char *buf, size_t n, const char *const *names, int count)
+{
+    buf[0] = '\0';
+    for (int i = 0; i < count; i++)
+        snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", i ? ", " : "", names[i]);
+}
+
+int cmd_bench_sweep(int argc, char **argv)
+{
+    bench_common common = {0};
+    cli_selection cs;
+    cli_selection_init(&cs);
+    char components[64];
+    const char *names[4] = {NULL};
+    const char *source = NULL;
+    for (int i = 1; i < argc; i++) {
+        int used = bench_common_option(&common, argc, argv, &i);
+        if (!used)
+            used = cli_selection_option(&cs, argc, argv, &i);
+        if (!used)
+            used = bench_component_option(components, sizeof components, names, argc, argv, &i);
+        if (used < 0)
+            return CLI_USAGE;
+        if (used)
+            continue;
+        if (cli_is(argv[i], "--help") || cli_is(argv[i], "-h")) {
+            printf(k_help, cli_selection_help);
+            fputs(bench_common_help, stdout);
+            return CLI_OK;
+        } else if (argv[i][0] == '-' || source) {
+            return cli_usage("bench sweep", "unexpected argument '%s'", argv[i]);
+        } else {
+            source = argv[i];
+        }
+    }
+    if (!source)
+        return cli_usage("bench sweep", "which output? (snapkit bench sweep SOURCE)");
+    bench_warn_levels(common.levels, common.nlevels);
+    sk_bench_source *src;
+    sk_selection sel;
+    if (bench_open(source, &cs, &src, &sel) != CLI_OK)
+        return CLI_FAIL;
+    const char *present[4];
+    int npresent = sk_bench_source_components(src, present);
+    int ncomp = 0;
+    while (names[ncomp])
+        ncomp++;
+    char what[128];
+    join(what, sizeof what, ncomp ? names : present, ncomp ? ncomp : npresent);
+    int levels[SK_BENCH_MAX_LEVELS];
+    int nlevels = sk_bench_plan_levels(common.levels, common.nlevels, levels, NULL);
+    int runs = common.runs ? common.runs : 3;
+    fprintf(common.json ? stderr : stdout,
+            "bench sweep: %d full reads of %s (1 warm-up + %d run%s x %d thread level%s)\n",
+            1 + runs * nlevels, what, runs, runs == 1 ? "" : "s", nlevels, nlevels == 1 ? "" : "s");
+    fflush(stdout);
+    cli_progress progress;
+    cli_progress_init(&progress, "bench sweep");
+    sk_sweep_options opt = {.nlevels = common.nlevels, .runs = runs,
+                            .progress = bench_progress_hook(&progress)};
+    memcpy(opt.levels, common.levels, sizeof opt.levels);
+    sk_scaling s;
+    sk_error err;
+    int rc = sk_bench_read_sweep(src, &sel, ncomp ? names : NULL, &opt, &s, NULL, &err);
+    cli_progress_done(&progress);
+    sk_selection_clear(&sel);
+    sk_bench_source_close(src);
+    if (rc != SK_OK)
+        return cli_error(&err);
+    char title[192];
+    snprintf(title, sizeof title, "sweep  full reads of %s", what);
+    return bench_print(common.json, &s, sweep_json, common.json ? NULL : sk_scaling_text(&s, title));
+}
