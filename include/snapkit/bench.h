@@ -56,8 +56,9 @@ const char *sk_fs_name(uint64_t magic);
 int sk_fs_type(const char *path, char *name, size_t n, sk_error *err);
 
 /* When more threads were asked than the job owns, write a one-line
- * warning naming the value to use into buf and return 1; else return 0. */
-int sk_thread_warning(const sk_thread_budget *b, char *buf, size_t n);
+ * warning naming the value to use with `flag` (NULL: "--threads") into
+ * buf and return 1; else return 0. */
+int sk_thread_warning(const sk_thread_budget *b, const char *flag, char *buf, size_t n);
 
 /* --------------------------------------------------------- thread levels */
 
@@ -252,13 +253,14 @@ typedef struct sk_read_bench_options {
     int runs;             /* warm reads per component (>= 1; 0 means 3) */
     int cold;             /* 1: first drop the component's files from the page cache and
                              time a cold read */
+    int no_warmup;        /* without cold: 1 skips the untimed warm-up read */
     const char *components[4]; /* NULL-terminated subset; all present when [0] is NULL */
     sk_progress progress; /* done/total counts reads */
 } sk_read_bench_options;
 
 /* Per component: a cold read when asked (reported as not measured, with
- * the reason, when the files stay cached: e.g. tmpfs), then `runs` warm
- * reads: mean and standard deviation of the time, rows, result bytes,
+ * the reason, when the files stay cached: e.g. tmpfs) or else an untimed
+ * warm-up read (unless no_warmup), then `runs` warm reads: mean and standard deviation of the time, rows, result bytes,
  * bytes the library allocated and held at most, and peak resident memory. */
 int sk_bench_read(sk_bench_source *src, const sk_selection *sel,
                   const sk_read_bench_options *opt, sk_read_bench *out, sk_error *err);

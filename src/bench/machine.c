@@ -198,13 +198,12 @@ int sk_fs_type(const char *path, char *name, size_t n, sk_error *err)
     return SK_OK;
 }
 
-int sk_thread_warning(const sk_thread_budget *b, char *buf, size_t n)
+int sk_thread_warning(const sk_thread_budget *b, const char *flag, char *buf, size_t n)
 {
     if (b->requested <= b->owned)
         return 0;
-    snprintf(buf, n,
-             "warning: %d threads were asked for but the job owns %d (set by %s); use --threads %d",
-             b->requested, b->owned, b->limited_by, b->owned);
+    snprintf(buf, n, "warning: %d threads were asked for but the job owns %d (set by %s); use %s %d",
+             b->requested, b->owned, b->limited_by, flag ? flag : "--threads", b->owned);
     return 1;
 }
 

@@ -200,11 +200,14 @@ static int bench_component(sk_bench_source *src, const sk_selection *sel,
             snprintf(out->cache_note, sizeof out->cache_note, "%s", note);
     }
     /* The first read is the cold one, or else an untimed warm-up. */
-    int rc = timed_read(src, name, sel, out->threads, &r, err);
-    if (rc == SK_OK && cold)
-        c->cold_seconds = r.seconds;
-    if (opt->progress.fn)
-        opt->progress.fn(opt->progress.ctx, ++*done, total, 0);
+    int rc = SK_OK;
+    if (cold || !opt->no_warmup) {
+        rc = timed_read(src, name, sel, out->threads, &r, err);
+        if (rc == SK_OK && cold)
+            c->cold_seconds = r.seconds;
+        if (opt->progress.fn)
+            opt->progress.fn(opt->progress.ctx, ++*done, total, 0);
+    }
     double times[256];
     for (int i = 0; i < runs && rc == SK_OK; i++) {
         rc = timed_read(src, name, sel, out->threads, &r, err);
@@ -242,7 +245,8 @@ int sk_bench_read(sk_bench_source *src, const sk_selection *sel,
     out->cache_dropped = opt->cold;
     if (!opt->cold)
         snprintf(out->cache_note, sizeof out->cache_note, "not asked for");
-    int64_t done = 0, total = (int64_t)n * (runs + 1);
+    int first = opt->cold || !opt->no_warmup;
+    int64_t done = 0, total = (int64_t)n * (runs + first);
     for (int i = 0; i < n && rc == SK_OK; i++)
         rc = bench_component(src, sel, opt, names[i], runs, out, &done, total, err);
     return rc;

@@ -23,7 +23,7 @@ void sk_machine_json(const sk_machine *m, sk_json *j)
     sk_json_kv_int(j, "machine", m->budget.machine);
     sk_json_object_end(j);
     char warning[256];
-    if (sk_thread_warning(&m->budget, warning, sizeof warning))
+    if (sk_thread_warning(&m->budget, "--max-threads", warning, sizeof warning))
         sk_json_kv_string(j, "warning", warning);
     sk_json_object_end(j);
 }

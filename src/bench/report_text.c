@@ -24,7 +24,7 @@ static void machine(skb_buf *b, const sk_machine *m)
                m->budget.owned, plural(m->budget.owned), m->budget.limited_by, m->budget.affinity,
                m->budget.machine);
     char warning[256];
-    if (sk_thread_warning(&m->budget, warning, sizeof warning))
+    if (sk_thread_warning(&m->budget, "--max-threads", warning, sizeof warning))
         skb_printf(b, "  %s\n", warning);
 }
 

@@ -50,7 +50,7 @@ void bench_warn_levels(const int *levels, int n)
     sk_thread_budget budget;
     sk_thread_budget_get(levels[n - 1], &budget);
     char warning[256];
-    if (sk_thread_warning(&budget, warning, sizeof warning))
+    if (sk_thread_warning(&budget, NULL, warning, sizeof warning))
         fprintf(stderr, "snapkit: %s (levels above %d are skipped)\n", warning, budget.owned);
 }
 

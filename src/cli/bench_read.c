@@ -18,6 +18,7 @@ static const char k_help[] =
     "  --threads N           threads per read (default: the job's budget)\n"
     "  --component LIST      some of hydro,gravity,particles (default: all present)\n"
     "  --no-cold             skip the cold read\n"
+    "  --no-warmup           with --no-cold: no untimed read before the timed ones\n"
     "%s";
 
 static void read_json(const void *r, sk_json *j)
@@ -50,6 +51,8 @@ int cmd_bench_read(int argc, char **argv)
             return CLI_OK;
         } else if (cli_is(argv[i], "--no-cold")) {
             opt.cold = 0;
+        } else if (cli_is(argv[i], "--no-warmup")) {
+            opt.no_warmup = 1;
         } else if (argv[i][0] == '-' || source) {
             return cli_usage("bench read", "unexpected argument '%s'", argv[i]);
         } else {

@@ -293,13 +293,13 @@ static void test_warning(void)
     sk_thread_budget b;
     char w[256];
     sk_thread_budget_from(8, slurm2, NULL, 16, 16, &b);
-    CHECK_EQ_INT(sk_thread_warning(&b, w, sizeof w), 1);
+    CHECK_EQ_INT(sk_thread_warning(&b, NULL, w, sizeof w), 1);
     CHECK_EQ_STR(w, "warning: 8 threads were asked for but the job owns 2 "
                     "(set by SLURM_CPUS_PER_TASK); use --threads 2");
     sk_thread_budget_from(2, slurm2, NULL, 16, 16, &b);
-    CHECK_EQ_INT(sk_thread_warning(&b, w, sizeof w), 0);
+    CHECK_EQ_INT(sk_thread_warning(&b, NULL, w, sizeof w), 0);
     sk_thread_budget_from(0, slurm2, NULL, 16, 16, &b);
-    CHECK_EQ_INT(sk_thread_warning(&b, w, sizeof w), 0);
+    CHECK_EQ_INT(sk_thread_warning(&b, NULL, w, sizeof w), 0);
 }
 
 static void write_bytes(const char *path, size_t n)
