@@ -110,6 +110,12 @@ int sk_ramses_cpus_for_component(const sk_ramses *r, const char *component,
                                  const sk_selection *sel, const sk_read_options *opt,
                                  uint8_t *cpu_mask);
 
+/* Octs at each level of the whole output, from the amr files' headers
+ * (nothing else is read): octs[l - 1] for levels l = 1 .. levelmax. A
+ * level holds 8 cells per oct; its leaf cells number 8 octs[l - 1] -
+ * octs[l]. */
+int sk_ramses_level_octs(const sk_ramses *r, int64_t *octs, sk_error *err);
+
 /* Derived quantities of a cell or particle table, computed on request into
  * out[nrows] (not stored):
  *   "cell_size"  code length of each cell's edge (boxlen / 2^level)
