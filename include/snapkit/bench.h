@@ -34,6 +34,7 @@ typedef struct sk_machine {
     int physical_cores;   /* distinct (physical id, core id) pairs; logical_cpus when unknown */
     int64_t ram_bytes;    /* MemTotal */
     int64_t ram_available;/* MemAvailable (MemFree when absent) */
+    int64_t ram_limit;    /* the job's memory limit (cgroup), 0 when none */
     char os[128];         /* "Linux 6.1.0-18-amd64 x86_64" */
     sk_thread_budget budget; /* for the threads the caller asked for */
 } sk_machine;
@@ -42,6 +43,9 @@ typedef struct sk_machine {
  * for `requested_threads` (0: none asked). Facts that cannot be read stay
  * zero or "unknown"; never fails. */
 void sk_machine_get(int requested_threads, sk_machine *out);
+
+/* Memory the job may use: the smaller of RAM and the cgroup limit. */
+int64_t sk_machine_memory(const sk_machine *m);
 
 /* The parsers behind sk_machine_get, on given text. */
 void sk_machine_parse_cpuinfo(const char *text, sk_machine *out);
@@ -188,6 +192,19 @@ int sk_bench_sweep(const sk_sweep_options *opt, sk_sweep_fn fn, void *ctx, sk_sc
 
 /* ---------------------------------------------------------------- sources */
 
+/* The source a report measured: its kind, size on disk by component. */
+typedef struct sk_source_usage {
+    char path[1024];
+    char kind[16];        /* "ramses" or "snapkit" */
+    char fs_type[48];
+    int64_t files, bytes;
+    int ncomponents;
+    struct {
+        char name[16];    /* "amr", "hydro", "gravity", "particles", "other", or a table */
+        int64_t files, bytes;
+    } components[8];
+} sk_source_usage;
+
 /* What a stage measures: a RAMSES output folder. Opening reads only its
  * text files. */
 typedef struct sk_bench_source sk_bench_source;
@@ -205,25 +222,22 @@ int sk_bench_source_components(const sk_bench_source *s, const char **names);
 int sk_bench_source_select(const sk_bench_source *s, const sk_region_request *req, int lmax,
                            const char *vars, sk_selection *sel, sk_error *err);
 
+/* Files and bytes on disk, by component. */
+int sk_bench_source_usage(const sk_bench_source *s, sk_source_usage *out, sk_error *err);
+
+/* Estimated bytes in memory of reading every component with sel, with
+ * the level cap lmax (0: sel->lmax, or none): cell rows from the octs per
+ * level in the amr headers (scaled by the region's volume), particles from
+ * their files' size. */
+int sk_bench_source_estimate(sk_bench_source *s, const sk_selection *sel, int lmax,
+                             int64_t *bytes, sk_error *err);
+
 /* Read one component with a selection at `threads` threads (0: the
  * budget); *out is a new table. stats may be NULL. */
 int sk_bench_source_read(sk_bench_source *s, const char *component, const sk_selection *sel,
                          int threads, sk_table **out, sk_read_stats *stats, sk_error *err);
 
 /* ----------------------------------------------------- other stage results */
-
-/* The source a report measured: its kind, size on disk by component. */
-typedef struct sk_source_usage {
-    char path[1024];
-    char kind[16];        /* "ramses" or "snapkit" */
-    char fs_type[48];
-    int64_t files, bytes;
-    int ncomponents;
-    struct {
-        char name[16];    /* "amr", "hydro", "gravity", "particles", "other", or a table */
-        int64_t files, bytes;
-    } components[8];
-} sk_source_usage;
 
 /* Reading each component: time, memory, cold against warm cache. */
 typedef struct sk_read_component {

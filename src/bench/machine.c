@@ -139,6 +139,44 @@ static char *slurp(const char *path)
     return s;
 }
 
+/* A memory limit file's value: a byte count, or 0 for "max" and the huge
+ * numbers cgroup v1 writes for no limit. */
+static int64_t limit_file(const char *path)
+{
+    char *text = slurp(path);
+    if (!text)
+        return 0;
+    char *end = NULL;
+    long long v = strtoll(text, &end, 10);
+    sk_free(text);
+    return end != text && v > 0 && v < (1LL << 60) ? (int64_t)v : 0;
+}
+
+/* The cgroup memory limit of this process (v2, else v1), 0 when none. */
+static int64_t cgroup_memory_limit(void)
+{
+    char *groups = slurp("/proc/self/cgroup");
+    int64_t limit = 0;
+    for (const char *line = groups; line && *line && !limit;) {
+        char path[4096];
+        size_t len = strcspn(line, "\n");
+        if (strncmp(line, "0::", 3) == 0 && len - 3 < 3000) {
+            snprintf(path, sizeof path, "/sys/fs/cgroup%.*s/memory.max", (int)(len - 3), line + 3);
+            limit = limit_file(path);
+        }
+        line = line[len] ? line + len + 1 : NULL;
+    }
+    sk_free(groups);
+    if (!limit)
+        limit = limit_file("/sys/fs/cgroup/memory/memory.limit_in_bytes");
+    return limit;
+}
+
+int64_t sk_machine_memory(const sk_machine *m)
+{
+    return m->ram_limit > 0 && m->ram_limit < m->ram_bytes ? m->ram_limit : m->ram_bytes;
+}
+
 void sk_machine_get(int requested_threads, sk_machine *out)
 {
     memset(out, 0, sizeof *out);
@@ -153,6 +191,7 @@ void sk_machine_get(int requested_threads, sk_machine *out)
     if (text)
         sk_machine_parse_meminfo(text, out);
     sk_free(text);
+    out->ram_limit = cgroup_memory_limit();
     if (out->physical_cores <= 0 || out->physical_cores > out->logical_cpus)
         out->physical_cores = out->logical_cpus;
     struct utsname u;

@@ -10,6 +10,9 @@
 int sk_bench_source_open(sk_bench_source **out, const char *path, sk_error *err)
 {
     *out = NULL;
+    if (strlen(path) >= sizeof((sk_bench_source *)0)->path)
+        return sk_fail(err, SK_ERR_ARG, NULL, -1, "path longer than %zu bytes",
+                       sizeof((sk_bench_source *)0)->path - 1);
     sk_bench_source *s = sk_calloc(1, sizeof *s);
     if (!s)
         return sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory");
@@ -79,4 +82,75 @@ int skb_source_file_kinds(const char *component, const char **prefixes)
     else if (strcmp(component, "particles") == 0)
         prefixes[n++] = "part_";
     return n;
+}
+
+int sk_bench_source_usage(const sk_bench_source *s, sk_source_usage *out, sk_error *err)
+{
+    static const char *const names[] = {"amr", "hydro", "gravity", "particles", "other"};
+    memset(out, 0, sizeof *out);
+    snprintf(out->path, sizeof out->path, "%s", s->path);
+    snprintf(out->kind, sizeof out->kind, "ramses");
+    sk_ramses_usage u;
+    int rc = sk_fs_type(s->path, out->fs_type, sizeof out->fs_type, err);
+    if (rc == SK_OK)
+        rc = sk_ramses_disk_usage(s->ramses, &u, err);
+    if (rc != SK_OK)
+        return rc;
+    for (int k = 0; k < 5; k++) {
+        out->files += u.files[k];
+        out->bytes += u.bytes[k];
+        if (u.files[k] == 0)
+            continue;
+        snprintf(out->components[out->ncomponents].name, sizeof out->components[0].name, "%s",
+                 names[k]);
+        out->components[out->ncomponents].files = u.files[k];
+        out->components[out->ncomponents].bytes = u.bytes[k];
+        out->ncomponents++;
+    }
+    return SK_OK;
+}
+
+/* Hydro variables the selection keeps (all when it names none). */
+static int kept_vars(const sk_selection *sel, int nvar)
+{
+    return sel && sel->nvars > 0 && sel->nvars < nvar ? sel->nvars : nvar;
+}
+
+int sk_bench_source_estimate(sk_bench_source *s, const sk_selection *sel, int lmax,
+                             int64_t *bytes, sk_error *err)
+{
+    const sk_ramses_info *in = sk_ramses_get_info(s->ramses);
+    if (lmax <= 0)
+        lmax = sel && sel->lmax > 0 ? sel->lmax : in->levelmax;
+    if (lmax > in->levelmax)
+        lmax = in->levelmax;
+    int64_t octs[128];
+    if (in->levelmax > 128)
+        return sk_fail(err, SK_ERR_RANGE, s->path, -1, "levelmax %d is beyond 128", in->levelmax);
+    int rc = sk_ramses_level_octs(s->ramses, octs, err);
+    if (rc != SK_OK)
+        return rc;
+    /* Leaves below the cap, and every cell at the cap (finer ones are
+     * leaves there). */
+    double rows = 8.0 * (double)octs[lmax - 1];
+    for (int l = 1; l < lmax; l++)
+        rows += 8.0 * (double)octs[l - 1] - (double)octs[l];
+    double volume = 1;
+    for (int k = 0; sel && sel->has_box && k < 3; k++)
+        volume *= sel->hi[k] - sel->lo[k];
+    rows *= volume;
+    double total = 0;
+    if (in->has_hydro)
+        total += rows * (16.0 + 8.0 * kept_vars(sel, in->nvar_hydro));
+    if (in->has_gravity)
+        total += rows * (16.0 + 8.0 * 4);
+    if (in->has_particles) {
+        sk_ramses_usage u;
+        rc = sk_ramses_disk_usage(s->ramses, &u, err);
+        if (rc != SK_OK)
+            return rc;
+        total += (double)u.bytes[SK_RAMSES_PARTICLES] * volume;
+    }
+    *bytes = (int64_t)total;
+    return SK_OK;
 }

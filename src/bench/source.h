@@ -5,7 +5,7 @@
 #include "snapkit/ramses.h"
 
 struct sk_bench_source {
-    char path[4096];
+    char path[1024];
     sk_ramses *ramses;
 };
 

@@ -1,0 +1,281 @@
+/* snapkit bench report: every stage in one run, and the report files. */
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_commands.h"
+#include "bench_common.h"
+
+static const char k_help[] =
+    "usage: snapkit bench report SOURCE [--stages LIST] [--max-threads N] [--lmax N]\n"
+    "                            [--runs N] [selection] [--out DIR]\n\n"
+    "Measure SOURCE (a RAMSES output folder) on this machine and write DIR/report.txt,\n"
+    "report.csv, report.json, report.svg and report.png (default DIR: snapkit-report).\n"
+    "First prints the machine (CPU, cores, RAM), the filesystem, the file count, the bytes\n"
+    "per component and the CPUs the job owns. Refuses a read whose estimated size in memory\n"
+    "is above 60%% of the RAM the job may use, naming the --lmax that fits.\n\n"
+    "stages (--stages, comma-separated; default storage,read):\n"
+    "  storage   open/close rate and per-reader throughput of SOURCE's files\n"
+    "  read      per component: cold and warm read time, memory\n"
+    "  sweep     full reads at each thread level (only when named; it runs first and the\n"
+    "            other stages use its sweet spot)\n\n"
+    "options:\n"
+    "  --max-threads N       use at most N threads (and sweep up to N)\n"
+    "  --memory SIZE         plan reads for this much memory (e.g. 16G; default: the RAM,\n"
+    "                        or the job's cgroup limit when lower)\n"
+    "  --runs N              repetitions per measurement (default 3)\n"
+    "  --out DIR             where the report goes (default snapkit-report)\n"
+    "%s";
+
+enum { STAGE_STORAGE = 1, STAGE_READ = 2, STAGE_SWEEP = 4 };
+
+static const struct {
+    const char *name;
+    int bit;
+} k_stage_names[] = {{"storage", STAGE_STORAGE}, {"read", STAGE_READ}, {"sweep", STAGE_SWEEP}};
+
+static int parse_stages(const char *text, int *stages)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", text);
+    *stages = 0;
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        int bit = 0;
+        for (size_t k = 0; k < sizeof k_stage_names / sizeof k_stage_names[0]; k++)
+            if (strcmp(tok, k_stage_names[k].name) == 0)
+                bit = k_stage_names[k].bit;
+        if (!bit) {
+            cli_fail("--stages: unknown stage '%s' (storage, read, sweep)", tok);
+            return -1;
+        }
+        *stages |= bit;
+    }
+    return *stages ? 0 : (cli_fail("--stages: no stage named"), -1);
+}
+
+/* Print a stage's text now (the report repeats it). */
+static void show(char *text)
+{
+    if (text) {
+        fputs(text, stdout);
+        fputc('\n', stdout);
+        fflush(stdout);
+    }
+    sk_free(text);
+}
+
+/* Refuse a read that would not fit: above 60% of the memory the job may
+ * use; name the finest lmax that fits. */
+static int memory_guard(sk_bench_source *src, const sk_selection *sel, double memory)
+{
+    sk_error err;
+    int64_t need;
+    if (sk_bench_source_estimate(src, sel, 0, &need, &err) != SK_OK)
+        return cli_error(&err);
+    double limit = 0.6 * memory;
+    if ((double)need <= limit)
+        return CLI_OK;
+    char b1[32], b2[32], b3[32];
+    int fits = 0;
+    int64_t fit_bytes = 0;
+    int top = sel->lmax > 0 ? sel->lmax : 128;
+    for (int l = top - 1; l >= 1 && !fits; l--) {
+        int64_t b;
+        if (sk_bench_source_estimate(src, sel, l, &b, &err) != SK_OK)
+            return cli_error(&err);
+        if ((double)b <= limit) {
+            fits = l;
+            fit_bytes = b;
+        }
+    }
+    if (!fits)
+        return cli_fail("the read would hold about %s in memory, more than 60%% of the %s this "
+                        "job may use, at every lmax; select a region (--xrange ...)",
+                        cli_bytes((double)need, b1, sizeof b1), cli_bytes(memory, b2, sizeof b2));
+    return cli_fail("the read would hold about %s in memory, more than 60%% of the %s this job "
+                    "may use; --lmax %d fits (about %s)",
+                    cli_bytes((double)need, b1, sizeof b1), cli_bytes(memory, b2, sizeof b2), fits,
+                    cli_bytes((double)fit_bytes, b3, sizeof b3));
+}
+
+/* "16G", "512M", "1.5T", "2000000" (suffixes are powers of 1024; a
+ * trailing B or iB is allowed). */
+static int parse_size(const char *text, double *bytes)
+{
+    char *end = NULL;
+    double v = strtod(text, &end);
+    if (end == text || !(v > 0))
+        return -1;
+    static const char units[] = "KMGT";
+    const char *u = *end ? strchr(units, toupper((unsigned char)*end)) : NULL;
+    if (*end && !u)
+        return -1;
+    if (u) {
+        v *= pow(1024, (double)(u - units + 1));
+        end++;
+    }
+    if (strcmp(end, "") && strcmp(end, "B") && strcmp(end, "iB"))
+        return -1;
+    *bytes = v;
+    return 0;
+}
+
+typedef struct report_run {
+    sk_machine machine;
+    sk_source_usage source;
+    sk_storage_result storage;
+    sk_read_bench read;
+    sk_scaling sweep;
+    sk_report report;
+} report_run;
+
+static int run_sweep(sk_bench_source *src, const sk_selection *sel, int max_threads, int runs,
+                     report_run *rr)
+{
+    sk_sweep_options opt = {.runs = runs};
+    int levels[SK_BENCH_MAX_LEVELS];
+    opt.nlevels = sk_bench_default_levels(max_threads, levels, SK_BENCH_MAX_LEVELS);
+    memcpy(opt.levels, levels, sizeof levels);
+    int nlevels = sk_bench_plan_levels(opt.levels, opt.nlevels, levels, NULL);
+    printf("sweep: %d full reads (1 warm-up + %d run%s x %d thread level%s)\n",
+           1 + runs * nlevels, runs, runs == 1 ? "" : "s", nlevels, nlevels == 1 ? "" : "s");
+    fflush(stdout);
+    cli_progress progress;
+    cli_progress_init(&progress, "bench sweep");
+    opt.progress = bench_progress_hook(&progress);
+    sk_error err;
+    int rc = sk_bench_read_sweep(src, sel, NULL, &opt, &rr->sweep, NULL, &err);
+    cli_progress_done(&progress);
+    if (rc != SK_OK)
+        return cli_error(&err);
+    rr->report.sweep = &rr->sweep;
+    show(sk_scaling_text(&rr->sweep, "sweep  full reads"));
+    return CLI_OK;
+}
+
+static int run_storage(const char *path, int max_threads, int runs, report_run *rr)
+{
+    sk_storage_options opt = {.runs = runs};
+    opt.nlevels = sk_bench_default_levels(max_threads, opt.levels, SK_BENCH_MAX_LEVELS);
+    cli_progress progress;
+    cli_progress_init(&progress, "bench storage");
+    opt.progress = bench_progress_hook(&progress);
+    sk_error err;
+    int rc = sk_bench_storage(path, &opt, &rr->storage, &err);
+    cli_progress_done(&progress);
+    if (rc != SK_OK)
+        return cli_error(&err);
+    rr->report.storage = &rr->storage;
+    show(sk_storage_text(&rr->storage));
+    return CLI_OK;
+}
+
+static int run_read(sk_bench_source *src, const sk_selection *sel, int threads, int runs,
+                    report_run *rr)
+{
+    sk_read_bench_options opt = {.threads = threads, .runs = runs, .cold = 1};
+    cli_progress progress;
+    cli_progress_init(&progress, "bench read");
+    opt.progress = bench_progress_hook(&progress);
+    sk_error err;
+    int rc = sk_bench_read(src, sel, &opt, &rr->read, &err);
+    cli_progress_done(&progress);
+    if (rc != SK_OK)
+        return cli_error(&err);
+    rr->report.read = &rr->read;
+    show(sk_read_bench_text(&rr->read));
+    return CLI_OK;
+}
+
+int cmd_bench_report(int argc, char **argv)
+{
+    cli_selection cs;
+    cli_selection_init(&cs);
+    const char *source = NULL, *out = "snapkit-report";
+    int stages = STAGE_STORAGE | STAGE_READ;
+    long long max_threads = 0, runs = 3;
+    double memory = 0;
+    for (int i = 1; i < argc; i++) {
+        int used = cli_selection_option(&cs, argc, argv, &i);
+        if (used < 0)
+            return CLI_USAGE;
+        if (used)
+            continue;
+        const char *a = argv[i];
+        if (cli_is(a, "--help") || cli_is(a, "-h")) {
+            printf(k_help, cli_selection_help);
+            return CLI_OK;
+        } else if (cli_is(a, "--stages")) {
+            const char *v = cli_value(argc, argv, &i);
+            if (!v || parse_stages(v, &stages))
+                return CLI_USAGE;
+        } else if (cli_is(a, "--max-threads") || cli_is(a, "--runs")) {
+            const char *v = cli_value(argc, argv, &i);
+            long long *dst = cli_is(a, "--runs") ? &runs : &max_threads;
+            if (!v || cli_int(a, v, dst))
+                return CLI_USAGE;
+            if (*dst < 1 || *dst > 4096)
+                return cli_usage("bench report", "%s must be between 1 and 4096", a);
+        } else if (cli_is(a, "--memory")) {
+            const char *v = cli_value(argc, argv, &i);
+            if (!v)
+                return CLI_USAGE;
+            if (parse_size(v, &memory))
+                return cli_usage("bench report", "--memory: '%s' is not a size such as 16G", v);
+        } else if (cli_is(a, "--out")) {
+            if (!(out = cli_value(argc, argv, &i)))
+                return CLI_USAGE;
+        } else if (a[0] == '-' || source) {
+            return cli_usage("bench report", "unexpected argument '%s'", a);
+        } else {
+            source = a;
+        }
+    }
+    if (!source)
+        return cli_usage("bench report", "which output? (snapkit bench report SOURCE)");
+    static report_run rr;
+    memset(&rr, 0, sizeof rr);
+    sk_machine_get((int)max_threads, &rr.machine);
+    rr.report.machine = &rr.machine;
+    rr.report.max_threads = (int)max_threads;
+    int threads = rr.machine.budget.threads;
+    sk_bench_source *src;
+    sk_selection sel;
+    if (bench_open(source, &cs, &src, &sel) != CLI_OK)
+        return CLI_FAIL;
+    sk_error err;
+    int rc = CLI_OK;
+    if (sk_bench_source_usage(src, &rr.source, &err) != SK_OK)
+        rc = cli_error(&err);
+    if (rc == CLI_OK) {
+        rr.report.source = &rr.source;
+        show(sk_machine_text(&rr.machine));
+        show(sk_source_text(&rr.source));
+        char warning[256];
+        if (sk_thread_warning(&rr.machine.budget, "--max-threads", warning, sizeof warning))
+            fprintf(stderr, "snapkit: %s\n", warning);
+    }
+    if (rc == CLI_OK && (stages & (STAGE_READ | STAGE_SWEEP)))
+        rc = memory_guard(src, &sel, memory > 0 ? memory : (double)sk_machine_memory(&rr.machine));
+    if (rc == CLI_OK && (stages & STAGE_SWEEP)) {
+        rc = run_sweep(src, &sel, threads, (int)runs, &rr);
+        if (rc == CLI_OK) {
+            threads = rr.sweep.sweet_spot;
+            printf("the stages below use the sweet spot: %d thread%s\n\n", threads,
+                   threads == 1 ? "" : "s");
+        }
+    }
+    if (rc == CLI_OK && (stages & STAGE_STORAGE))
+        rc = run_storage(source, threads, (int)runs, &rr);
+    if (rc == CLI_OK && (stages & STAGE_READ))
+        rc = run_read(src, &sel, threads, (int)runs, &rr);
+    sk_selection_clear(&sel);
+    sk_bench_source_close(src);
+    if (rc != CLI_OK)
+        return rc;
+    if (sk_report_write(&rr.report, out, &err) != SK_OK)
+        return cli_error(&err);
+    printf("wrote %s/report.txt, report.csv, report.json, report.svg, report.png\n", out);
+    return CLI_OK;
+}
