@@ -123,7 +123,8 @@ typedef struct sk_storage_result {
 
 /* Probe the storage holding dir: for each thread level, the open+close
  * rate with no read, and the throughput of concurrent readers of whole
- * files (the sample is read once first, so the page cache is warm). */
+ * files (the sample is read once first, so the page cache is warm). dir
+ * may be a single file (a .snapkit file), then the only one sampled. */
 int sk_bench_storage(const char *dir, const sk_storage_options *opt, sk_storage_result *out,
                      sk_error *err);
 
@@ -205,15 +206,16 @@ typedef struct sk_source_usage {
     } components[8];
 } sk_source_usage;
 
-/* What a stage measures: a RAMSES output folder. Opening reads only its
- * text files. */
+/* What a stage measures: a RAMSES output folder (opening reads only its
+ * text files) or a .snapkit file (opening reads its footer). */
 typedef struct sk_bench_source sk_bench_source;
 
 int sk_bench_source_open(sk_bench_source **out, const char *path, sk_error *err);
 void sk_bench_source_close(sk_bench_source *s);
 
 /* The components present, in reading order ("hydro", "gravity",
- * "particles"); returns the count (at most 4). */
+ * "particles"; a .snapkit file's tables); returns the count (at most 4).
+ * The names live as long as s. */
 int sk_bench_source_components(const sk_bench_source *s, const char **names);
 
 /* Resolve a region request (in any unit the source knows), an lmax cap
@@ -228,7 +230,8 @@ int sk_bench_source_usage(const sk_bench_source *s, sk_source_usage *out, sk_err
 /* Estimated bytes in memory of reading every component with sel, with
  * the level cap lmax (0: sel->lmax, or none): cell rows from the octs per
  * level in the amr headers (scaled by the region's volume), particles from
- * their files' size. */
+ * their files' size. A .snapkit file: its tables' sizes in memory, scaled
+ * by the region's volume (lmax is not taken into account). */
 int sk_bench_source_estimate(sk_bench_source *s, const sk_selection *sel, int lmax,
                              int64_t *bytes, sk_error *err);
 
@@ -301,6 +304,22 @@ typedef struct sk_convert_bench {
 /* Fill speedup and break_even_rereads from the three times: converting costs
  * write_seconds once and saves read - reread on every later read. */
 void sk_convert_derive(sk_convert_bench *c);
+
+typedef struct sk_convert_bench_options {
+    const char *path;       /* the .snapkit file to write (replaced; the caller removes it) */
+    const char *components; /* "hydro,gravity" (NULL: every one present) */
+    const sk_selection *selection; /* NULL: everything */
+    int threads;            /* 0: the budget */
+    int runs;               /* conversions and timed re-reads (>= 1; 0 means 3); medians */
+    sk_progress progress;   /* done/total counts conversions and re-reads */
+} sk_convert_bench_options;
+
+/* Convert the RAMSES output `dir` with sk_store_convert (which times its
+ * read and its write) runs times, after one untimed read of the
+ * components (warming the cache and measuring what a read allocates), then
+ * re-read the file's tables (one untimed read, then runs timed ones). */
+int sk_bench_convert(const char *dir, const sk_convert_bench_options *opt, sk_convert_bench *out,
+                     sk_error *err);
 
 /* Projection scaling: one sweep per case (e.g. "1 quantity, axis z"). */
 #define SK_BENCH_MAX_CASES 6

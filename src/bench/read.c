@@ -54,28 +54,46 @@ static int drop_file(const char *path, int64_t *pages, int64_t *resident, int *f
     return 0;
 }
 
-/* Drop the files a component's read opens from the page cache. Returns 1
- * when (almost) none of their pages stayed cached, else 0 with the reason
- * in note. */
-static int drop_component(const char *dir, const char *component, char *note, size_t n)
+/* The pages of the files reading `component` opens: every file of the
+ * component's kinds in a RAMSES folder, or the .snapkit file. Returns 0, or
+ * -1 with the reason in note. */
+static int drop_files(const sk_bench_source *src, const char *component, int64_t *pages,
+                      int64_t *resident, int *fadvise_errno, char *note, size_t n)
 {
+    if (src->store) {
+        if (drop_file(src->path, pages, resident, fadvise_errno) == 0)
+            return 0;
+        snprintf(note, n, "cannot open %.120s: %s", src->path, strerror(errno));
+        return -1;
+    }
     const char *prefixes[2];
     int np = skb_source_file_kinds(component, prefixes);
-    DIR *d = opendir(dir);
+    DIR *d = opendir(src->path);
     if (!d) {
-        snprintf(note, n, "cannot list %.120s: %s", dir, strerror(errno));
-        return 0;
+        snprintf(note, n, "cannot list %.120s: %s", src->path, strerror(errno));
+        return -1;
     }
-    int64_t pages = 0, resident = 0;
-    int fadvise_errno = 0;
-    char path[4096 + 256];
+    char path[sizeof src->path + 256];
     for (struct dirent *e; (e = readdir(d)) != NULL;)
         for (int k = 0; k < np; k++)
             if (strncmp(e->d_name, prefixes[k], strlen(prefixes[k])) == 0) {
-                snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-                drop_file(path, &pages, &resident, &fadvise_errno);
+                snprintf(path, sizeof path, "%s/%s", src->path, e->d_name);
+                drop_file(path, pages, resident, fadvise_errno);
             }
     closedir(d);
+    return 0;
+}
+
+/* Drop the files a component's read opens from the page cache. Returns 1
+ * when (almost) none of their pages stayed cached, else 0 with the reason
+ * in note. */
+static int drop_component(const sk_bench_source *src, const char *component, char *note,
+                          size_t n)
+{
+    int64_t pages = 0, resident = 0;
+    int fadvise_errno = 0;
+    if (drop_files(src, component, &pages, &resident, &fadvise_errno, note, n) != 0)
+        return 0;
     if (fadvise_errno) {
         snprintf(note, n, "posix_fadvise(DONTNEED) failed: %s", strerror(fadvise_errno));
         return 0;
@@ -193,7 +211,7 @@ static int bench_component(sk_bench_source *src, const sk_selection *sel,
     out->rss_reset = reset_peak_rss();
     one_read r;
     char note[sizeof out->cache_note] = "";
-    int cold = opt->cold && drop_component(src->path, name, note, sizeof note);
+    int cold = opt->cold && drop_component(src, name, note, sizeof note);
     if (opt->cold && !cold) {
         out->cache_dropped = 0;
         if (!out->cache_note[0])

@@ -98,7 +98,7 @@ static void read_bench(skb_buf *b, const sk_read_bench *r)
         const sk_read_component *c = &r->components[i];
         skb_printf(b, "  %-9s  %4d  %10s  %8s  %9s  %10lld  %9s  %9s  %8s\n", c->name, c->runs,
                    skb_seconds(c->mean_seconds, m, sizeof m),
-                   skb_seconds(c->stddev_seconds, sd, sizeof sd),
+                   c->runs > 1 ? skb_seconds(c->stddev_seconds, sd, sizeof sd) : "-",
                    c->cold_seconds >= 0 ? skb_seconds(c->cold_seconds, cold, sizeof cold) : "-",
                    (long long)c->rows, skb_bytes((double)c->bytes_result, res, sizeof res),
                    skb_bytes((double)c->bytes_allocated, al, sizeof al),

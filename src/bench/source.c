@@ -17,7 +17,8 @@ int sk_bench_source_open(sk_bench_source **out, const char *path, sk_error *err)
     if (!s)
         return sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory");
     snprintf(s->path, sizeof s->path, "%s", path);
-    int rc = sk_ramses_open(&s->ramses, path, err);
+    int rc = sk_store_is_file(path) ? sk_store_open(&s->store, path, NULL, err)
+                                    : sk_ramses_open(&s->ramses, path, err);
     if (rc != SK_OK) {
         sk_free(s);
         return rc;
@@ -31,11 +32,23 @@ void sk_bench_source_close(sk_bench_source *s)
     if (!s)
         return;
     sk_ramses_close(s->ramses);
+    sk_store_close(s->store);
     sk_free(s);
 }
 
 int sk_bench_source_components(const sk_bench_source *s, const char **names)
 {
+    if (s->store) {
+        sk_store_file_info fi;
+        sk_store_get_file_info(s->store, &fi);
+        int n = 0;
+        for (int i = 0; i < fi.ntables && n < 4; i++) {
+            sk_store_table_info ti;
+            if (sk_store_get_table_info(s->store, i, &ti, NULL) == SK_OK)
+                names[n++] = ti.name;
+        }
+        return n;
+    }
     const sk_ramses_info *in = sk_ramses_get_info(s->ramses);
     int n = 0;
     if (in->has_hydro)
@@ -50,9 +63,22 @@ int sk_bench_source_components(const sk_bench_source *s, const char **names)
 int sk_bench_source_select(const sk_bench_source *s, const sk_region_request *req, int lmax,
                            const char *vars, sk_selection *sel, sk_error *err)
 {
-    const sk_ramses_info *in = sk_ramses_get_info(s->ramses);
     sk_units u;
-    sk_units_set(&u, in->boxlen, in->unit_l, in->unit_d, in->unit_t);
+    if (s->store) {
+        /* The units of the stored tables (the first holds the source's). */
+        const char *names[4];
+        sk_table *t = NULL;
+        int rc = sk_bench_source_components(s, names) > 0
+                     ? sk_store_describe(s->store, names[0], &t, err)
+                     : sk_fail(err, SK_ERR_EMPTY, s->path, -1, "the file holds no table");
+        if (rc != SK_OK)
+            return rc;
+        sk_units_from_table(&u, t);
+        sk_table_free(t);
+    } else {
+        const sk_ramses_info *in = sk_ramses_get_info(s->ramses);
+        sk_units_set(&u, in->boxlen, in->unit_l, in->unit_d, in->unit_t);
+    }
     sel->lmax = lmax;
     int rc = req ? sk_selection_set_region(sel, req, &u, err) : SK_OK;
     if (rc == SK_OK && vars && vars[0])
@@ -65,6 +91,8 @@ int sk_bench_source_read(sk_bench_source *s, const char *component, const sk_sel
 {
     sk_read_options opt = {.threads = threads};
     sk_read_stats local;
+    if (s->store)
+        return sk_store_read(s->store, component, sel, &opt, out, stats ? stats : &local, err);
     return sk_ramses_read(s->ramses, component, sel, &opt, out, stats ? stats : &local, err);
 }
 
@@ -84,14 +112,43 @@ int skb_source_file_kinds(const char *component, const char **prefixes)
     return n;
 }
 
+/* A .snapkit file: one file; its bytes by table (the footer and header
+ * under "other"). */
+static int store_usage(sk_store *st, sk_source_usage *out)
+{
+    sk_store_file_info fi;
+    sk_store_get_file_info(st, &fi);
+    out->files = 1;
+    out->bytes = fi.file_bytes;
+    int64_t rest = fi.file_bytes;
+    for (int i = 0; i < fi.ntables && out->ncomponents < 7; i++) {
+        sk_store_table_info ti;
+        if (sk_store_get_table_info(st, i, &ti, NULL) != SK_OK)
+            continue;
+        snprintf(out->components[out->ncomponents].name, sizeof out->components[0].name, "%s",
+                 ti.name);
+        out->components[out->ncomponents].files = 1;
+        out->components[out->ncomponents].bytes = ti.bytes_stored;
+        rest -= ti.bytes_stored;
+        out->ncomponents++;
+    }
+    snprintf(out->components[out->ncomponents].name, sizeof out->components[0].name, "other");
+    out->components[out->ncomponents].files = 1;
+    out->components[out->ncomponents].bytes = rest;
+    out->ncomponents++;
+    return SK_OK;
+}
+
 int sk_bench_source_usage(const sk_bench_source *s, sk_source_usage *out, sk_error *err)
 {
     static const char *const names[] = {"amr", "hydro", "gravity", "particles", "other"};
     memset(out, 0, sizeof *out);
     snprintf(out->path, sizeof out->path, "%s", s->path);
-    snprintf(out->kind, sizeof out->kind, "ramses");
-    sk_ramses_usage u;
+    snprintf(out->kind, sizeof out->kind, s->store ? "snapkit" : "ramses");
     int rc = sk_fs_type(s->path, out->fs_type, sizeof out->fs_type, err);
+    if (rc == SK_OK && s->store)
+        return store_usage(s->store, out);
+    sk_ramses_usage u;
     if (rc == SK_OK)
         rc = sk_ramses_disk_usage(s->ramses, &u, err);
     if (rc != SK_OK)
@@ -116,9 +173,29 @@ static int kept_vars(const sk_selection *sel, int nvar)
     return sel && sel->nvars > 0 && sel->nvars < nvar ? sel->nvars : nvar;
 }
 
+/* A .snapkit file knows each table's size in memory, not its rows per
+ * level: the estimate ignores lmax. */
+static int store_estimate(sk_store *st, const sk_selection *sel, int64_t *bytes)
+{
+    sk_store_file_info fi;
+    sk_store_get_file_info(st, &fi);
+    double volume = 1, total = 0;
+    for (int k = 0; sel && sel->has_box && k < 3; k++)
+        volume *= sel->hi[k] - sel->lo[k];
+    for (int i = 0; i < fi.ntables; i++) {
+        sk_store_table_info ti;
+        if (sk_store_get_table_info(st, i, &ti, NULL) == SK_OK)
+            total += (double)ti.bytes_raw * volume;
+    }
+    *bytes = (int64_t)total;
+    return SK_OK;
+}
+
 int sk_bench_source_estimate(sk_bench_source *s, const sk_selection *sel, int lmax,
                              int64_t *bytes, sk_error *err)
 {
+    if (s->store)
+        return store_estimate(s->store, sel, bytes);
     const sk_ramses_info *in = sk_ramses_get_info(s->ramses);
     if (lmax <= 0)
         lmax = sel && sel->lmax > 0 ? sel->lmax : in->levelmax;

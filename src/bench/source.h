@@ -1,16 +1,20 @@
-/* The bench module's view of a source. */
+/* The bench module's view of a source: a RAMSES output folder or a
+ * .snapkit file. */
 #ifndef SNAPKIT_BENCH_SOURCE_H
 #define SNAPKIT_BENCH_SOURCE_H
 
 #include "snapkit/ramses.h"
+#include "snapkit/store.h"
 
 struct sk_bench_source {
     char path[1024];
-    sk_ramses *ramses;
+    sk_ramses *ramses;   /* one of ramses and store is set */
+    sk_store *store;
 };
 
-/* Name prefixes of the files in the source's folder that reading
- * `component` opens; returns their count (at most 2). */
+/* The files reading `component` opens, for dropping them from the cache:
+ * name prefixes in a RAMSES folder (at most 2), or none for a .snapkit
+ * file (the file itself). Returns the prefix count. */
 int skb_source_file_kinds(const char *component, const char **prefixes);
 
 #endif

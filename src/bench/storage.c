@@ -83,9 +83,27 @@ static int list_files(const char *dir, char ***names, int64_t *count, sk_error *
 
 /* At most nmax files, evenly spread over the sorted names, so a sample of
  * a RAMSES output holds every kind of file in proportion. */
+/* A single file (a .snapkit file) is its own sample. */
+static int take_file(const char *path, int64_t size, sample *s, sk_storage_result *out,
+                     sk_error *err)
+{
+    s->paths = sk_calloc(1, sizeof *s->paths);
+    s->sizes = sk_calloc(1, sizeof *s->sizes);
+    if (!s->paths || !s->sizes || !(s->paths[0] = sk_strdup(path)))
+        return sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory");
+    s->sizes[0] = size;
+    s->n = 1;
+    out->files_total = out->files_sampled = 1;
+    out->bytes_total = out->bytes_sampled = size;
+    return SK_OK;
+}
+
 static int take_sample(const char *dir, int nmax, sample *s, sk_storage_result *out,
                        sk_error *err)
 {
+    struct stat st;
+    if (stat(dir, &st) == 0 && S_ISREG(st.st_mode))
+        return take_file(dir, st.st_size, s, out, err);
     char **names = NULL;
     int64_t count = 0;
     int rc = list_files(dir, &names, &count, err);

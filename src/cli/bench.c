@@ -13,6 +13,7 @@ static const struct {
     {"storage", cmd_bench_storage, "open/close rate and per-reader throughput under concurrency"},
     {"read", cmd_bench_read, "per component: cold and warm read time, memory"},
     {"sweep", cmd_bench_sweep, "full reads at each thread level: sweet spot, Amdahl fit"},
+    {"convert", cmd_bench_convert, "does converting to a .snapkit file pay? the break-even"},
     {"outputs", cmd_bench_outputs, "several outputs: one process each against one after another"},
     {"report", cmd_bench_report, "every stage in one run: report.txt, .csv, .json, .svg, .png"},
 };

@@ -1,8 +1,11 @@
 /* snapkit bench report: every stage in one run, and the report files. */
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "bench_commands.h"
 #include "bench_common.h"
@@ -15,9 +18,11 @@ static const char k_help[] =
     "First prints the machine (CPU, cores, RAM), the filesystem, the file count, the bytes\n"
     "per component and the CPUs the job owns. Refuses a read whose estimated size in memory\n"
     "is above 60%% of the RAM the job may use, naming the --lmax that fits.\n\n"
-    "stages (--stages, comma-separated; default storage,read):\n"
+    "stages (--stages, comma-separated; default storage,read,convert):\n"
     "  storage   open/close rate and per-reader throughput of SOURCE's files\n"
     "  read      per component: cold and warm read time, memory\n"
+    "  convert   converting to a .snapkit file (written in DIR, then removed): read, write,\n"
+    "            re-read, sizes, the break-even number of re-reads (RAMSES sources only)\n"
     "  sweep     full reads at each thread level (only when named; it runs first and the\n"
     "            other stages use its sweet spot)\n\n"
     "options:\n"
@@ -28,12 +33,15 @@ static const char k_help[] =
     "  --out DIR             where the report goes (default snapkit-report)\n"
     "%s";
 
-enum { STAGE_STORAGE = 1, STAGE_READ = 2, STAGE_SWEEP = 4 };
+enum { STAGE_STORAGE = 1, STAGE_READ = 2, STAGE_SWEEP = 4, STAGE_CONVERT = 8 };
 
 static const struct {
     const char *name;
     int bit;
-} k_stage_names[] = {{"storage", STAGE_STORAGE}, {"read", STAGE_READ}, {"sweep", STAGE_SWEEP}};
+} k_stage_names[] = {{"storage", STAGE_STORAGE},
+                     {"read", STAGE_READ},
+                     {"convert", STAGE_CONVERT},
+                     {"sweep", STAGE_SWEEP}};
 
 static int parse_stages(const char *text, int *stages)
 {
@@ -46,7 +54,7 @@ static int parse_stages(const char *text, int *stages)
             if (strcmp(tok, k_stage_names[k].name) == 0)
                 bit = k_stage_names[k].bit;
         if (!bit) {
-            cli_fail("--stages: unknown stage '%s' (storage, read, sweep)", tok);
+            cli_fail("--stages: unknown stage '%s' (storage, read, convert, sweep)", tok);
             return -1;
         }
         *stages |= bit;
@@ -127,6 +135,7 @@ typedef struct report_run {
     sk_storage_result storage;
     sk_read_bench read;
     sk_scaling sweep;
+    sk_convert_bench convert;
     sk_report report;
 } report_run;
 
@@ -188,12 +197,39 @@ static int run_read(sk_bench_source *src, const sk_selection *sel, int threads, 
     return CLI_OK;
 }
 
+/* The conversion's file goes into the report's folder and is removed. */
+static int run_convert(const char *source, const char *out, const sk_selection *sel, int threads,
+                       int runs, report_run *rr)
+{
+    if (sk_store_is_file(source)) {
+        printf("convert: skipped, the source is already a .snapkit file\n\n");
+        return CLI_OK;
+    }
+    sk_error err;
+    if (mkdir(out, 0777) != 0 && errno != EEXIST)
+        return cli_fail("%s: cannot create the folder: %s", out, strerror(errno));
+    char path[4096];
+    snprintf(path, sizeof path, "%s/convert.snapkit", out);
+    cli_progress progress;
+    cli_progress_init(&progress, "bench convert");
+    sk_convert_bench_options opt = {.path = path, .selection = sel, .threads = threads,
+                                    .runs = runs, .progress = bench_progress_hook(&progress)};
+    int rc = sk_bench_convert(source, &opt, &rr->convert, &err);
+    cli_progress_done(&progress);
+    unlink(path);
+    if (rc != SK_OK)
+        return cli_error(&err);
+    rr->report.convert = &rr->convert;
+    show(sk_convert_text(&rr->convert));
+    return CLI_OK;
+}
+
 int cmd_bench_report(int argc, char **argv)
 {
     cli_selection cs;
     cli_selection_init(&cs);
     const char *source = NULL, *out = "snapkit-report";
-    int stages = STAGE_STORAGE | STAGE_READ;
+    int stages = STAGE_STORAGE | STAGE_READ | STAGE_CONVERT;
     long long max_threads = 0, runs = 3;
     double memory = 0;
     for (int i = 1; i < argc; i++) {
@@ -256,7 +292,7 @@ int cmd_bench_report(int argc, char **argv)
         if (sk_thread_warning(&rr.machine.budget, "--max-threads", warning, sizeof warning))
             fprintf(stderr, "snapkit: %s\n", warning);
     }
-    if (rc == CLI_OK && (stages & (STAGE_READ | STAGE_SWEEP)))
+    if (rc == CLI_OK && (stages & (STAGE_READ | STAGE_SWEEP | STAGE_CONVERT)))
         rc = memory_guard(src, &sel, memory > 0 ? memory : (double)sk_machine_memory(&rr.machine));
     if (rc == CLI_OK && (stages & STAGE_SWEEP)) {
         rc = run_sweep(src, &sel, threads, (int)runs, &rr);
@@ -270,6 +306,8 @@ int cmd_bench_report(int argc, char **argv)
         rc = run_storage(source, threads, (int)runs, &rr);
     if (rc == CLI_OK && (stages & STAGE_READ))
         rc = run_read(src, &sel, threads, (int)runs, &rr);
+    if (rc == CLI_OK && (stages & STAGE_CONVERT))
+        rc = run_convert(source, out, &sel, threads, (int)runs, &rr);
     sk_selection_clear(&sel);
     sk_bench_source_close(src);
     if (rc != CLI_OK)

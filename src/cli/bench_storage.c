@@ -7,11 +7,12 @@
 
 static const char k_help[] =
     "usage: snapkit bench storage DIR [--threads LIST] [--runs N] [--nfiles N] [--json]\n\n"
-    "Probe the storage holding DIR at each thread level: how many files per second open and\n"
-    "close (no read), how fast one reader streams whole files while the others read too\n"
-    "(files are read once first, so the page cache is warm), and the median latency of one\n"
-    "open+close. At most --nfiles files (default 64), spread evenly over DIR's sorted names,\n"
-    "are used; the output says how many and how much was read.\n\n"
+    "Probe the storage holding DIR (a folder, or one file such as a .snapkit file) at each\n"
+    "thread level: how many files per second open and close (no read), how fast one reader\n"
+    "streams whole files while the others read too (files are read once first, so the page\n"
+    "cache is warm), and the median latency of one open+close. At most --nfiles files\n"
+    "(default 64), spread evenly over DIR's sorted names, are used; the output says how\n"
+    "many and how much was read.\n\n"
     "options:\n"
     "  --nfiles N            sample at most N files (default 64)\n";
 
