@@ -57,7 +57,7 @@ assert abs(o["ratio"] - o["sequential_seconds"] / o["processes_seconds"]) < 1e-1
 ' "$tmp/outputs.json"
 
 # bench report: every file, every stage's numbers, one panel per stage.
-"$cli" bench report "$example" --stages sweep,storage,read --max-threads 1 --runs 1 \
+"$cli" bench report "$example" --stages sweep,storage,read,convert --max-threads 1 --runs 1 \
     --out "$tmp/report" >"$tmp/report.out"
 grep -q "the stages below use the sweet spot: 1 thread" "$tmp/report.out" || fail "$(cat "$tmp/report.out")"
 for f in report.txt report.csv report.json report.svg report.png; do
@@ -68,7 +68,7 @@ import csv, json, os, struct, sys, zlib
 import xml.etree.ElementTree as ET
 d, example = sys.argv[1], sys.argv[2]
 r = json.load(open(os.path.join(d, "report.json")))
-assert set(r) == {"machine", "source", "sweep", "storage", "read"}, set(r)
+assert set(r) == {"machine", "source", "sweep", "storage", "read", "convert"}, set(r)
 files = [n for n in os.listdir(example) if os.path.isfile(os.path.join(example, n))]
 assert r["source"]["files"] == len(files)
 assert r["source"]["bytes"] == sum(os.path.getsize(os.path.join(example, n)) for n in files)
@@ -79,18 +79,25 @@ for p in sw["points"]:
 assert {"fastest", "sweet_spot", "economical"} <= set(sw)
 assert {"parallel_fraction", "serial_seconds", "ceiling"} <= set(sw["amdahl"])
 assert r["storage"]["points"] and r["read"]["components"]
+cv = r["convert"]
+for key in ("read_seconds", "write_seconds", "reread_seconds", "speedup", "break_even_rereads",
+            "bytes_ramses", "bytes_file", "bytes_allocated_read", "bytes_allocated_write",
+            "bytes_allocated_reread"):
+    assert key in cv, key
+assert not [n for n in os.listdir(d) if n.endswith(".snapkit")], "conversion file left behind"
 rows = list(csv.DictReader(open(os.path.join(d, "report.csv"))))
-assert {row["stage"] for row in rows} == {"machine", "sweep", "storage", "read"}
+assert {row["stage"] for row in rows} == {"machine", "sweep", "storage", "read", "convert"}
 assert any(row["stage"] == "sweep" and row["quantity"] == "sweet_spot" and row["value"] == "1" for row in rows)
 text = open(os.path.join(d, "report.txt")).read()
-for word in ("machine", "source", "sweep", "storage", "read", "sweet spot"):
+for word in ("machine", "source", "sweep", "storage", "read", "sweet spot", "break-even"):
     assert word in text, word
 
 # The SVG: valid XML, one panel group per stage, in the run's order.
 svg = ET.parse(os.path.join(d, "report.svg")).getroot()
 ns = "{http://www.w3.org/2000/svg}"
 panels = [g for g in svg.iter(ns + "g") if g.get("class") == "panel"]
-assert [g.get("id") for g in panels] == ["panel-sweep", "panel-storage", "panel-read"], panels
+assert [g.get("id") for g in panels] == ["panel-sweep", "panel-storage", "panel-read",
+                                        "panel-convert"], panels
 width, height = int(svg.get("width")), int(svg.get("height"))
 
 # The PNG, decoded by hand: chunk CRCs, IHDR, inflated and unfiltered rows.

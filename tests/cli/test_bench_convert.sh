@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# snapkit bench convert: sizes against the files themselves, the speedup and
+# break-even from the measured times, the file removed unless --keep; and
+# the stages that work on a .snapkit file (read, sweep, storage, report).
+set -euo pipefail
+cli=$(realpath "${SNAPKIT_CLI:-build/snapkit}")
+data=${SNAPKIT_TEST_DATA:-tests/data}
+py=/usr/bin/python3
+fail() { echo "FAIL: $*" >&2; exit 1; }
+example=$(cd "$data/ramses/gravpart/output_00002" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+"$cli" bench convert "$example" --threads 1 --runs 2 --file "$tmp/kept.snapkit" --keep --json \
+    >"$tmp/convert.json"
+[[ -s "$tmp/kept.snapkit" ]] || fail "--keep: no file"
+$py - "$tmp/convert.json" "$example" "$tmp/kept.snapkit" <<'PY'
+import json, math, os, sys
+c = json.load(open(sys.argv[1]))
+folder, kept = sys.argv[2], sys.argv[3]
+ramses = sum(os.path.getsize(os.path.join(folder, n)) for n in os.listdir(folder)
+             if n.split("_")[0] in ("amr", "hydro", "grav", "part") and ".out" in n)
+assert c["bytes_ramses"] == ramses, (c["bytes_ramses"], ramses)
+assert c["bytes_file"] == os.path.getsize(kept)
+assert abs(c["size_percent"] - 100 * c["bytes_file"] / c["bytes_ramses"]) < 1e-9
+assert c["read_seconds"] > 0 and c["write_seconds"] > 0 and c["reread_seconds"] > 0
+assert abs(c["conversion_seconds"] - c["read_seconds"] - c["write_seconds"]) < 1e-12
+assert abs(c["speedup"] - c["read_seconds"] / c["reread_seconds"]) < 1e-9 * c["speedup"]
+saved = c["read_seconds"] - c["reread_seconds"]
+if saved > 0:
+    assert abs(c["break_even_rereads"] - c["write_seconds"] / saved) < 1e-9 * c["break_even_rereads"]
+else:
+    assert c["break_even_rereads"] is None
+for path in ("read", "write", "reread"):
+    assert c["bytes_allocated_" + path] > 0, path
+PY
+(cd "$tmp" && "$cli" bench convert "$example" --runs 1 >/dev/null)
+[[ -z "$(ls "$tmp" | grep -v -e kept.snapkit -e convert.json)" ]] || fail "file not removed: $(ls "$tmp")"
+set +e
+"$cli" bench convert "$tmp/kept.snapkit" 2>"$tmp/err"; rc=$?
+set -e
+[[ $rc == 1 ]] && grep -q "already a .snapkit file" "$tmp/err" || fail "convert of a file: $(cat "$tmp/err")"
+
+# A .snapkit file as the source: the same rows as yt read from the output.
+"$cli" bench read "$tmp/kept.snapkit" --runs 1 --json >"$tmp/read.json"
+$py - "$tmp/read.json" "$example.reference.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+ref = json.load(open(sys.argv[2]))["full"]
+assert sorted(c["name"] for c in r["components"]) == sorted(ref), r
+for c in r["components"]:
+    assert c["rows"] == ref[c["name"]]["rows"], c
+PY
+"$cli" bench sweep "$tmp/kept.snapkit" --threads 1 --runs 1 --json >/dev/null 2>&1 || fail "sweep of a file"
+"$cli" bench storage "$tmp/kept.snapkit" --threads 1 --runs 1 --json >"$tmp/storage.json"
+$py -c 'import json,sys,os; s=json.load(open(sys.argv[1])); assert s["files_total"]==1 and s["bytes_total"]==os.path.getsize(sys.argv[2]), s' \
+    "$tmp/storage.json" "$tmp/kept.snapkit"
+"$cli" bench report "$tmp/kept.snapkit" --max-threads 1 --runs 1 --out "$tmp/rep" >"$tmp/rep.out"
+grep -q "convert: skipped, the source is already a .snapkit file" "$tmp/rep.out" || fail "$(cat "$tmp/rep.out")"
+$py - "$tmp/rep/report.json" "$tmp/kept.snapkit" <<'PY'
+import json, os, sys
+r = json.load(open(sys.argv[1]))
+assert set(r) == {"machine", "source", "storage", "read"}, set(r)
+s = r["source"]
+assert s["kind"] == "snapkit" and s["files"] == 1 and s["bytes"] == os.path.getsize(sys.argv[2])
+assert sum(c["bytes"] for c in s["components"]) == s["bytes"]
+PY
+echo "bench convert: ok"
