@@ -321,15 +321,37 @@ typedef struct sk_convert_bench_options {
 int sk_bench_convert(const char *dir, const sk_convert_bench_options *opt, sk_convert_bench *out,
                      sk_error *err);
 
-/* Projection scaling: one sweep per case (e.g. "1 quantity, axis z"). */
+/* Projection scaling: one sweep per case (e.g. "sd, axis z"); seconds are
+ * the projection alone (the table already read), peak_bytes what the
+ * library held at most during it. */
 #define SK_BENCH_MAX_CASES 6
 typedef struct sk_project_bench {
+    char quantities[256];   /* every quantity projected, comma-separated */
+    int64_t rows;           /* cells (or particles) projected */
+    int nx, ny;             /* image size */
     int ncases;
     struct {
         char name[64];
         sk_scaling scaling;
     } cases[SK_BENCH_MAX_CASES];
 } sk_project_bench;
+
+typedef struct sk_project_bench_options {
+    const char *quantities;  /* "sd,T,velocity_x,velocity_y" when NULL; the first alone is
+                                the one-quantity case */
+    const char *component;   /* the table to project (NULL: "hydro") */
+    int64_t res;             /* pixels across the box (0: 2^lmax of the data, at most 2048) */
+    int levels[SK_BENCH_MAX_LEVELS]; /* nlevels 0: 1, 2, 4, ... the budget */
+    int nlevels;
+    int runs;                /* >= 1; 0 means 3 */
+    sk_progress progress;    /* done/total counts projections */
+} sk_project_bench_options;
+
+/* Read the component once with sel, then sweep the thread levels for one
+ * quantity and for all of them in one pass, along z and off-axis (along
+ * (1, 2, 3)): four cases. */
+int sk_bench_project(sk_bench_source *src, const sk_selection *sel,
+                     const sk_project_bench_options *opt, sk_project_bench *out, sk_error *err);
 
 /* Several outputs: one process each with budget/k threads against one
  * after another with the whole budget. */

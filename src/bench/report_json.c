@@ -172,6 +172,10 @@ void sk_convert_json(const sk_convert_bench *c, sk_json *j)
 void sk_project_json(const sk_project_bench *p, sk_json *j)
 {
     sk_json_object_begin(j);
+    sk_json_kv_string(j, "quantities", p->quantities);
+    sk_json_kv_int(j, "rows", p->rows);
+    sk_json_kv_int(j, "nx", p->nx);
+    sk_json_kv_int(j, "ny", p->ny);
     sk_json_key(j, "cases");
     sk_json_array_begin(j);
     for (int i = 0; i < p->ncases; i++) {

@@ -62,16 +62,17 @@ static void storage(skb_buf *b, const sk_storage_result *s)
 
 static void scaling(skb_buf *b, const sk_scaling *s, const char *what)
 {
-    char t[32];
-    skb_printf(b, "%s\n  threads      time  speedup  efficiency  spread\n", what);
+    char t[32], m[32];
+    skb_printf(b, "%s\n  threads      time  speedup  efficiency  spread  memory held\n", what);
     for (int i = 0; i < s->npoints; i++) {
         const sk_sweep_point *p = &s->points[i];
         skb_printf(b, "  %7d  %8s  %7.2f  %9.0f%%", p->threads, skb_seconds(p->seconds, t, sizeof t),
                    p->speedup, 100 * p->efficiency);
         if (p->runs > 1)
-            skb_printf(b, "  %5.0f%%\n", 100 * p->spread);
+            skb_printf(b, "  %5.0f%%", 100 * p->spread);
         else
-            skb_printf(b, "       -\n");
+            skb_printf(b, "       -");
+        skb_printf(b, "  %11s\n", p->peak_bytes > 0 ? skb_bytes((double)p->peak_bytes, m, sizeof m) : "-");
     }
     skb_printf(b, "  fastest %d thread%s; sweet spot %d (within 5%%); economical %d (within 10%%)\n",
                s->fastest, plural(s->fastest), s->sweet_spot, s->economical);
@@ -79,14 +80,19 @@ static void scaling(skb_buf *b, const sk_scaling *s, const char *what)
     sk_scaling_trade(s, trade, sizeof trade);
     skb_printf(b, "  %s\n", trade);
     const sk_amdahl *a = &s->amdahl;
+    if (a->points_used < 2) {
+        skb_printf(b, "  Amdahl fit: no rising part to fit (%s)\n",
+                   s->npoints < 2 ? "one thread level" : "more threads were not faster");
+        return;
+    }
     char ceiling[48];
     if (isfinite(a->ceiling))
         snprintf(ceiling, sizeof ceiling, "%.3gx", a->ceiling);
     else
         snprintf(ceiling, sizeof ceiling, "none (no serial part measured)");
-    skb_printf(b, "  Amdahl fit on %d point%s: parallel fraction %.3f, serial time %s, ceiling %s\n",
-               a->points_used, plural(a->points_used), a->parallel_fraction,
-               skb_seconds(a->serial_seconds, t, sizeof t), ceiling);
+    skb_printf(b, "  Amdahl fit on %d points: parallel fraction %.3f, serial time %s, ceiling %s\n",
+               a->points_used, a->parallel_fraction, skb_seconds(a->serial_seconds, t, sizeof t),
+               ceiling);
 }
 
 static void read_bench(skb_buf *b, const sk_read_bench *r)
@@ -134,9 +140,12 @@ static void convert(skb_buf *b, const sk_convert_bench *c)
 
 static void project(skb_buf *b, const sk_project_bench *p)
 {
+    skb_printf(b, "project  %lld rows onto %dx%d pixels; quantities %s; times of the projection "
+                  "alone\n",
+               (long long)p->rows, p->nx, p->ny, p->quantities);
     for (int i = 0; i < p->ncases; i++) {
         char what[96];
-        snprintf(what, sizeof what, "project  %s", p->cases[i].name);
+        snprintf(what, sizeof what, "  %s", p->cases[i].name);
         scaling(b, &p->cases[i].scaling, what);
     }
 }

@@ -14,6 +14,7 @@ static const struct {
     {"read", cmd_bench_read, "per component: cold and warm read time, memory"},
     {"sweep", cmd_bench_sweep, "full reads at each thread level: sweet spot, Amdahl fit"},
     {"convert", cmd_bench_convert, "does converting to a .snapkit file pay? the break-even"},
+    {"project", cmd_bench_project, "projection at each thread level: one quantity and many, two geometries"},
     {"outputs", cmd_bench_outputs, "several outputs: one process each against one after another"},
     {"report", cmd_bench_report, "every stage in one run: report.txt, .csv, .json, .svg, .png"},
 };

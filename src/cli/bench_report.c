@@ -18,11 +18,12 @@ static const char k_help[] =
     "First prints the machine (CPU, cores, RAM), the filesystem, the file count, the bytes\n"
     "per component and the CPUs the job owns. Refuses a read whose estimated size in memory\n"
     "is above 60%% of the RAM the job may use, naming the --lmax that fits.\n\n"
-    "stages (--stages, comma-separated; default storage,read,convert):\n"
+    "stages (--stages, comma-separated; default storage,read,convert,project):\n"
     "  storage   open/close rate and per-reader throughput of SOURCE's files\n"
     "  read      per component: cold and warm read time, memory\n"
     "  convert   converting to a .snapkit file (written in DIR, then removed): read, write,\n"
     "            re-read, sizes, the break-even number of re-reads (RAMSES sources only)\n"
+    "  project   projection scaling: one quantity and four in one pass, along z and off-axis\n"
     "  sweep     full reads at each thread level (only when named; it runs first and the\n"
     "            other stages use its sweet spot)\n\n"
     "options:\n"
@@ -33,7 +34,7 @@ static const char k_help[] =
     "  --out DIR             where the report goes (default snapkit-report)\n"
     "%s";
 
-enum { STAGE_STORAGE = 1, STAGE_READ = 2, STAGE_SWEEP = 4, STAGE_CONVERT = 8 };
+enum { STAGE_STORAGE = 1, STAGE_READ = 2, STAGE_SWEEP = 4, STAGE_CONVERT = 8, STAGE_PROJECT = 16 };
 
 static const struct {
     const char *name;
@@ -41,6 +42,7 @@ static const struct {
 } k_stage_names[] = {{"storage", STAGE_STORAGE},
                      {"read", STAGE_READ},
                      {"convert", STAGE_CONVERT},
+                     {"project", STAGE_PROJECT},
                      {"sweep", STAGE_SWEEP}};
 
 static int parse_stages(const char *text, int *stages)
@@ -54,7 +56,7 @@ static int parse_stages(const char *text, int *stages)
             if (strcmp(tok, k_stage_names[k].name) == 0)
                 bit = k_stage_names[k].bit;
         if (!bit) {
-            cli_fail("--stages: unknown stage '%s' (storage, read, convert, sweep)", tok);
+            cli_fail("--stages: unknown stage '%s' (storage, read, convert, project, sweep)", tok);
             return -1;
         }
         *stages |= bit;
@@ -136,6 +138,7 @@ typedef struct report_run {
     sk_read_bench read;
     sk_scaling sweep;
     sk_convert_bench convert;
+    sk_project_bench project;
     sk_report report;
 } report_run;
 
@@ -224,12 +227,30 @@ static int run_convert(const char *source, const char *out, const sk_selection *
     return CLI_OK;
 }
 
+static int run_project(sk_bench_source *src, const sk_selection *sel, int max_threads, int runs,
+                       report_run *rr)
+{
+    sk_project_bench_options opt = {.runs = runs};
+    opt.nlevels = sk_bench_default_levels(max_threads, opt.levels, SK_BENCH_MAX_LEVELS);
+    cli_progress progress;
+    cli_progress_init(&progress, "bench project");
+    opt.progress = bench_progress_hook(&progress);
+    sk_error err;
+    int rc = sk_bench_project(src, sel, &opt, &rr->project, &err);
+    cli_progress_done(&progress);
+    if (rc != SK_OK)
+        return cli_error(&err);
+    rr->report.project = &rr->project;
+    show(sk_project_text(&rr->project));
+    return CLI_OK;
+}
+
 int cmd_bench_report(int argc, char **argv)
 {
     cli_selection cs;
     cli_selection_init(&cs);
     const char *source = NULL, *out = "snapkit-report";
-    int stages = STAGE_STORAGE | STAGE_READ | STAGE_CONVERT;
+    int stages = STAGE_STORAGE | STAGE_READ | STAGE_CONVERT | STAGE_PROJECT;
     long long max_threads = 0, runs = 3;
     double memory = 0;
     for (int i = 1; i < argc; i++) {
@@ -292,7 +313,7 @@ int cmd_bench_report(int argc, char **argv)
         if (sk_thread_warning(&rr.machine.budget, "--max-threads", warning, sizeof warning))
             fprintf(stderr, "snapkit: %s\n", warning);
     }
-    if (rc == CLI_OK && (stages & (STAGE_READ | STAGE_SWEEP | STAGE_CONVERT)))
+    if (rc == CLI_OK && (stages & (STAGE_READ | STAGE_SWEEP | STAGE_CONVERT | STAGE_PROJECT)))
         rc = memory_guard(src, &sel, memory > 0 ? memory : (double)sk_machine_memory(&rr.machine));
     if (rc == CLI_OK && (stages & STAGE_SWEEP)) {
         rc = run_sweep(src, &sel, threads, (int)runs, &rr);
@@ -308,6 +329,8 @@ int cmd_bench_report(int argc, char **argv)
         rc = run_read(src, &sel, threads, (int)runs, &rr);
     if (rc == CLI_OK && (stages & STAGE_CONVERT))
         rc = run_convert(source, out, &sel, threads, (int)runs, &rr);
+    if (rc == CLI_OK && (stages & STAGE_PROJECT))
+        rc = run_project(src, &sel, rr.machine.budget.threads, (int)runs, &rr);
     sk_selection_clear(&sel);
     sk_bench_source_close(src);
     if (rc != CLI_OK)

@@ -60,7 +60,7 @@ grep -q "convert: skipped, the source is already a .snapkit file" "$tmp/rep.out"
 $py - "$tmp/rep/report.json" "$tmp/kept.snapkit" <<'PY'
 import json, os, sys
 r = json.load(open(sys.argv[1]))
-assert set(r) == {"machine", "source", "storage", "read"}, set(r)
+assert set(r) == {"machine", "source", "storage", "read", "project"}, set(r)
 s = r["source"]
 assert s["kind"] == "snapkit" and s["files"] == 1 and s["bytes"] == os.path.getsize(sys.argv[2])
 assert sum(c["bytes"] for c in s["components"]) == s["bytes"]

@@ -56,8 +56,29 @@ assert o["processes_seconds"] > 0 and o["sequential_seconds"] > 0
 assert abs(o["ratio"] - o["sequential_seconds"] / o["processes_seconds"]) < 1e-12
 ' "$tmp/outputs.json"
 
+# bench project: four cases on the cells yt counted, at 2^levelmax pixels.
+"$cli" bench project "$example" --threads 1 --runs 1 --vars sd,T --json >"$tmp/project.json"
+$py - "$tmp/project.json" "$example.reference.json" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+ref = json.load(open(sys.argv[2]))["full"]["hydro"]
+assert p["rows"] == ref["rows"] and p["quantities"] == "sd,T"
+assert p["nx"] == p["ny"] == 2 ** max(int(l) for l in ref["levels"])
+assert [c["name"] for c in p["cases"]] == ["sd, axis z", "2 quantities, axis z",
+                                          "sd, off-axis (1,2,3)", "2 quantities, off-axis (1,2,3)"]
+for c in p["cases"]:
+    pt = c["scaling"]["points"]
+    assert [q["threads"] for q in pt] == [1] and pt[0]["seconds"] > 0 and pt[0]["peak_bytes"] > 0
+# Two quantities hold more map memory than one.
+assert p["cases"][1]["scaling"]["points"][0]["peak_bytes"] > p["cases"][0]["scaling"]["points"][0]["peak_bytes"]
+PY
+set +e
+"$cli" bench project "$example" --vars nonsense --threads 1 --runs 1 2>"$tmp/err" >/dev/null; rc=$?
+set -e
+[[ $rc == 1 ]] && grep -q "nonsense" "$tmp/err" || fail "unknown quantity: $(cat "$tmp/err")"
+
 # bench report: every file, every stage's numbers, one panel per stage.
-"$cli" bench report "$example" --stages sweep,storage,read,convert --max-threads 1 --runs 1 \
+"$cli" bench report "$example" --stages sweep,storage,read,convert,project --max-threads 1 --runs 1 \
     --out "$tmp/report" >"$tmp/report.out"
 grep -q "the stages below use the sweet spot: 1 thread" "$tmp/report.out" || fail "$(cat "$tmp/report.out")"
 for f in report.txt report.csv report.json report.svg report.png; do
@@ -68,7 +89,7 @@ import csv, json, os, struct, sys, zlib
 import xml.etree.ElementTree as ET
 d, example = sys.argv[1], sys.argv[2]
 r = json.load(open(os.path.join(d, "report.json")))
-assert set(r) == {"machine", "source", "sweep", "storage", "read", "convert"}, set(r)
+assert set(r) == {"machine", "source", "sweep", "storage", "read", "convert", "project"}, set(r)
 files = [n for n in os.listdir(example) if os.path.isfile(os.path.join(example, n))]
 assert r["source"]["files"] == len(files)
 assert r["source"]["bytes"] == sum(os.path.getsize(os.path.join(example, n)) for n in files)
@@ -86,7 +107,8 @@ for key in ("read_seconds", "write_seconds", "reread_seconds", "speedup", "break
     assert key in cv, key
 assert not [n for n in os.listdir(d) if n.endswith(".snapkit")], "conversion file left behind"
 rows = list(csv.DictReader(open(os.path.join(d, "report.csv"))))
-assert {row["stage"] for row in rows} == {"machine", "sweep", "storage", "read", "convert"}
+assert {row["stage"] for row in rows} == {"machine", "sweep", "storage", "read", "convert", "project"}
+assert len(r["project"]["cases"]) == 4
 assert any(row["stage"] == "sweep" and row["quantity"] == "sweet_spot" and row["value"] == "1" for row in rows)
 text = open(os.path.join(d, "report.txt")).read()
 for word in ("machine", "source", "sweep", "storage", "read", "sweet spot", "break-even"):
@@ -97,7 +119,7 @@ svg = ET.parse(os.path.join(d, "report.svg")).getroot()
 ns = "{http://www.w3.org/2000/svg}"
 panels = [g for g in svg.iter(ns + "g") if g.get("class") == "panel"]
 assert [g.get("id") for g in panels] == ["panel-sweep", "panel-storage", "panel-read",
-                                        "panel-convert"], panels
+                                        "panel-convert", "panel-project"], panels
 width, height = int(svg.get("width")), int(svg.get("height"))
 
 # The PNG, decoded by hand: chunk CRCs, IHDR, inflated and unfiltered rows.

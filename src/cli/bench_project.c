@@ -1,0 +1,93 @@
+/* snapkit bench project: how many threads a projection can use. */
+#include <string.h>
+
+#include "bench_commands.h"
+#include "bench_common.h"
+
+static const char k_help[] =
+    "usage: snapkit bench project SOURCE [--threads LIST] [--runs N] [--vars Q1,Q2,...]\n"
+    "                             [--res N] [--component C] [selection] [--json]\n\n"
+    "Read the cells of SOURCE (a RAMSES output folder or a .snapkit file) once, then time\n"
+    "projections at each thread level: the first quantity alone and all of them in one pass,\n"
+    "along z and off-axis (along 1,2,3): per case the time (the projection alone), speedup,\n"
+    "efficiency, spread of the runs, memory held, fastest, sweet spot, economical point\n"
+    "and Amdahl fit.\n\n"
+    "options:\n"
+    "  --vars LIST           quantities as snapkit project takes them (default\n"
+    "                        sd,T,velocity_x,velocity_y)\n"
+    "  --res N               pixels across the box (default 2^lmax of the data, at most 2048)\n"
+    "  --component C         the table to project (default hydro)\n"
+    "%s"
+    "  (selection --vars is replaced by the quantities above: every variable is read)\n";
+
+static void project_json(const void *p, sk_json *j)
+{
+    sk_project_json(p, j);
+}
+
+int cmd_bench_project(int argc, char **argv)
+{
+    bench_common common = {0};
+    cli_selection cs;
+    cli_selection_init(&cs);
+    const char *source = NULL;
+    sk_project_bench_options opt = {0};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (cli_is(a, "--vars") || cli_is(a, "--component")) {
+            const char *v = cli_value(argc, argv, &i);
+            if (!v)
+                return CLI_USAGE;
+            *(cli_is(a, "--vars") ? &opt.quantities : &opt.component) = v;
+            continue;
+        }
+        if (cli_is(a, "--res")) {
+            const char *v = cli_value(argc, argv, &i);
+            long long res;
+            if (!v || cli_int("--res", v, &res))
+                return CLI_USAGE;
+            if (res < 1 || res > 1 << 16)
+                return cli_usage("bench project", "--res must be between 1 and 65536");
+            opt.res = res;
+            continue;
+        }
+        int used = bench_common_option(&common, argc, argv, &i);
+        if (!used)
+            used = cli_selection_option(&cs, argc, argv, &i);
+        if (used < 0)
+            return CLI_USAGE;
+        if (used)
+            continue;
+        if (cli_is(a, "--help") || cli_is(a, "-h")) {
+            printf(k_help, cli_selection_help);
+            fputs(bench_common_help, stdout);
+            return CLI_OK;
+        } else if (a[0] == '-' || source) {
+            return cli_usage("bench project", "unexpected argument '%s'", a);
+        } else {
+            source = a;
+        }
+    }
+    if (!source)
+        return cli_usage("bench project", "which source? (snapkit bench project SOURCE)");
+    bench_warn_levels(common.levels, common.nlevels);
+    sk_bench_source *src;
+    sk_selection sel;
+    if (bench_open(source, &cs, &src, &sel) != CLI_OK)
+        return CLI_FAIL;
+    cli_progress progress;
+    cli_progress_init(&progress, "bench project");
+    opt.nlevels = common.nlevels;
+    memcpy(opt.levels, common.levels, sizeof opt.levels);
+    opt.runs = common.runs;
+    opt.progress = bench_progress_hook(&progress);
+    static sk_project_bench p;
+    sk_error err;
+    int rc = sk_bench_project(src, &sel, &opt, &p, &err);
+    cli_progress_done(&progress);
+    sk_selection_clear(&sel);
+    sk_bench_source_close(src);
+    if (rc != SK_OK)
+        return cli_error(&err);
+    return bench_print(common.json, &p, project_json, common.json ? NULL : sk_project_text(&p));
+}
