@@ -57,6 +57,17 @@ static int diagonal(const skb_plot *p, double n0, double *xy, int cap)
     return m;
 }
 
+/* Seconds, or milliseconds for short times, so tick labels stay short. */
+static double time_unit(double top, const char **name)
+{
+    if (top < 1) {
+        *name = "milliseconds";
+        return 1e3;
+    }
+    *name = "seconds";
+    return 1;
+}
+
 static void sweep_panel(skb_canvas *c, const sk_report *r, double x, double y)
 {
     const sk_scaling *s = r->sweep;
@@ -89,15 +100,17 @@ static void sweep_panel(skb_canvas *c, const sk_report *r, double x, double y)
     int nd = diagonal(&p, n0, diag, 128);
     skb_line(c, diag, nd, SKB_GREY, 1.5, 0);
     /* Amdahl's curve: the fit's time at n against the measured time at n0. */
-    double fx[64], fy[64];
     const sk_amdahl *a = &s->amdahl;
-    for (int i = 0; i < 64; i++) {
-        double t = i / 63.0;
-        fx[i] = p.xlog ? n0 * pow(p.xhi / n0, t) : n0 + (p.xhi - n0) * t;
-        double tn = a->serial_seconds + (a->one_thread_seconds - a->serial_seconds) / fx[i];
-        fy[i] = tn > 0 ? pt[0].seconds / tn : NAN;
+    if (a->points_used >= 2) {
+        double fx[64], fy[64];
+        for (int i = 0; i < 64; i++) {
+            double t = i / 63.0;
+            fx[i] = p.xlog ? n0 * pow(p.xhi / n0, t) : n0 + (p.xhi - n0) * t;
+            double tn = a->serial_seconds + (a->one_thread_seconds - a->serial_seconds) / fx[i];
+            fy[i] = tn > 0 ? pt[0].seconds / tn : NAN;
+        }
+        skb_curve(&p, fx, fy, 64, SKB_GREEN, 1.5, 1, 0);
     }
-    skb_curve(&p, fx, fy, 64, SKB_GREEN, 1.5, 1, 0);
     for (int i = 0; i < n; i++) {
         tx[i] = pt[i].threads;
         ty[i] = pt[i].speedup;
@@ -121,7 +134,9 @@ static void sweep_panel(skb_canvas *c, const sk_report *r, double x, double y)
     char label[96];
     skb_legend(&p, 0, "perfect scaling", SKB_GREY, 0);
     skb_legend(&p, 1, "measured", SKB_BLUE, 0);
-    if (isfinite(a->ceiling))
+    if (a->points_used < 2)
+        snprintf(label, sizeof label, "Amdahl: no rising part to fit");
+    else if (isfinite(a->ceiling))
         snprintf(label, sizeof label, "Amdahl p=%.3f, ceiling %.3gx", a->parallel_fraction,
                  a->ceiling);
     else
@@ -137,28 +152,33 @@ static void storage_panel(skb_canvas *c, const sk_report *r, double x, double y)
     snprintf(title, sizeof title, "Storage (%s): rates against threads", s->fs_type);
     skb_plot p = skb_panel(c, "panel-storage", x, y, PANEL_W, PANEL_H, title, 1);
     int n = s->npoints;
-    double tx[SK_BENCH_MAX_LEVELS], iops[SK_BENCH_MAX_LEVELS], mbps[SK_BENCH_MAX_LEVELS];
-    double iops_top = 0, mbps_top = 0;
+    double tx[SK_BENCH_MAX_LEVELS], iops[SK_BENCH_MAX_LEVELS], rate[SK_BENCH_MAX_LEVELS];
+    double iops_top = 0, rate_top = 0;
     for (int i = 0; i < n; i++) {
         tx[i] = s->points[i].threads;
         iops[i] = s->points[i].iops / 1e3;
-        mbps[i] = s->points[i].reader_bps / 1e6;
+        rate[i] = s->points[i].reader_bps;
         iops_top = fmax(iops_top, iops[i]);
-        mbps_top = fmax(mbps_top, mbps[i]);
+        rate_top = fmax(rate_top, rate[i]);
     }
+    /* GB/s or MB/s, so the right axis's labels stay short. */
+    int giga = rate_top >= 1e9;
+    for (int i = 0; i < n; i++)
+        rate[i] /= giga ? 1e9 : 1e6;
+    rate_top /= giga ? 1e9 : 1e6;
     thread_axis(&p, tx[0], tx[n - 1]);
     p.ylo = 0;
     p.yhi = skb_nice_ceiling(iops_top * 1.35);
     skb_axes(&p, tx, n, "threads", "open+close/s (thousands)");
-    double mtop = skb_nice_ceiling(mbps_top * 1.35);
-    skb_right_axis(&p, 0, mtop, "MB/s per reader", SKB_ORANGE);
+    double rtop = skb_nice_ceiling(rate_top * 1.35);
+    skb_right_axis(&p, 0, rtop, giga ? "GB/s per reader" : "MB/s per reader", SKB_ORANGE);
     skb_curve(&p, tx, iops, n, SKB_BLUE, 2, 0, 1);
-    double scaled[SK_BENCH_MAX_LEVELS]; /* MB/s drawn on the left axis's scale */
+    double scaled[SK_BENCH_MAX_LEVELS]; /* the rate drawn on the left axis's scale */
     for (int i = 0; i < n; i++)
-        scaled[i] = mbps[i] / mtop * p.yhi;
+        scaled[i] = rate[i] / rtop * p.yhi;
     skb_curve(&p, tx, scaled, n, SKB_ORANGE, 2, 0, 1);
     skb_legend(&p, 0, "open+close/s", SKB_BLUE, 0);
-    skb_legend(&p, 1, "MB/s per reader (right)", SKB_ORANGE, 0);
+    skb_legend(&p, 1, "per reader (right)", SKB_ORANGE, 0);
     skb_group_end(c);
 }
 
@@ -174,14 +194,16 @@ static void read_panel(skb_canvas *c, const sk_report *r, double x, double y)
     for (int i = 0; i < n; i++)
         top = fmax(top, fmax(rb->components[i].mean_seconds + rb->components[i].stddev_seconds,
                              rb->components[i].cold_seconds));
+    const char *unit;
+    double f = time_unit(top, &unit);
     p.ylo = 0;
-    p.yhi = skb_nice_ceiling(top * 1.35);
-    skb_bar_axes(&p, "seconds");
+    p.yhi = skb_nice_ceiling(top * f * 1.35);
+    skb_bar_axes(&p, unit);
     for (int i = 0; i < n; i++) {
         const sk_read_component *k = &rb->components[i];
-        skb_bar(&p, i, n, 0, 2, k->mean_seconds, k->stddev_seconds, SKB_BLUE);
+        skb_bar(&p, i, n, 0, 2, f * k->mean_seconds, f * k->stddev_seconds, SKB_BLUE);
         if (k->cold_seconds >= 0)
-            skb_bar(&p, i, n, 1, 2, k->cold_seconds, -1, SKB_ORANGE);
+            skb_bar(&p, i, n, 1, 2, f * k->cold_seconds, -1, SKB_ORANGE);
         skb_slot_label(&p, i, n, k->name);
     }
     skb_legend(&p, 0, "warm (mean, +-1 sd)", SKB_BLUE, 0);
@@ -196,7 +218,9 @@ static void convert_panel(skb_canvas *c, const sk_report *r, double x, double y)
     skb_plot p = skb_panel(c, "panel-convert", x, y, PANEL_W, PANEL_H,
                            "Convert: time and memory per path", 0);
     static const char *const paths[] = {"read", "write", "reread"};
-    const double secs[] = {cv->read_seconds, cv->write_seconds, cv->reread_seconds};
+    const char *unit;
+    double f = time_unit(fmax(fmax(cv->read_seconds, cv->write_seconds), cv->reread_seconds), &unit);
+    const double secs[] = {f * cv->read_seconds, f * cv->write_seconds, f * cv->reread_seconds};
     const double mb[] = {cv->alloc_read / 1e6, cv->alloc_write / 1e6, cv->alloc_reread / 1e6};
     skb_plot left = p, right = p;
     left.w = p.w / 2 - 28;
@@ -205,7 +229,7 @@ static void convert_panel(skb_canvas *c, const sk_report *r, double x, double y)
     left.ylo = right.ylo = 0;
     left.yhi = skb_nice_ceiling(fmax(fmax(secs[0], secs[1]), secs[2]) * 1.15);
     right.yhi = skb_nice_ceiling(fmax(fmax(mb[0], mb[1]), mb[2]) * 1.15);
-    skb_bar_axes(&left, "seconds");
+    skb_bar_axes(&left, unit);
     skb_bar_axes(&right, "MB allocated");
     for (int i = 0; i < 3; i++) {
         skb_bar(&left, i, 3, 0, 1, secs[i], -1, skb_series_colour(i));

@@ -111,7 +111,7 @@ void skb_axes(const skb_plot *p, const double *xticks, int nxticks, const char *
     skb_segment(p->c, p->x, p->y + p->h, p->x + p->w, p->y + p->h, SKB_INK, 1);
     skb_segment(p->c, p->x, p->y, p->x, p->y + p->h, SKB_INK, 1);
     skb_text(p->c, p->x + p->w / 2, p->y + p->h + 30, xtitle, k_font, SKB_MIDDLE, 0, SKB_INK);
-    skb_text(p->c, p->x - 40, p->y + p->h / 2, ytitle, k_font, SKB_MIDDLE, 1, SKB_INK);
+    skb_text(p->c, p->x - 46, p->y + p->h / 2, ytitle, k_font, SKB_MIDDLE, 1, SKB_INK);
 }
 
 void skb_right_axis(const skb_plot *p, double lo, double hi, const char *title, uint32_t colour)
@@ -194,5 +194,5 @@ void skb_bar_axes(const skb_plot *p, const char *ytitle)
     y_ticks(p, p->ylo, p->yhi, p->x, SKB_RIGHT, SKB_INK, 1);
     skb_segment(p->c, p->x, p->y + p->h, p->x + p->w, p->y + p->h, SKB_INK, 1);
     skb_segment(p->c, p->x, p->y, p->x, p->y + p->h, SKB_INK, 1);
-    skb_text(p->c, p->x - 40, p->y + p->h / 2, ytitle, k_font, SKB_MIDDLE, 1, SKB_INK);
+    skb_text(p->c, p->x - 46, p->y + p->h / 2, ytitle, k_font, SKB_MIDDLE, 1, SKB_INK);
 }

@@ -24,8 +24,9 @@ static const char k_help[] =
     "  convert   converting to a .snapkit file (written in DIR, then removed): read, write,\n"
     "            re-read, sizes, the break-even number of re-reads (RAMSES sources only)\n"
     "  project   projection scaling: one quantity and four in one pass, along z and off-axis\n"
-    "  sweep     full reads at each thread level (only when named; it runs first and the\n"
-    "            other stages use its sweet spot)\n\n"
+    "  sweep     full reads at each thread level (only when named; it runs first, and read\n"
+    "            and convert then use its sweet spot; storage and project sweep threads\n"
+    "            themselves)\n\n"
     "options:\n"
     "  --max-threads N       use at most N threads (and sweep up to N)\n"
     "  --memory SIZE         plan reads for this much memory (e.g. 16G; default: the RAM,\n"
@@ -324,7 +325,7 @@ int cmd_bench_report(int argc, char **argv)
         }
     }
     if (rc == CLI_OK && (stages & STAGE_STORAGE))
-        rc = run_storage(source, threads, (int)runs, &rr);
+        rc = run_storage(source, rr.machine.budget.threads, (int)runs, &rr);
     if (rc == CLI_OK && (stages & STAGE_READ))
         rc = run_read(src, &sel, threads, (int)runs, &rr);
     if (rc == CLI_OK && (stages & STAGE_CONVERT))
