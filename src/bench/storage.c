@@ -15,7 +15,7 @@
 
 #include "snapkit/memory.h"
 
-enum { MIN_OPENS = 2048, READ_BLOCK = 1 << 20, SK_BENCH_MAX_THREADS_PROBED = 4096 };
+enum { MIN_OPENS = 2048, READ_BLOCK = 1 << 20, MAX_READERS = 4096 };
 static const double MIN_SECONDS = 0.2; /* time each measurement at least this long */
 
 typedef struct sample {
@@ -281,7 +281,7 @@ static int read_pass(const sample *s, int threads, reader *readers, int *failed_
 static int measure_reads(const sample *s, int threads, measure *m, int64_t *bytes_read,
                          sk_error *err)
 {
-    reader readers[SK_BENCH_MAX_THREADS_PROBED] = {{0}};
+    reader readers[MAX_READERS] = {{0}};
     start_team(threads);
     double wall = 0;
     int failed_at = -1;
@@ -362,9 +362,9 @@ int sk_bench_storage(const char *dir, const sk_storage_options *opt, sk_storage_
         return sk_fail(err, SK_ERR_ARG, NULL, -1, "at most 256 runs, not %d", runs);
     int levels[SK_BENCH_MAX_LEVELS];
     int nlevels = sk_bench_plan_levels(opt->levels, opt->nlevels, levels, &out->levels_dropped);
-    if (nlevels > 0 && levels[nlevels - 1] > SK_BENCH_MAX_THREADS_PROBED)
+    if (nlevels > 0 && levels[nlevels - 1] > MAX_READERS)
         return sk_fail(err, SK_ERR_ARG, NULL, -1, "at most %d threads, not %d",
-                       SK_BENCH_MAX_THREADS_PROBED, levels[nlevels - 1]);
+                       MAX_READERS, levels[nlevels - 1]);
     if (nlevels == 0)
         return sk_fail(err, SK_ERR_RANGE, NULL, -1,
                        "every thread level is above the %d CPUs the job owns (set by %s)",
