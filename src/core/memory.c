@@ -6,14 +6,8 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #define HEADER 64
-/* Blocks this large are result columns filled once: asking for huge pages
- * cuts the page faults of the first write, which otherwise cost about a
- * third of a warm re-read. */
-#define HUGE_BLOCK ((size_t)4 << 20)
-#define HUGE_PAGE ((size_t)2 << 20)
 
 static _Atomic uint64_t g_total, g_current, g_peak, g_calls;
 
@@ -44,11 +38,8 @@ void *sk_malloc(size_t size)
     if (size > SIZE_MAX - HEADER)
         return NULL;
     void *raw = NULL;
-    size_t align = size >= HUGE_BLOCK ? HUGE_PAGE : HEADER;
-    if (posix_memalign(&raw, align, size + HEADER) != 0)
+    if (posix_memalign(&raw, HEADER, size + HEADER) != 0)
         return NULL;
-    if (align == HUGE_PAGE)
-        madvise(raw, (size + HEADER) & ~(HUGE_PAGE - 1), MADV_HUGEPAGE);
     memcpy(raw, &size, sizeof size);
     account_add(size);
     return (unsigned char *)raw + HEADER;

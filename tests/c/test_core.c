@@ -58,19 +58,6 @@ static void test_memory(void)
     CHECK_EQ_INT(b.current, a.current);
     CHECK_EQ_INT(b.total - a.total, 6000);
     CHECK(sk_calloc((size_t)-1, 16) == NULL);
-
-    /* Large blocks (huge-page backed) are accounted and usable like any other. */
-    sk_mem_get(&a);
-    size_t big = (size_t)9 << 20;
-    unsigned char *q = sk_malloc(big);
-    CHECK(q != NULL);
-    CHECK_EQ_INT(((uintptr_t)q) % 64, 0);
-    CHECK_EQ_INT(sk_block_size(q), big);
-    memset(q, 7, big);
-    CHECK(q[big - 1] == 7);
-    sk_mem_get(&b);
-    CHECK_EQ_INT(b.current - a.current, big);
-    sk_free(q);
 }
 
 static void test_table(void)
