@@ -44,25 +44,63 @@ static void inverse_weights(const proj_job *job, const double *acc, double *inv,
 
 #define FINISH_BLOCK 2048
 
-/* Every map in one parallel pass over blocks of pixels, and the mass on
- * the image: summed with compensation (Neumaier) in each thread, so a
- * million-pixel map adds up to the deposited mass to ~1e-15. */
-static double finish_all(const proj_job *job, const double *acc, sk_maps *maps, size_t npix)
+/* Finite and positive extremes of v[0..n), folded into r (lo, hi, plo, phi). */
+static void fold_range(const double *v, size_t n, double r[4])
+{
+    for (size_t i = 0; i < n; i++) {
+        double x = v[i];
+        if (!isfinite(x))
+            continue;
+        r[0] = x < r[0] ? x : r[0];
+        r[1] = x > r[1] ? x : r[1];
+        if (x > 0) {
+            r[2] = x < r[2] ? x : r[2];
+            r[3] = x > r[3] ? x : r[3];
+        }
+    }
+}
+
+static void range_init(double *r, int n)
+{
+    for (int i = 0; i < n; i++) {
+        r[4 * i] = r[4 * i + 2] = INFINITY;
+        r[4 * i + 1] = r[4 * i + 3] = -INFINITY;
+    }
+}
+
+static void set_range(struct sk_map_entry *m, const double r[4])
+{
+    m->lo = r[0] <= r[1] ? r[0] : NAN;
+    m->hi = r[0] <= r[1] ? r[1] : NAN;
+    m->plo = r[2] <= r[3] ? r[2] : NAN;
+    m->phi = r[2] <= r[3] ? r[3] : NAN;
+}
+
+/* Every map in one parallel pass over blocks of pixels, with the maps'
+ * ranges taken while the block is in cache (JSON and PNG need them), and
+ * the mass on the image: summed with compensation (Neumaier) in each
+ * thread, so a million-pixel map adds up to the deposited mass to ~1e-15. */
+static double finish_all(const proj_job *job, const double *acc, sk_maps *maps, size_t npix,
+                         double *ranges)
 {
     size_t nacc = (size_t)job->nacc;
-    int mslot = job->slot_mass;
+    int mslot = job->slot_mass, nq = job->nq;
     double sum = 0, comp = 0;
+    range_init(ranges, nq);
 #pragma omp parallel num_threads(job->threads) reduction(+ : sum, comp)
     {
-        double s = 0, c = 0, inv[FINISH_BLOCK];
+        double s = 0, c = 0, inv[FINISH_BLOCK], mine[4 * PROJ_MAX_SLOTS];
         int means = !job->mode_sum && (job->weight_volume ? job->slot_volume : job->slot_mass) >= 0;
+        range_init(mine, nq);
 #pragma omp for schedule(static)
         for (size_t p0 = 0; p0 < npix; p0 += FINISH_BLOCK) {
             size_t p1 = p0 + FINISH_BLOCK < npix ? p0 + FINISH_BLOCK : npix;
             if (means)
                 inverse_weights(job, acc, inv, p0, p1);
-            for (int i = 0; i < job->nq; i++)
+            for (int i = 0; i < nq; i++) {
                 finish_block(job, &job->q[i], acc, inv, maps->maps[i].data, p0, p1);
+                fold_range(maps->maps[i].data + p0, p1 - p0, mine + 4 * i);
+            }
             for (size_t p = p0; mslot >= 0 && p < p1; p++) {
                 double x = acc[p * nacc + (size_t)mslot], t = s + x;
                 c += fabs(s) >= fabs(x) ? (s - t) + x : (x - t) + s;
@@ -71,6 +109,11 @@ static double finish_all(const proj_job *job, const double *acc, sk_maps *maps, 
         }
         sum += s;
         comp += c;
+#pragma omp critical(proj_map_ranges)
+        for (int k = 0; k < 4 * nq; k++) {
+            int is_min = (k & 1) == 0;
+            ranges[k] = is_min ? fmin(ranges[k], mine[k]) : fmax(ranges[k], mine[k]);
+        }
     }
     return mslot >= 0 ? sum + comp : NAN;
 }
@@ -95,7 +138,10 @@ int proj_maps_finish(proj_job *job, double *acc, sk_maps *maps, sk_error *err)
         snprintf(m->what, sizeof m->what, "%s", proj_quantity_what(job, q));
         m->dim = q->dim;
     }
-    maps->info.projected_mass = finish_all(job, acc, maps, npix);
+    double ranges[4 * PROJ_MAX_SLOTS];
+    maps->info.projected_mass = finish_all(job, acc, maps, npix, ranges);
+    for (int i = 0; i < job->nq; i++)
+        set_range(&maps->maps[i], ranges + 4 * i);
     return SK_OK;
 }
 
@@ -160,20 +206,6 @@ const sk_maps_info *sk_maps_get_info(const sk_maps *maps)
     return &maps->info;
 }
 
-void proj_minmax(const double *v, size_t n, int positive_only, double *lo, double *hi)
-{
-    double a = INFINITY, b = -INFINITY;
-    for (size_t i = 0; i < n; i++) {
-        double x = v[i];
-        if (!isfinite(x) || (positive_only && !(x > 0)))
-            continue;
-        a = x < a ? x : a;
-        b = x > b ? x : b;
-    }
-    *lo = a <= b ? a : NAN;
-    *hi = a <= b ? b : NAN;
-}
-
 static void json_vec(sk_json *j, const char *key, const double *v, int n)
 {
     sk_json_key(j, key);
@@ -208,19 +240,16 @@ static void json_geometry(sk_json *j, const sk_maps *maps)
 
 static void json_maps(sk_json *j, const sk_maps *maps)
 {
-    size_t npix = (size_t)maps->nx * (size_t)maps->ny;
     sk_json_key(j, "maps");
     sk_json_array_begin(j);
     for (int i = 0; i < maps->nmaps; i++) {
         const struct sk_map_entry *m = &maps->maps[i];
-        double lo, hi;
-        proj_minmax(m->data, npix, 0, &lo, &hi);
         sk_json_object_begin(j);
         sk_json_kv_string(j, "name", m->name);
         sk_json_kv_string(j, "unit", m->unit);
         sk_json_kv_string(j, "what", m->what);
-        sk_json_kv_double(j, "min", lo);
-        sk_json_kv_double(j, "max", hi);
+        sk_json_kv_double(j, "min", m->lo);
+        sk_json_kv_double(j, "max", m->hi);
         sk_json_object_end(j);
     }
     sk_json_array_end(j);

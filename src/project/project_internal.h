@@ -229,6 +229,8 @@ struct sk_map_entry {
     char what[64];
     proj_dim dim;
     double *data;
+    double lo, hi;   /* finite minimum and maximum (NaN when none) */
+    double plo, phi; /* the same over positive values */
 };
 struct sk_maps {
     int nx, ny;
@@ -238,7 +240,5 @@ struct sk_maps {
 };
 int proj_maps_finish(proj_job *job, double *acc, sk_maps *maps, sk_error *err);
 
-/* maps.c: finite minimum and maximum (positive ones only on request; NaN when none) */
-void proj_minmax(const double *v, size_t n, int positive_only, double *lo, double *hi);
 
 #endif
