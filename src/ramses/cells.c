@@ -1,9 +1,9 @@
 /* Hydro and gravity cells: leaf cells of each file's own octs.
  *
- * Two passes over the selected CPU files, in parallel: the first walks the
- * amr files and counts the selected cells of each file, then the table is
- * allocated once, and the second pass walks amr and hydro/grav files again
- * and writes each file's cells at its prefix-sum offset. Files are mapped,
+ * Two passes over the selected CPU files (rs_read_files): the first walks
+ * the amr files and counts the selected cells of each file, then the table
+ * is allocated once, and the second pass walks amr and hydro/grav files
+ * again and writes each file's cells at its prefix-sum offset. Files are mapped,
  * so nothing but the result (and a small per-thread scratch) is allocated.
  * Within a file, rows run by level, then cell position in the oct, then
  * oct; hydro and gravity reads of the same selection give the same rows. */
@@ -44,6 +44,7 @@ typedef struct scratch {
     int32_t *idx;        /* octs holding a selected cell at one position */
     const uint8_t **vars;
 } scratch;
+_Static_assert(sizeof(scratch) <= RS_SCRATCH_BYTES, "a thread's scratch fits the driver's");
 
 static int scratch_fit(scratch *s, int n, int nptr)
 {
@@ -68,8 +69,9 @@ static int scratch_fit(scratch *s, int n, int nptr)
     return SK_OK;
 }
 
-static void scratch_free(scratch *s)
+static void scratch_free(void *scratch_bytes)
 {
+    scratch *s = scratch_bytes;
     sk_free(s->mask);
     sk_free(s->base);
     sk_free(s->idx);
@@ -209,10 +211,12 @@ static int walk_memory(const cell_plan *p, const sk_ramses_info *info, int icpu,
     return rc;
 }
 
-/* Count (out == NULL) or write the selected cells of CPU file icpu. */
-static int walk_file(rs_read_ctx *ctx, const cell_plan *p, int icpu, const cell_out *out,
-                     int64_t *rows, scratch *s, int64_t *bytes, sk_error *err)
+/* Count (out == NULL) or write the selected cells of CPU file icpu
+ * (rs_file_reader.walk_file). */
+static int walk_file(rs_read_ctx *ctx, const void *plan, int icpu, const void *out,
+                     int64_t *rows, void *s, int64_t *bytes, sk_error *err)
 {
+    const cell_plan *p = plan;
     char amr_path[4096], cell_path[4096];
     rs_cpu_path(ctx->r, RS_AMR, icpu, amr_path, sizeof amr_path);
     rs_cpu_path(ctx->r, p->kind, icpu, cell_path, sizeof cell_path);
@@ -227,35 +231,6 @@ static int walk_file(rs_read_ctx *ctx, const cell_plan *p, int icpu, const cell_
     rs_unmap(&am);
     rs_unmap(&cm);
     return rc;
-}
-
-/* One pass over the selected files, from inside a parallel region:
- * count (out == NULL) into rows[f], or write file f's cells from row
- * rows[f]. order[k] is the k-th file to start (NULL: in order). */
-static void walk_files(rs_read_ctx *ctx, const cell_plan *p, const cell_out *out, int64_t *rows,
-                       const int *order, scratch *s, int *failed, int64_t *done, sk_error *err)
-{
-    sk_error e;
-    sk_error_clear(&e);
-#pragma omp for schedule(dynamic, 1)
-    for (int k = 0; k < ctx->ncpus; k++) {
-        int stop, f = order ? order[k] : k;
-#pragma omp atomic read
-        stop = *failed;
-        if (stop)
-            continue;
-        int64_t bytes = 0;
-        if (walk_file(ctx, p, ctx->cpus[f], out, &rows[f], s, &bytes, &e) != SK_OK) {
-#pragma omp critical(rs_cells_error)
-            sk_error_keep_first(err, &e);
-#pragma omp atomic write
-            *failed = 1;
-        } else if (out) {
-#pragma omp atomic
-            ctx->bytes_read += bytes;
-            rs_progress_step(ctx, done, bytes);
-        }
-    }
 }
 
 static int make_plan(rs_read_ctx *ctx, rs_kind kind, cell_plan *p, sk_error *err)
@@ -296,9 +271,11 @@ static int make_plan(rs_read_ctx *ctx, rs_kind kind, cell_plan *p, sk_error *err
     return SK_OK;
 }
 
-static int make_table(const cell_plan *p, int64_t nrows, sk_table **out, cell_out *cols,
+static int make_table(const void *plan, int64_t nrows, sk_table **out, void *columns,
                       sk_error *err)
 {
+    const cell_plan *p = plan;
+    cell_out *cols = columns;
     memset(cols, 0, sizeof *cols);
     sk_table *t = sk_table_new(nrows);
     if (!t)
@@ -325,41 +302,10 @@ int rs_read_cells(rs_read_ctx *ctx, rs_kind kind, sk_table **out, sk_error *err)
     int rc = make_plan(ctx, kind, &p, err);
     if (rc != SK_OK)
         return rc;
-    int64_t *rows = sk_calloc((size_t)(ctx->ncpus ? ctx->ncpus : 1), sizeof *rows);
-    int *order = sk_malloc(sizeof *order * (size_t)(ctx->ncpus ? ctx->ncpus : 1));
-    if (!rows || !order) {
-        sk_free(rows);
-        sk_free(order);
-        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
-    }
-    sk_error_clear(err);
-    int failed = 0, fill = 0;
-    int64_t done = 0;
-    sk_table *t = NULL;
     cell_out cols;
-    /* One parallel region: count, allocate once (one thread), fill. */
-#pragma omp parallel num_threads(ctx->threads)
-    {
-        scratch s = {0};
-        walk_files(ctx, &p, NULL, rows, NULL, &s, &failed, &done, err);
-#pragma omp single
-        {
-            int64_t total = rs_prefix_rows(rows, order, ctx->ncpus);
-            fill = !failed && make_table(&p, total, &t, &cols, err) == SK_OK;
-            failed = !fill;
-        }
-        if (fill)
-            walk_files(ctx, &p, &cols, rows, order, &s, &failed, &done, err);
-        scratch_free(&s);
-    }
-    sk_free(rows);
-    sk_free(order);
-    if (failed) {
-        sk_table_free(t);
-        return err && err->code ? err->code : SK_ERR_FORMAT;
-    }
-    *out = t;
-    return SK_OK;
+    rs_file_reader fr = {.plan = &p, .walk_file = walk_file, .make_table = make_table,
+                         .scratch_free = scratch_free, .out = &cols};
+    return rs_read_files(ctx, &fr, out, err);
 }
 
 int rs_cells_from_memory(const void *amr, size_t amr_size, const void *hydro, size_t hydro_size,

@@ -70,12 +70,27 @@ int rs_cells_from_memory(const void *amr, size_t amr_size, const void *hydro, si
 /* sk_dtype of a RAMSES type code. */
 sk_dtype rs_dtype(char type);
 
-/* Turn per-file row counts into starting rows (in file order) and return
- * the total; order[] gets the files largest first, the order in which the
- * fill pass starts them so that the threads finish together. */
-int64_t rs_prefix_rows(int64_t *rows, int *order, int n);
+/* A component reader for rs_read_files: its plan and callbacks. */
+enum { RS_SCRATCH_BYTES = 64 };
+typedef struct rs_file_reader {
+    const void *plan;
+    /* Count (out == NULL) the selected rows of CPU file icpu into *rows,
+     * or write them at rows [*rows, ...) of out; *bytes gets the bytes of
+     * the files mapped. scratch is the calling thread's own
+     * RS_SCRATCH_BYTES, zeroed before its first file and kept across files. */
+    int (*walk_file)(rs_read_ctx *ctx, const void *plan, int icpu, const void *out,
+                     int64_t *rows, void *scratch, int64_t *bytes, sk_error *err);
+    /* A table of nrows rows; its column pointers into out. */
+    int (*make_table)(const void *plan, int64_t nrows, sk_table **t, void *out, sk_error *err);
+    /* Free what walk_file keeps in scratch. */
+    void (*scratch_free)(void *scratch);
+    void *out; /* the column pointers walk_file writes through */
+} rs_file_reader;
 
-/* Report one more file done to the progress callback (serialised). */
-void rs_progress_step(rs_read_ctx *ctx, int64_t *done, int64_t bytes);
+/* Read the selected CPU files into a new table in one parallel region:
+ * count each file's rows, allocate the table once, then fill each file's
+ * rows at its prefix-sum offset, starting the largest files first so that
+ * the threads finish together. */
+int rs_read_files(rs_read_ctx *ctx, const rs_file_reader *fr, sk_table **out, sk_error *err);
 
 #endif

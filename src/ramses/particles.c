@@ -1,7 +1,7 @@
 /* Particles: every field of the part_ files, typed as on disk.
  *
- * As for cells: count the selected particles of each file, allocate the
- * table once, fill each file's rows at its offset. Particles ignore lmax.
+ * As for cells (rs_read_files): count the selected particles of each file,
+ * allocate the table once, fill each file's rows at its offset. Particles ignore lmax.
  * Outputs without a family record (late 2017) get a derived int8 `family`:
  * 2 (star) where birth_time != 0, else 1 (dark matter). */
 #include <stdio.h>
@@ -105,10 +105,25 @@ static void fill_file(const part_plan *p, const part_file *pf, const int32_t *id
         }
 }
 
-/* Count (out == NULL) or write the selected particles of one file. */
-static int walk_file(rs_read_ctx *ctx, const part_plan *p, int icpu, const part_out *out,
-                     int64_t *rows, int32_t **idx, int64_t *cap, int64_t *bytes, sk_error *err)
+/* Per-thread indices of the selected particles of one file. */
+typedef struct part_scratch {
+    int32_t *idx;
+    int64_t cap;
+} part_scratch;
+_Static_assert(sizeof(part_scratch) <= RS_SCRATCH_BYTES, "a thread's scratch fits the driver's");
+
+static void scratch_free(void *scratch)
 {
+    sk_free(((part_scratch *)scratch)->idx);
+}
+
+/* Count (out == NULL) or write the selected particles of one file
+ * (rs_file_reader.walk_file). */
+static int walk_file(rs_read_ctx *ctx, const void *plan, int icpu, const void *out,
+                     int64_t *rows, void *scratch, int64_t *bytes, sk_error *err)
+{
+    const part_plan *p = plan;
+    part_scratch *s = scratch;
     char path[4096];
     rs_cpu_path(ctx->r, RS_PART, icpu, path, sizeof path);
     rs_mapped m;
@@ -118,61 +133,25 @@ static int walk_file(rs_read_ctx *ctx, const part_plan *p, int icpu, const part_
         rc = open_part_file(ctx, p, path, &m, &pf, err);
     int64_t n = rc == SK_OK ? pf.npart : 0;
     if (rc == SK_OK && p->has_box) {
-        if (pf.npart > *cap) {
-            sk_free(*idx);
-            *idx = sk_malloc(sizeof **idx * (size_t)pf.npart);
-            *cap = *idx ? pf.npart : 0;
-            if (!*idx)
+        if (pf.npart > s->cap) {
+            sk_free(s->idx);
+            s->idx = sk_malloc(sizeof *s->idx * (size_t)pf.npart);
+            s->cap = s->idx ? pf.npart : 0;
+            if (!s->idx)
                 rc = sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory");
         }
         n = 0;
         for (int64_t i = 0; i < pf.npart && rc == SK_OK; i++)
             if (in_box(p, &pf, i))
-                (*idx)[n++] = (int32_t)i;
+                s->idx[n++] = (int32_t)i;
     }
     if (rc == SK_OK && out)
-        fill_file(p, &pf, p->has_box ? *idx : NULL, n, out, *rows);
+        fill_file(p, &pf, p->has_box ? s->idx : NULL, n, out, *rows);
     if (rc == SK_OK && !out)
         *rows = n;
     *bytes = (int64_t)m.size;
     rs_unmap(&m);
     return rc;
-}
-
-/* Per-thread indices of the selected particles of one file. */
-typedef struct part_scratch {
-    int32_t *idx;
-    int64_t cap;
-} part_scratch;
-
-/* One pass over the selected files, from inside a parallel region (see
- * cells.c). */
-static void walk_files(rs_read_ctx *ctx, const part_plan *p, const part_out *out, int64_t *rows,
-                       const int *order, part_scratch *s, int *failed, int64_t *done,
-                       sk_error *err)
-{
-    sk_error e;
-    sk_error_clear(&e);
-#pragma omp for schedule(dynamic, 1)
-    for (int k = 0; k < ctx->ncpus; k++) {
-        int stop, f = order ? order[k] : k;
-#pragma omp atomic read
-        stop = *failed;
-        if (stop)
-            continue;
-        int64_t bytes = 0;
-        if (walk_file(ctx, p, ctx->cpus[f], out, &rows[f], &s->idx, &s->cap, &bytes, &e) !=
-            SK_OK) {
-#pragma omp critical(rs_part_error)
-            sk_error_keep_first(err, &e);
-#pragma omp atomic write
-            *failed = 1;
-        } else if (out) {
-#pragma omp atomic
-            ctx->bytes_read += bytes;
-            rs_progress_step(ctx, done, bytes);
-        }
-    }
 }
 
 static int find_field(const sk_ramses *r, const char *name)
@@ -220,9 +199,11 @@ static int make_plan(rs_read_ctx *ctx, part_plan *p, sk_error *err)
     return SK_OK;
 }
 
-static int make_table(const part_plan *p, int64_t nrows, sk_table **out, part_out *cols,
+static int make_table(const void *plan, int64_t nrows, sk_table **out, void *columns,
                       sk_error *err)
 {
+    const part_plan *p = plan;
+    part_out *cols = columns;
     memset(cols, 0, sizeof *cols);
     sk_table *t = sk_table_new(nrows);
     if (!t)
@@ -250,39 +231,8 @@ int rs_read_particles(rs_read_ctx *ctx, sk_table **out, sk_error *err)
     int rc = make_plan(ctx, &p, err);
     if (rc != SK_OK)
         return rc;
-    int64_t *rows = sk_calloc((size_t)(ctx->ncpus ? ctx->ncpus : 1), sizeof *rows);
-    int *order = sk_malloc(sizeof *order * (size_t)(ctx->ncpus ? ctx->ncpus : 1));
-    if (!rows || !order) {
-        sk_free(rows);
-        sk_free(order);
-        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
-    }
-    sk_error_clear(err);
-    int failed = 0, fill = 0;
-    int64_t done = 0;
-    sk_table *t = NULL;
     part_out cols;
-    /* Count (which also checks every record), allocate once, fill. */
-#pragma omp parallel num_threads(ctx->threads)
-    {
-        part_scratch s = {NULL, 0};
-        walk_files(ctx, &p, NULL, rows, NULL, &s, &failed, &done, err);
-#pragma omp single
-        {
-            int64_t total = rs_prefix_rows(rows, order, ctx->ncpus);
-            fill = !failed && make_table(&p, total, &t, &cols, err) == SK_OK;
-            failed = !fill;
-        }
-        if (fill)
-            walk_files(ctx, &p, &cols, rows, order, &s, &failed, &done, err);
-        sk_free(s.idx);
-    }
-    sk_free(rows);
-    sk_free(order);
-    if (failed) {
-        sk_table_free(t);
-        return err && err->code ? err->code : SK_ERR_FORMAT;
-    }
-    *out = t;
-    return SK_OK;
+    rs_file_reader fr = {.plan = &p, .walk_file = walk_file, .make_table = make_table,
+                         .scratch_free = scratch_free, .out = &cols};
+    return rs_read_files(ctx, &fr, out, err);
 }

@@ -1,4 +1,6 @@
-/* sk_ramses_read: choose the CPU files, read, label the table, measure. */
+/* sk_ramses_read: choose the CPU files, read them with the two-pass driver
+ * the components share, label the table, measure. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +24,8 @@ sk_dtype rs_dtype(char type)
     }
 }
 
-void rs_progress_step(rs_read_ctx *ctx, int64_t *done, int64_t bytes)
+/* Report one more file done to the progress callback (serialised). */
+static void progress_step(rs_read_ctx *ctx, int64_t *done, int64_t bytes)
 {
     const sk_progress *p = &ctx->opt->progress;
     if (!p->fn)
@@ -41,7 +44,9 @@ static int larger_first(const void *a, const void *b, void *rows)
     return (x < y) - (x > y);
 }
 
-int64_t rs_prefix_rows(int64_t *rows, int *order, int n)
+/* Turn per-file row counts into starting rows (in file order) and return
+ * the total; order[] gets the files largest first. */
+static int64_t prefix_rows(int64_t *rows, int *order, int n)
 {
     for (int f = 0; f < n; f++)
         order[f] = f;
@@ -53,6 +58,76 @@ int64_t rs_prefix_rows(int64_t *rows, int *order, int n)
         total += c;
     }
     return total;
+}
+
+/* One pass over the selected files, from inside the parallel region:
+ * count (out == NULL) into rows[f], or write file f's rows from row
+ * rows[f]. order[k] is the k-th file to start (NULL: in order). */
+static void walk_files(rs_read_ctx *ctx, const rs_file_reader *fr, const void *out,
+                       int64_t *rows, const int *order, void *scratch, int *failed,
+                       int64_t *done, sk_error *err)
+{
+    sk_error e;
+    sk_error_clear(&e);
+#pragma omp for schedule(dynamic, 1)
+    for (int k = 0; k < ctx->ncpus; k++) {
+        int stop, f = order ? order[k] : k;
+#pragma omp atomic read
+        stop = *failed;
+        if (stop)
+            continue;
+        int64_t bytes = 0;
+        if (fr->walk_file(ctx, fr->plan, ctx->cpus[f], out, &rows[f], scratch, &bytes, &e) !=
+            SK_OK) {
+#pragma omp critical(rs_read_error)
+            sk_error_keep_first(err, &e);
+#pragma omp atomic write
+            *failed = 1;
+        } else if (out) {
+#pragma omp atomic
+            ctx->bytes_read += bytes;
+            progress_step(ctx, done, bytes);
+        }
+    }
+}
+
+int rs_read_files(rs_read_ctx *ctx, const rs_file_reader *fr, sk_table **out, sk_error *err)
+{
+    int64_t *rows = sk_calloc((size_t)(ctx->ncpus ? ctx->ncpus : 1), sizeof *rows);
+    int *order = sk_malloc(sizeof *order * (size_t)(ctx->ncpus ? ctx->ncpus : 1));
+    if (!rows || !order) {
+        sk_free(rows);
+        sk_free(order);
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
+    }
+    sk_error_clear(err);
+    int failed = 0, fill = 0;
+    int64_t done = 0;
+    sk_table *t = NULL;
+    /* One parallel region: count (which also checks every record),
+     * allocate once (one thread), fill. */
+#pragma omp parallel num_threads(ctx->threads)
+    {
+        _Alignas(max_align_t) unsigned char scratch[RS_SCRATCH_BYTES] = {0};
+        walk_files(ctx, fr, NULL, rows, NULL, scratch, &failed, &done, err);
+#pragma omp single
+        {
+            int64_t total = prefix_rows(rows, order, ctx->ncpus);
+            fill = !failed && fr->make_table(fr->plan, total, &t, fr->out, err) == SK_OK;
+            failed = !fill;
+        }
+        if (fill)
+            walk_files(ctx, fr, fr->out, rows, order, scratch, &failed, &done, err);
+        fr->scratch_free(scratch);
+    }
+    sk_free(rows);
+    sk_free(order);
+    if (failed) {
+        sk_table_free(t);
+        return err && err->code ? err->code : SK_ERR_FORMAT;
+    }
+    *out = t;
+    return SK_OK;
 }
 
 static double now_seconds(void)
