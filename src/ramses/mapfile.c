@@ -9,19 +9,29 @@
 
 #include "snapkit/memory.h"
 
+/* Open path read-only (the descriptor into *fd) and stat it. */
+static int open_stat(const char *path, int *fd, struct stat *st, sk_error *err)
+{
+    *fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (*fd < 0)
+        return sk_fail_errno(err, path, errno, "cannot open");
+    if (fstat(*fd, st) != 0) {
+        int e = errno;
+        close(*fd);
+        return sk_fail_errno(err, path, e, "cannot stat");
+    }
+    return SK_OK;
+}
+
 int rs_map(const char *path, rs_mapped *m, sk_error *err)
 {
     m->data = NULL;
     m->size = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return sk_fail_errno(err, path, errno, "cannot open");
+    int fd;
     struct stat st;
-    if (fstat(fd, &st) != 0) {
-        int e = errno;
-        close(fd);
-        return sk_fail_errno(err, path, e, "cannot stat");
-    }
+    int rc = open_stat(path, &fd, &st, err);
+    if (rc != SK_OK)
+        return rc;
     if (st.st_size > 0) {
         void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
         if (p == MAP_FAILED) {
@@ -48,15 +58,11 @@ int rs_read_text(const char *path, size_t max_bytes, char **text, size_t *len, s
 {
     *text = NULL;
     *len = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return sk_fail_errno(err, path, errno, "cannot open");
+    int fd;
     struct stat st;
-    if (fstat(fd, &st) != 0) {
-        int e = errno;
-        close(fd);
-        return sk_fail_errno(err, path, e, "cannot stat");
-    }
+    int rc = open_stat(path, &fd, &st, err);
+    if (rc != SK_OK)
+        return rc;
     if ((uint64_t)st.st_size > max_bytes) {
         close(fd);
         return sk_fail(err, SK_ERR_FORMAT, path, -1, "text file of %lld bytes is larger than %zu",
