@@ -218,10 +218,9 @@ static int walk_file(rs_read_ctx *ctx, const void *plan, int icpu, const void *o
 {
     const cell_plan *p = plan;
     char amr_path[4096], cell_path[4096];
-    rs_cpu_path(ctx->r, RS_AMR, icpu, amr_path, sizeof amr_path);
     rs_cpu_path(ctx->r, p->kind, icpu, cell_path, sizeof cell_path);
     rs_mapped am = {0}, cm = {0};
-    int rc = rs_map(amr_path, &am, err);
+    int rc = rs_map_cpu(ctx->r, RS_AMR, icpu, amr_path, sizeof amr_path, &am, err);
     if (rc == SK_OK && out)
         rc = rs_map(cell_path, &cm, err);
     if (rc == SK_OK)

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ramses/mapfile.h"
 #include "ramses/text.h"
 #include "snapkit/ramses.h"
 
@@ -36,6 +37,9 @@ struct sk_ramses {
 
 /* dir/<kind>_NNNNN.outCCCCC into buf. */
 void rs_cpu_path(const sk_ramses *r, rs_kind kind, int icpu, char *buf, size_t n);
+/* Map CPU file icpu of a kind; its path into buf (for messages). */
+int rs_map_cpu(const sk_ramses *r, rs_kind kind, int icpu, char *buf, size_t n, rs_mapped *m,
+               sk_error *err);
 
 /* Column names of the hydro variables: the descriptor's (late-2017 names
  * mapped to current ones) or, without one, the conventional names by

@@ -12,9 +12,8 @@ int sk_ramses_level_octs(const sk_ramses *r, int64_t *octs, sk_error *err)
     memset(octs, 0, (size_t)in->levelmax * sizeof *octs);
     char path[4096];
     for (int icpu = 1; icpu <= in->ncpu; icpu++) {
-        rs_cpu_path(r, RS_AMR, icpu, path, sizeof path);
         rs_mapped m;
-        int rc = rs_map(path, &m, err);
+        int rc = rs_map_cpu(r, RS_AMR, icpu, path, sizeof path, &m, err);
         rs_amr a;
         if (rc == SK_OK)
             rc = rs_amr_open(&a, path, m.data, m.size, in, icpu, err);

@@ -140,9 +140,8 @@ static int probe_part_file(sk_ramses *r, int *width, int count_records, int64_t 
                            sk_error *err)
 {
     char path[4096];
-    rs_cpu_path(r, RS_PART, 1, path, sizeof path);
     rs_mapped m;
-    int rc = rs_map(path, &m, err);
+    int rc = rs_map_cpu(r, RS_PART, 1, path, sizeof path, &m, err);
     if (rc != SK_OK)
         return rc;
     fr_cursor c;

@@ -21,6 +21,13 @@ void rs_cpu_path(const sk_ramses *r, rs_kind kind, int icpu, char *buf, size_t n
     snprintf(buf, n, "%s/%s_%05d.out%05d", r->dir, k_prefix[kind], r->info.output, icpu);
 }
 
+int rs_map_cpu(const sk_ramses *r, rs_kind kind, int icpu, char *buf, size_t n, rs_mapped *m,
+               sk_error *err)
+{
+    rs_cpu_path(r, kind, icpu, buf, n);
+    return rs_map(buf, m, err);
+}
+
 static void text_path(const sk_ramses *r, const char *name, char *buf, size_t n)
 {
     snprintf(buf, n, "%s/%s", r->dir, name);
@@ -208,9 +215,8 @@ static int read_text_files(sk_ramses *r, sk_error *err)
 static int probe_cell_file(sk_ramses *r, rs_kind kind, int *nvar, sk_error *err)
 {
     char path[4096];
-    rs_cpu_path(r, kind, 1, path, sizeof path);
     rs_mapped m;
-    int rc = rs_map(path, &m, err);
+    int rc = rs_map_cpu(r, kind, 1, path, sizeof path, &m, err);
     if (rc != SK_OK)
         return rc;
     fr_cursor c;

@@ -125,10 +125,9 @@ static int walk_file(rs_read_ctx *ctx, const void *plan, int icpu, const void *o
     const part_plan *p = plan;
     part_scratch *s = scratch;
     char path[4096];
-    rs_cpu_path(ctx->r, RS_PART, icpu, path, sizeof path);
     rs_mapped m;
     part_file pf;
-    int rc = rs_map(path, &m, err);
+    int rc = rs_map_cpu(ctx->r, RS_PART, icpu, path, sizeof path, &m, err);
     if (rc == SK_OK)
         rc = open_part_file(ctx, p, path, &m, &pf, err);
     int64_t n = rc == SK_OK ? pf.npart : 0;
