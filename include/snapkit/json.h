@@ -38,6 +38,9 @@ void sk_json_bool(sk_json *j, int v);
 void sk_json_null(sk_json *j);
 /* Insert already valid JSON text as one value. */
 void sk_json_raw(sk_json *j, const char *text);
+/* A value kept as text (metadata, info files): a JSON number when the
+ * whole text reads as one, else a string. */
+void sk_json_text_value(sk_json *j, const char *text);
 
 /* Shorthands for key + value. */
 void sk_json_kv_string(sk_json *j, const char *key, const char *s);

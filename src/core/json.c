@@ -168,6 +168,16 @@ void sk_json_raw(sk_json *j, const char *text)
     puts_(j, text);
 }
 
+void sk_json_text_value(sk_json *j, const char *text)
+{
+    double d;
+    const char *stop, *end = text + strlen(text);
+    if (*text && sk_parse_double(text, end, &d, &stop) && stop == end)
+        sk_json_double(j, d);
+    else
+        sk_json_string(j, text);
+}
+
 void sk_json_kv_string(sk_json *j, const char *key, const char *s)
 {
     sk_json_key(j, key);

@@ -105,17 +105,6 @@ int sk_ramses_describe(const sk_ramses *r, sk_table *t, sk_error *err)
     return SK_OK;
 }
 
-/* A value as a JSON number when it reads as one, else as a string. */
-static void json_value(sk_json *j, const char *v)
-{
-    double d;
-    const char *stop, *end = v + strlen(v);
-    if (*v && sk_parse_double(v, end, &d, &stop) && stop == end)
-        sk_json_double(j, d);
-    else
-        sk_json_string(j, v);
-}
-
 static void json_vars(sk_json *j, const char *key, const rs_var *v, int n)
 {
     sk_json_key(j, key);
@@ -149,7 +138,7 @@ static void json_info(sk_json *j, const sk_ramses *r)
     sk_json_object_begin(j);
     for (int i = 0; i < r->info_text.keys.n; i++) {
         sk_json_key(j, r->info_text.keys.items[i].key);
-        json_value(j, r->info_text.keys.items[i].value);
+        sk_json_text_value(j, r->info_text.keys.items[i].value);
     }
     sk_json_key(j, "bound_key");
     sk_json_array_begin(j);
@@ -171,7 +160,7 @@ static void json_header(sk_json *j, const sk_ramses *r)
     sk_json_object_begin(j);
     for (int i = 0; i < r->header.counts.n; i++) {
         sk_json_key(j, r->header.counts.items[i].key);
-        json_value(j, r->header.counts.items[i].value);
+        sk_json_text_value(j, r->header.counts.items[i].value);
     }
     sk_json_object_end(j);
     sk_json_kv_string(j, "fields", r->header.fields ? r->header.fields : "");

@@ -9,17 +9,6 @@
 #include "snapkit/number.h"
 #include "store/reader.h"
 
-/* A value as a JSON number when it reads as one, else as a string. */
-static void json_value(sk_json *j, const char *v)
-{
-    double d;
-    const char *stop, *end = v + strlen(v);
-    if (*v && sk_parse_double(v, end, &d, &stop) && stop == end)
-        sk_json_double(j, d);
-    else
-        sk_json_string(j, v);
-}
-
 /* The table whose metadata describes the source (the first with RAMSES
  * info keys, else the first table). */
 static const sk_table *source_meta(const sk_store *s)
@@ -45,7 +34,7 @@ static void json_info(sk_json *j, const sk_table *m)
             continue;
         }
         sk_json_key(j, k + sizeof prefix - 1);
-        json_value(j, sk_table_meta_value(m, i));
+        sk_json_text_value(j, sk_table_meta_value(m, i));
     }
     sk_json_key(j, "bound_key");
     sk_json_array_begin(j);
@@ -83,7 +72,7 @@ static void json_header(sk_json *j, const sk_table *m)
         if (strncmp(k, prefix, sizeof prefix - 1) != 0 || !strcmp(k, "ramses.header.fields"))
             continue;
         sk_json_key(j, k + sizeof prefix - 1);
-        json_value(j, sk_table_meta_value(m, i));
+        sk_json_text_value(j, sk_table_meta_value(m, i));
     }
     sk_json_object_end(j);
     sk_json_kv_string(j, "fields", fields ? fields : "");
@@ -212,7 +201,7 @@ static void json_selection(sk_json *j, const sk_table *m)
         if (strncmp(k, prefix, sizeof prefix - 1) != 0)
             continue;
         sk_json_key(j, k + sizeof prefix - 1);
-        json_value(j, sk_table_meta_value(m, i));
+        sk_json_text_value(j, sk_table_meta_value(m, i));
     }
     sk_json_object_end(j);
 }
@@ -278,7 +267,7 @@ int sk_store_info_json(const sk_store *s, sk_json *j, sk_error *err)
     const char *output = sk_table_meta_get(m, "ramses.output");
     sk_json_key(j, "output");
     if (output)
-        json_value(j, output);
+        sk_json_text_value(j, output);
     else
         sk_json_null(j);
     const char *format = sk_table_meta_get(m, "ramses.format");
@@ -318,7 +307,7 @@ int sk_store_info_json(const sk_store *s, sk_json *j, sk_error *err)
     const char *gamma = sk_table_meta_get(m, "gamma");
     if (gamma) {
         sk_json_key(j, "gamma");
-        json_value(j, gamma);
+        sk_json_text_value(j, gamma);
     }
     json_disk(j, s);
     json_store(j, s);

@@ -242,6 +242,20 @@ static void test_json(void)
     sk_json_free(&j);
 }
 
+/* Text values: numbers when the whole text is one, strings otherwise. */
+static void test_json_text_value(void)
+{
+    static const char *const in[] = {"12", "-0.5", "1e3", "", "abc", "1.5 kpc", " 7"};
+    sk_json j;
+    sk_json_init(&j, 0);
+    sk_json_array_begin(&j);
+    for (size_t i = 0; i < sizeof in / sizeof in[0]; i++)
+        sk_json_text_value(&j, in[i]);
+    sk_json_array_end(&j);
+    CHECK_EQ_STR(sk_json_text(&j), "[12,-0.5,1000,\"\",\"abc\",\"1.5 kpc\",\" 7\"]");
+    sk_json_free(&j);
+}
+
 static void test_atomic_file(void)
 {
     char dir[64], path[128];
@@ -316,6 +330,7 @@ int main(void)
     test_threads();
     test_units_and_selection();
     test_json();
+    test_json_text_value();
     test_atomic_file();
     test_numbers();
     CHECK_EQ_STR(sk_version(), "0.1.0");
