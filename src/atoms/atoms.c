@@ -193,9 +193,9 @@ static int find_frame(sk_atoms_file *f, int64_t k, sk_error *err)
                      : xyz_skip(f, f->frame_pos[last], f->frame_line[last], &span, err);
         if (rc != SK_OK)
             return rc;
-        if (span.end_of_file)
+        if (only_space(span.end, f->src.data + f->src.size))
             f->complete = 1;
-        else if ((rc = push_frame(f, span.next_pos, span.next_line, err)) != SK_OK)
+        else if ((rc = push_frame(f, span.end - f->src.data, span.next_line, err)) != SK_OK)
             return rc;
     }
     return SK_OK;

@@ -187,11 +187,11 @@ struct sk_atoms_file {
     int64_t next;     /* for sk_atoms_next */
 };
 
-/* Where frame at (pos, line) ends: the next frame's start, or size with
- * *end_of_file set. */
+/* Where frame at (pos, line) ends: after its last atom line, and the
+ * number of the line that starts there. */
 typedef struct frame_span {
-    int64_t next_pos, next_line;
-    int end_of_file;
+    const char *end;
+    int64_t next_line;
 } frame_span;
 
 int dump_skip(sk_atoms_file *f, int64_t pos, int64_t line, frame_span *span, sk_error *err);

@@ -232,15 +232,11 @@ int dump_skip(sk_atoms_file *f, int64_t pos, int64_t line, frame_span *span, sk_
     cursor c = {f->src.data + pos, f->src.data + f->src.size, line};
     dump_header h;
     int rc = read_header(f, &c, &h, err);
-    const char *end = NULL;
     if (rc == SK_OK)
-        rc = body_end(f, &h, &end, err);
-    if (rc != SK_OK)
-        return rc;
-    span->next_pos = end - f->src.data;
-    span->next_line = h.body_line + h.natoms;
-    span->end_of_file = only_space(end, f->src.data + f->src.size);
-    return SK_OK;
+        rc = body_end(f, &h, &span->end, err);
+    if (rc == SK_OK)
+        span->next_line = h.body_line + h.natoms;
+    return rc;
 }
 
 /* ---- columns ---------------------------------------------------------- */
