@@ -111,6 +111,14 @@ typedef struct body {
  * labels set on table t (by name). The first error (lowest line) wins. */
 int body_parse(const body *b, sk_table *t, sk_error *err);
 
+/* The column type a field kind is stored as. */
+sk_dtype field_dtype(field_kind kind);
+/* Add column `name` of that type to t and point *f at it. */
+int field_add(sk_table *t, const char *name, field_kind kind, field *f, sk_error *err);
+/* Integer columns LAMMPS keeps as 32 bits (type, mol, image flags, proc):
+ * the same type in every format. */
+int lammps_int32_column(const char *name);
+
 /* ---- formatting atom lines in parallel (writer.c) ------------------------ */
 
 typedef struct out_field {

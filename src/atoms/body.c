@@ -347,6 +347,35 @@ static int merge_labels(const body *b, piece *pcs, int np, int fi, sk_table *t, 
     return rc;
 }
 
+sk_dtype field_dtype(field_kind kind)
+{
+    switch (kind) {
+    case FIELD_INT32: return SK_INT32;
+    case FIELD_INT64: return SK_INT64;
+    case FIELD_CATEGORY: return SK_CATEGORY;
+    case FIELD_BOOL: return SK_UINT8;
+    default: return SK_FLOAT64;
+    }
+}
+
+int field_add(sk_table *t, const char *name, field_kind kind, field *f, sk_error *err)
+{
+    void *data = sk_table_add(t, name, field_dtype(kind), err);
+    if (!data)
+        return err ? err->code : SK_ERR_NOMEM;
+    *f = (field){kind, data, sk_table_col(t, sk_table_ncols(t) - 1)->name};
+    return SK_OK;
+}
+
+int lammps_int32_column(const char *name)
+{
+    static const char *const names[] = {"type", "mol", "ix", "iy", "iz", "proc", "procp1"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(name, names[i]) == 0)
+            return 1;
+    return 0;
+}
+
 int body_parse(const body *b, sk_table *t, sk_error *err)
 {
     piece *pcs;

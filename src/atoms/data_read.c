@@ -104,15 +104,7 @@ static field_kind kind_of(const char *name)
 {
     if (strcmp(name, "id") == 0)
         return FIELD_INT64;
-    if (strcmp(name, "type") == 0 || strcmp(name, "mol") == 0 || strcmp(name, "ix") == 0 ||
-        strcmp(name, "iy") == 0 || strcmp(name, "iz") == 0)
-        return FIELD_INT32;
-    return FIELD_FLOAT64;
-}
-
-static sk_dtype dtype_of(field_kind k)
-{
-    return k == FIELD_INT64 ? SK_INT64 : k == FIELD_INT32 ? SK_INT32 : SK_FLOAT64;
+    return lammps_int32_column(name) ? FIELD_INT32 : FIELD_FLOAT64;
 }
 
 /* ---- Velocities --------------------------------------------------------- */
@@ -170,11 +162,8 @@ static int read_velocities(data_file *d, sk_table *t, sk_error *err)
         return sk_fail(err, SK_ERR_NOMEM, d->f->src.path, -1, "out of memory");
     field fields[4] = {{FIELD_INT64, vid, "id"}};
     int rc = SK_OK;
-    for (int k = 0; k < 3 && rc == SK_OK; k++) {
-        void *data = sk_table_add(t, k_velocity[k], SK_FLOAT64, err);
-        rc = data ? SK_OK : SK_ERR_NOMEM;
-        fields[k + 1] = (field){FIELD_FLOAT64, data, k_velocity[k]};
-    }
+    for (int k = 0; k < 3 && rc == SK_OK; k++)
+        rc = field_add(t, k_velocity[k], FIELD_FLOAT64, &fields[k + 1], err);
     if (rc == SK_OK && n > 0) {
         body b = {.path = d->f->src.path, .begin = s->body, .end = s->end,
                   .first_line = s->body_line, .nrows = n, .fields = fields, .nfields = 4,
@@ -276,14 +265,8 @@ int data_read(sk_atoms_file *f, int with_atoms, int64_t *natoms, sk_table **out,
     if (rc == SK_OK && !t)
         rc = sk_fail(err, SK_ERR_NOMEM, f->src.path, -1, "out of memory");
     field fields[MAX_FIELDS];
-    for (int i = 0; rc == SK_OK && i < ac.n; i++) {
-        field_kind k = kind_of(ac.names[i]);
-        void *data = sk_table_add(t, ac.names[i], dtype_of(k), err);
-        if (!data)
-            rc = SK_ERR_NOMEM;
-        else
-            fields[i] = (field){k, data, sk_table_col(t, i)->name};
-    }
+    for (int i = 0; rc == SK_OK && i < ac.n; i++)
+        rc = field_add(t, ac.names[i], kind_of(ac.names[i]), &fields[i], err);
     if (rc == SK_OK && n > 0) {
         const section *s = &d->sec[d->atoms];
         body b = {.path = f->src.path, .begin = s->body, .end = s->end,

@@ -254,15 +254,6 @@ static void free_columns(dump_columns *dc)
     dc->n = 0;
 }
 
-static int is_int_name(const char *n)
-{
-    static const char *const ints[] = {"type", "mol", "proc", "procp1", "ix", "iy", "iz"};
-    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
-        if (strcmp(n, ints[i]) == 0)
-            return 1;
-    return 0;
-}
-
 /* Kinds from the names, refined by the first atom line: a non-number in a
  * float column (or type labels in the type column) makes it a category. */
 static int read_columns(sk_atoms_file *f, const dump_header *h, dump_columns *dc, sk_error *err)
@@ -286,7 +277,7 @@ static int read_columns(sk_atoms_file *f, const dump_header *h, dump_columns *dc
             }
         dc->names[dc->n] = name;
         dc->kind[dc->n] = strcmp(name, "id") == 0 ? FIELD_INT64
-                          : is_int_name(name)     ? FIELD_INT32
+                          : lammps_int32_column(name) ? FIELD_INT32
                           : strcmp(name, "element") == 0 || strcmp(name, "typelabel") == 0
                               ? FIELD_CATEGORY
                               : FIELD_FLOAT64;
@@ -320,17 +311,6 @@ static int read_columns(sk_atoms_file *f, const dump_header *h, dump_columns *dc
         p = t;
     }
     return SK_OK;
-}
-
-static sk_dtype dtype_of(field_kind k)
-{
-    switch (k) {
-    case FIELD_INT32: return SK_INT32;
-    case FIELD_INT64: return SK_INT64;
-    case FIELD_CATEGORY: return SK_CATEGORY;
-    case FIELD_BOOL: return SK_UINT8;
-    default: return SK_FLOAT64;
-    }
 }
 
 static int find(const dump_columns *dc, const char *name)
@@ -442,12 +422,8 @@ static int build_table(sk_atoms_file *f, const dump_header *h, const dump_column
     if (!t)
         return sk_fail(err, SK_ERR_NOMEM, f->src.path, -1, "out of memory");
     int rc = SK_OK;
-    for (int i = 0; i < dc->n && rc == SK_OK; i++) {
-        void *data = sk_table_add(t, dc->names[i], dtype_of(dc->kind[i]), err);
-        if (!data)
-            rc = err ? err->code : SK_ERR_NOMEM;
-        fields[i] = (field){dc->kind[i], data, sk_table_col(t, i) ? sk_table_col(t, i)->name : ""};
-    }
+    for (int i = 0; i < dc->n && rc == SK_OK; i++)
+        rc = field_add(t, dc->names[i], dc->kind[i], &fields[i], err);
     if (rc == SK_OK)
         rc = header_meta(t, h);
     if (rc != SK_OK) {

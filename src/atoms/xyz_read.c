@@ -237,16 +237,6 @@ static void component_name(const char *name, int count, int i, char *out, size_t
         snprintf(out, n, "%s_%d", name, i);
 }
 
-/* Integer columns LAMMPS keeps as 32 bits: the same type in every format. */
-static int is_lammps_int32(const char *name)
-{
-    static const char *const names[] = {"type", "mol", "ix", "iy", "iz", "proc", "procp1"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(name, names[i]) == 0)
-            return 1;
-    return 0;
-}
-
 static int parse_properties(sk_atoms_file *f, const xyz_header *h, const char *b, const char *e,
                             prop_columns *pc, sk_error *err)
 {
@@ -280,7 +270,7 @@ static int parse_properties(sk_atoms_file *f, const xyz_header *h, const char *b
             field_kind kind = type == 'S'   ? FIELD_CATEGORY
                               : type == 'R' ? FIELD_FLOAT64
                               : type == 'L' ? FIELD_BOOL
-                              : is_lammps_int32(cname) ? FIELD_INT32
+                              : lammps_int32_column(cname) ? FIELD_INT32
                                                        : FIELD_INT64;
             int rc = add_column(pc, cname, kind);
             if (rc == -1)
@@ -293,17 +283,6 @@ static int parse_properties(sk_atoms_file *f, const xyz_header *h, const char *b
         }
     }
     return SK_OK;
-}
-
-static sk_dtype dtype_of(field_kind k)
-{
-    switch (k) {
-    case FIELD_INT32: return SK_INT32;
-    case FIELD_INT64: return SK_INT64;
-    case FIELD_CATEGORY: return SK_CATEGORY;
-    case FIELD_BOOL: return SK_UINT8;
-    default: return SK_FLOAT64;
-    }
 }
 
 /* Lattice, pbc and the other pairs into metadata. */
@@ -405,13 +384,8 @@ int xyz_read(sk_atoms_file *f, int64_t pos, int64_t line, int with_atoms, int64_
         if (!t || !fields)
             rc = sk_fail(err, SK_ERR_NOMEM, f->src.path, -1, "out of memory");
     }
-    for (int i = 0; rc == SK_OK && i < pc->n; i++) {
-        void *data = sk_table_add(t, pc->names[i], dtype_of(pc->kind[i]), err);
-        if (!data)
-            rc = err ? err->code : SK_ERR_NOMEM;
-        else
-            fields[i] = (field){pc->kind[i], data, sk_table_col(t, i)->name};
-    }
+    for (int i = 0; rc == SK_OK && i < pc->n; i++)
+        rc = field_add(t, pc->names[i], pc->kind[i], &fields[i], err);
     if (rc == SK_OK)
         rc = comment_meta(f, h, t, err);
     if (rc == SK_OK && with_atoms && h->natoms > 0) {
