@@ -84,8 +84,8 @@ static sk_atoms_format sniff(const source *src)
     return SK_ATOMS_DATA;
 }
 
-static int finish_open(sk_atoms_file *f, sk_atoms_format format, const sk_atoms_options *opts,
-                       sk_error *err)
+static int set_format(sk_atoms_file *f, sk_atoms_format format, const sk_atoms_options *opts,
+                      sk_error *err)
 {
     f->format = format ? format : sk_atoms_guess_format(f->src.path);
     if (!f->format)
@@ -100,6 +100,21 @@ static int finish_open(sk_atoms_file *f, sk_atoms_format format, const sk_atoms_
     return SK_OK;
 }
 
+/* The rest of opening f once its source is open (or failed to: rc):
+ * *out gets f, or f is closed. */
+static int finish_open(sk_atoms_file *f, int rc, sk_atoms_format format,
+                       const sk_atoms_options *opts, sk_atoms_file **out, sk_error *err)
+{
+    if (rc == SK_OK)
+        rc = set_format(f, format, opts, err);
+    if (rc != SK_OK) {
+        sk_atoms_close(f);
+        return rc;
+    }
+    *out = f;
+    return SK_OK;
+}
+
 int sk_atoms_open(sk_atoms_file **out, const char *path, sk_atoms_format format,
                   const sk_atoms_options *opts, sk_error *err)
 {
@@ -107,15 +122,7 @@ int sk_atoms_open(sk_atoms_file **out, const char *path, sk_atoms_format format,
     sk_atoms_file *f = sk_calloc(1, sizeof *f);
     if (!f)
         return sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory");
-    int rc = source_open(&f->src, path, err);
-    if (rc == SK_OK)
-        rc = finish_open(f, format, opts, err);
-    if (rc != SK_OK) {
-        sk_atoms_close(f);
-        return rc;
-    }
-    *out = f;
-    return SK_OK;
+    return finish_open(f, source_open(&f->src, path, err), format, opts, out, err);
 }
 
 int sk_atoms_open_memory(sk_atoms_file **out, const void *data, size_t size, const char *name,
@@ -125,15 +132,7 @@ int sk_atoms_open_memory(sk_atoms_file **out, const void *data, size_t size, con
     sk_atoms_file *f = sk_calloc(1, sizeof *f);
     if (!f)
         return sk_fail(err, SK_ERR_NOMEM, name, -1, "out of memory");
-    int rc = source_memory(&f->src, data, size, name, err);
-    if (rc == SK_OK)
-        rc = finish_open(f, format, opts, err);
-    if (rc != SK_OK) {
-        sk_atoms_close(f);
-        return rc;
-    }
-    *out = f;
-    return SK_OK;
+    return finish_open(f, source_memory(&f->src, data, size, name, err), format, opts, out, err);
 }
 
 void sk_atoms_close(sk_atoms_file *f)
