@@ -74,7 +74,7 @@ static int parse_args(int argc, char **argv, options *o, const char **pos, int *
         } else if (cli_is(argv[i], "--frame") || cli_is(argv[i], "--threads") ||
                    cli_is(argv[i], "--gzip-level")) {
             const char *flag = argv[i];
-            if (!(val = cli_value(argc, argv, &i)) || cli_int(flag, val, &v))
+            if (cli_int_value(argc, argv, &i, &v))
                 return CLI_USAGE;
             if (cli_is(flag, "--frame")) {
                 o->frame = v;

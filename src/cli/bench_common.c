@@ -17,14 +17,9 @@ int bench_common_option(bench_common *b, int argc, char **argv, int *i)
         return 1;
     }
     if (cli_is(a, "--runs")) {
-        const char *v = cli_value(argc, argv, i);
         long long n;
-        if (!v || cli_int("--runs", v, &n))
+        if (cli_int_between(argc, argv, i, 1, 256, &n))
             return -1;
-        if (n < 1 || n > 256) {
-            cli_fail("--runs must be between 1 and 256, not %lld", n);
-            return -1;
-        }
         b->runs = (int)n;
         return 1;
     }

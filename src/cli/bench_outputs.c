@@ -127,9 +127,9 @@ int cmd_bench_outputs(int argc, char **argv)
         } else if (cli_is(argv[i], "--json")) {
             json = 1;
         } else if (cli_is(argv[i], "--budget") || cli_is(argv[i], "--runs")) {
-            const char *flag = argv[i], *v = cli_value(argc, argv, &i);
+            const char *flag = argv[i];
             long long *dst = cli_is(flag, "--budget") ? &budget : &runs;
-            if (!v || cli_int(flag, v, dst))
+            if (cli_int_value(argc, argv, &i, dst))
                 return CLI_USAGE;
             if (*dst < 1 || *dst > 4096)
                 return cli_usage("bench outputs", "%s must be between 1 and 4096", flag);

@@ -42,9 +42,8 @@ int cmd_bench_project(int argc, char **argv)
             continue;
         }
         if (cli_is(a, "--res")) {
-            const char *v = cli_value(argc, argv, &i);
             long long res;
-            if (!v || cli_int("--res", v, &res))
+            if (cli_int_value(argc, argv, &i, &res))
                 return CLI_USAGE;
             if (res < 1 || res > 1 << 16)
                 return cli_usage("bench project", "--res must be between 1 and 65536");

@@ -269,9 +269,8 @@ int cmd_bench_report(int argc, char **argv)
             if (!v || parse_stages(v, &stages))
                 return CLI_USAGE;
         } else if (cli_is(a, "--max-threads") || cli_is(a, "--runs")) {
-            const char *v = cli_value(argc, argv, &i);
             long long *dst = cli_is(a, "--runs") ? &runs : &max_threads;
-            if (!v || cli_int(a, v, dst))
+            if (cli_int_value(argc, argv, &i, dst))
                 return CLI_USAGE;
             if (*dst < 1 || *dst > 4096)
                 return cli_usage("bench report", "%s must be between 1 and 4096", a);

@@ -37,8 +37,7 @@ int cmd_bench_storage(int argc, char **argv)
             fputs(bench_common_help, stdout);
             return CLI_OK;
         } else if (cli_is(argv[i], "--nfiles")) {
-            const char *v = cli_value(argc, argv, &i);
-            if (!v || cli_int("--nfiles", v, &nfiles))
+            if (cli_int_value(argc, argv, &i, &nfiles))
                 return CLI_USAGE;
             if (nfiles < 1 || nfiles > 1000000)
                 return cli_usage("bench storage", "--nfiles must be between 1 and 1000000");

@@ -63,6 +63,24 @@ int cli_int(const char *flag, const char *text, long long *out)
     return 0;
 }
 
+int cli_int_value(int argc, char **argv, int *i, long long *out)
+{
+    const char *flag = argv[*i], *v = cli_value(argc, argv, i);
+    return v ? cli_int(flag, v, out) : -1;
+}
+
+int cli_int_between(int argc, char **argv, int *i, long long lo, long long hi, long long *out)
+{
+    const char *flag = argv[*i];
+    if (cli_int_value(argc, argv, i, out))
+        return -1;
+    if (*out < lo || *out > hi) {
+        cli_fail("%s must be between %lld and %lld, not %lld", flag, lo, hi, *out);
+        return -1;
+    }
+    return 0;
+}
+
 int cli_double(const char *flag, const char *text, double *out)
 {
     const char *stop = NULL;
@@ -113,14 +131,9 @@ int cli_selection_option(cli_selection *s, int argc, char **argv, int *i)
     if (cli_is(a, "--zrange"))
         return parse_range(s, 2, argc, argv, i);
     if (cli_is(a, "--lmax")) {
-        const char *v = cli_value(argc, argv, i);
         long long n;
-        if (!v || cli_int("--lmax", v, &n))
+        if (cli_int_between(argc, argv, i, 1, 64, &n))
             return -1;
-        if (n < 1 || n > 64) {
-            cli_fail("--lmax must be between 1 and 64, not %lld", n);
-            return -1;
-        }
         s->lmax = (int)n;
         return 1;
     }

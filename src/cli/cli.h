@@ -30,6 +30,11 @@ const char *cli_value(int argc, char **argv, int *i);
 /* Parse numbers with a message on failure; 0 on success. */
 int cli_int(const char *flag, const char *text, long long *out);
 int cli_double(const char *flag, const char *text, double *out);
+/* The integer after the flag argv[*i] (advancing *i): 0, or -1 with a
+ * message when it is missing or not an integer. */
+int cli_int_value(int argc, char **argv, int *i, long long *out);
+/* The same, between lo and hi ("FLAG must be between LO and HI, not N"). */
+int cli_int_between(int argc, char **argv, int *i, long long lo, long long hi, long long *out);
 
 /* Selection options shared by stats, convert, project and bench:
  * --lmax N, --xrange LO HI, --yrange, --zrange, --center X Y Z | --center bc,

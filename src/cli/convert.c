@@ -66,8 +66,7 @@ static int parse(int argc, char **argv, convert_args *a)
             long long *dst = cli_is(arg, "--threads")      ? &a->threads
                              : cli_is(arg, "--chunk-rows") ? &a->chunk_rows
                                                            : &a->fail_after;
-            const char *v = cli_value(argc, argv, &i);
-            if (!v || cli_int(arg, v, dst))
+            if (cli_int_value(argc, argv, &i, dst))
                 return CLI_USAGE;
         } else if (arg[0] == '-' && arg[1]) {
             return cli_usage("convert", "unknown option '%s'", arg);

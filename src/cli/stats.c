@@ -142,8 +142,7 @@ int cmd_stats(int argc, char **argv)
             if (!(component = cli_value(argc, argv, &i)))
                 return CLI_USAGE;
         } else if (cli_is(argv[i], "--threads")) {
-            const char *v = cli_value(argc, argv, &i);
-            if (!v || cli_int("--threads", v, &threads))
+            if (cli_int_value(argc, argv, &i, &threads))
                 return CLI_USAGE;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             return cli_usage("stats", "unknown option '%s'", argv[i]);

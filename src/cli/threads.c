@@ -19,8 +19,7 @@ int cmd_threads(int argc, char **argv)
         } else if (cli_is(argv[i], "--json")) {
             json = 1;
         } else if (cli_is(argv[i], "--threads")) {
-            const char *v = cli_value(argc, argv, &i);
-            if (!v || cli_int("--threads", v, &requested))
+            if (cli_int_value(argc, argv, &i, &requested))
                 return CLI_USAGE;
         } else {
             return cli_usage("threads", "unknown option '%s'", argv[i]);

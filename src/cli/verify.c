@@ -23,8 +23,7 @@ int cmd_verify(int argc, char **argv)
             fputs(k_help, stdout);
             return CLI_OK;
         } else if (cli_is(argv[i], "--threads")) {
-            const char *v = cli_value(argc, argv, &i);
-            if (!v || cli_int("--threads", v, &threads))
+            if (cli_int_value(argc, argv, &i, &threads))
                 return CLI_USAGE;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             return cli_usage("verify", "unknown option '%s'", argv[i]);
