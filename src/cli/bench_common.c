@@ -9,7 +9,15 @@ const char bench_common_help[] =
     "  --runs N              repetitions per level\n"
     "  --json                print the stage's JSON object (as in report.json)\n";
 
-int bench_common_option(bench_common *b, int argc, char **argv, int *i)
+void bench_common_init(bench_common *b, const char *stage, int with_selection)
+{
+    memset(b, 0, sizeof *b);
+    b->stage = stage;
+    b->with_selection = with_selection;
+    cli_selection_init(&b->cs);
+}
+
+static int common_option(bench_common *b, int argc, char **argv, int *i)
 {
     const char *a = argv[*i];
     if (cli_is(a, "--json")) {
@@ -36,6 +44,22 @@ int bench_common_option(bench_common *b, int argc, char **argv, int *i)
         return 1;
     }
     return 0;
+}
+
+int bench_option(bench_common *b, int argc, char **argv, int *i)
+{
+    int used = common_option(b, argc, argv, i);
+    if (!used && b->with_selection)
+        used = cli_selection_option(&b->cs, argc, argv, i);
+    if (used)
+        return used;
+    const char *a = argv[*i];
+    if (a[0] == '-' || b->source) {
+        cli_usage(b->stage, "unexpected argument '%s'", a);
+        return -1;
+    }
+    b->source = a;
+    return 1;
 }
 
 void bench_warn_levels(const int *levels, int n)

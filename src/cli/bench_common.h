@@ -6,15 +6,22 @@
 #include "cli.h"
 
 typedef struct bench_common {
+    const char *stage;                /* "bench read", for usage messages */
+    int with_selection;               /* the stage takes the selection options */
     int json;
     int runs;                         /* 0: the stage's default */
     int levels[SK_BENCH_MAX_LEVELS];  /* from --threads LIST */
     int nlevels;
+    cli_selection cs;
+    const char *source;               /* the one positional argument */
 } bench_common;
 
-/* --json, --runs N, --threads LIST. Returns 1 when argv[*i] was one of
- * them (consumed), 0 when not, -1 on a bad value (message printed). */
-int bench_common_option(bench_common *b, int argc, char **argv, int *i);
+void bench_common_init(bench_common *b, const char *stage, int with_selection);
+/* The last branch of a stage's option loop: --json, --runs N,
+ * --threads LIST, the selection options when the stage takes them, and
+ * SOURCE. Returns 1 when argv[*i] was one of them (consumed), -1 on a bad
+ * value, an unknown option or a second SOURCE (message printed). */
+int bench_option(bench_common *b, int argc, char **argv, int *i);
 extern const char bench_common_help[];
 
 /* --component a,b into names (NULL-terminated, at most 3), pointing into

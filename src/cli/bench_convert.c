@@ -30,19 +30,11 @@ static void convert_json(const void *c, sk_json *j)
 
 int cmd_bench_convert(int argc, char **argv)
 {
-    bench_common common = {0};
-    cli_selection cs;
-    cli_selection_init(&cs);
-    const char *source = NULL, *file = NULL, *components = NULL;
+    bench_common common;
+    bench_common_init(&common, "bench convert", 1);
+    const char *file = NULL, *components = NULL;
     int keep = 0;
     for (int i = 1; i < argc; i++) {
-        int used = bench_common_option(&common, argc, argv, &i);
-        if (!used)
-            used = cli_selection_option(&cs, argc, argv, &i);
-        if (used < 0)
-            return CLI_USAGE;
-        if (used)
-            continue;
         const char *a = argv[i];
         if (cli_is(a, "--help") || cli_is(a, "-h")) {
             printf(k_help, cli_selection_help);
@@ -54,12 +46,11 @@ int cmd_bench_convert(int argc, char **argv)
             if (!v)
                 return CLI_USAGE;
             *(cli_is(a, "--file") ? &file : &components) = v;
-        } else if (a[0] == '-' || source) {
-            return cli_usage("bench convert", "unexpected argument '%s'", a);
-        } else {
-            source = a;
+        } else if (bench_option(&common, argc, argv, &i) < 0) {
+            return CLI_USAGE;
         }
     }
+    const char *source = common.source;
     if (!source)
         return cli_usage("bench convert", "which output? (snapkit bench convert OUTPUT)");
     if (common.nlevels > 1)
@@ -72,7 +63,7 @@ int cmd_bench_convert(int argc, char **argv)
     }
     sk_bench_source *src;
     sk_selection sel;
-    if (bench_open(source, &cs, &src, &sel) != CLI_OK)
+    if (bench_open(source, &common.cs, &src, &sel) != CLI_OK)
         return CLI_FAIL;
     sk_bench_source_close(src);
     cli_progress progress;

@@ -27,52 +27,37 @@ static void project_json(const void *p, sk_json *j)
 
 int cmd_bench_project(int argc, char **argv)
 {
-    bench_common common = {0};
-    cli_selection cs;
-    cli_selection_init(&cs);
-    const char *source = NULL;
+    bench_common common;
+    bench_common_init(&common, "bench project", 1);
     sk_project_bench_options opt = {0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (cli_is(a, "--vars") || cli_is(a, "--component")) {
+        if (cli_is(a, "--help") || cli_is(a, "-h")) {
+            printf(k_help, cli_selection_help);
+            fputs(bench_common_help, stdout);
+            return CLI_OK;
+        } else if (cli_is(a, "--vars") || cli_is(a, "--component")) {
             const char *v = cli_value(argc, argv, &i);
             if (!v)
                 return CLI_USAGE;
             *(cli_is(a, "--vars") ? &opt.quantities : &opt.component) = v;
-            continue;
-        }
-        if (cli_is(a, "--res")) {
+        } else if (cli_is(a, "--res")) {
             long long res;
             if (cli_int_value(argc, argv, &i, &res))
                 return CLI_USAGE;
             if (res < 1 || res > 1 << 16)
                 return cli_usage("bench project", "--res must be between 1 and 65536");
             opt.res = res;
-            continue;
-        }
-        int used = bench_common_option(&common, argc, argv, &i);
-        if (!used)
-            used = cli_selection_option(&cs, argc, argv, &i);
-        if (used < 0)
+        } else if (bench_option(&common, argc, argv, &i) < 0) {
             return CLI_USAGE;
-        if (used)
-            continue;
-        if (cli_is(a, "--help") || cli_is(a, "-h")) {
-            printf(k_help, cli_selection_help);
-            fputs(bench_common_help, stdout);
-            return CLI_OK;
-        } else if (a[0] == '-' || source) {
-            return cli_usage("bench project", "unexpected argument '%s'", a);
-        } else {
-            source = a;
         }
     }
-    if (!source)
+    if (!common.source)
         return cli_usage("bench project", "which source? (snapkit bench project SOURCE)");
     bench_warn_levels(common.levels, common.nlevels);
     sk_bench_source *src;
     sk_selection sel;
-    if (bench_open(source, &cs, &src, &sel) != CLI_OK)
+    if (bench_open(common.source, &common.cs, &src, &sel) != CLI_OK)
         return CLI_FAIL;
     cli_progress progress;
     cli_progress_init(&progress, "bench project");

@@ -28,18 +28,12 @@ static void read_json(const void *r, sk_json *j)
 
 int cmd_bench_read(int argc, char **argv)
 {
-    bench_common common = {0};
-    cli_selection cs;
-    cli_selection_init(&cs);
+    bench_common common;
+    bench_common_init(&common, "bench read", 1);
     sk_read_bench_options opt = {.cold = 1};
     char components[64];
-    const char *source = NULL;
     for (int i = 1; i < argc; i++) {
-        int used = bench_common_option(&common, argc, argv, &i);
-        if (!used)
-            used = cli_selection_option(&cs, argc, argv, &i);
-        if (!used)
-            used = bench_component_option(components, sizeof components, opt.components, argc,
+        int used = bench_component_option(components, sizeof components, opt.components, argc,
                                           argv, &i);
         if (used < 0)
             return CLI_USAGE;
@@ -53,13 +47,11 @@ int cmd_bench_read(int argc, char **argv)
             opt.cold = 0;
         } else if (cli_is(argv[i], "--no-warmup")) {
             opt.no_warmup = 1;
-        } else if (argv[i][0] == '-' || source) {
-            return cli_usage("bench read", "unexpected argument '%s'", argv[i]);
-        } else {
-            source = argv[i];
+        } else if (bench_option(&common, argc, argv, &i) < 0) {
+            return CLI_USAGE;
         }
     }
-    if (!source)
+    if (!common.source)
         return cli_usage("bench read", "which output? (snapkit bench read SOURCE)");
     if (common.nlevels > 1)
         return cli_usage("bench read", "--threads takes one count here (bench sweep takes a list)");
@@ -68,7 +60,7 @@ int cmd_bench_read(int argc, char **argv)
     bench_warn_levels(common.levels, common.nlevels);
     sk_bench_source *src;
     sk_selection sel;
-    if (bench_open(source, &cs, &src, &sel) != CLI_OK)
+    if (bench_open(common.source, &common.cs, &src, &sel) != CLI_OK)
         return CLI_FAIL;
     cli_progress progress;
     cli_progress_init(&progress, "bench read");

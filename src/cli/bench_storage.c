@@ -23,15 +23,10 @@ static void storage_json(const void *s, sk_json *j)
 
 int cmd_bench_storage(int argc, char **argv)
 {
-    bench_common common = {0};
-    const char *dir = NULL;
+    bench_common common;
+    bench_common_init(&common, "bench storage", 0);
     long long nfiles = 64;
     for (int i = 1; i < argc; i++) {
-        int used = bench_common_option(&common, argc, argv, &i);
-        if (used < 0)
-            return CLI_USAGE;
-        if (used)
-            continue;
         if (cli_is(argv[i], "--help") || cli_is(argv[i], "-h")) {
             fputs(k_help, stdout);
             fputs(bench_common_help, stdout);
@@ -41,12 +36,11 @@ int cmd_bench_storage(int argc, char **argv)
                 return CLI_USAGE;
             if (nfiles < 1 || nfiles > 1000000)
                 return cli_usage("bench storage", "--nfiles must be between 1 and 1000000");
-        } else if (argv[i][0] == '-' || dir) {
-            return cli_usage("bench storage", "unexpected argument '%s'", argv[i]);
-        } else {
-            dir = argv[i];
+        } else if (bench_option(&common, argc, argv, &i) < 0) {
+            return CLI_USAGE;
         }
     }
+    const char *dir = common.source;
     if (!dir)
         return cli_usage("bench storage", "which folder? (snapkit bench storage DIR)");
     bench_warn_levels(common.levels, common.nlevels);

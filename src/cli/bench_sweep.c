@@ -32,18 +32,12 @@ static void join(char *buf, size_t n, const char *const *names, int count)
 
 int cmd_bench_sweep(int argc, char **argv)
 {
-    bench_common common = {0};
-    cli_selection cs;
-    cli_selection_init(&cs);
+    bench_common common;
+    bench_common_init(&common, "bench sweep", 1);
     char components[64];
     const char *names[4] = {NULL};
-    const char *source = NULL;
     for (int i = 1; i < argc; i++) {
-        int used = bench_common_option(&common, argc, argv, &i);
-        if (!used)
-            used = cli_selection_option(&cs, argc, argv, &i);
-        if (!used)
-            used = bench_component_option(components, sizeof components, names, argc, argv, &i);
+        int used = bench_component_option(components, sizeof components, names, argc, argv, &i);
         if (used < 0)
             return CLI_USAGE;
         if (used)
@@ -52,18 +46,16 @@ int cmd_bench_sweep(int argc, char **argv)
             printf(k_help, cli_selection_help);
             fputs(bench_common_help, stdout);
             return CLI_OK;
-        } else if (argv[i][0] == '-' || source) {
-            return cli_usage("bench sweep", "unexpected argument '%s'", argv[i]);
-        } else {
-            source = argv[i];
+        } else if (bench_option(&common, argc, argv, &i) < 0) {
+            return CLI_USAGE;
         }
     }
-    if (!source)
+    if (!common.source)
         return cli_usage("bench sweep", "which output? (snapkit bench sweep SOURCE)");
     bench_warn_levels(common.levels, common.nlevels);
     sk_bench_source *src;
     sk_selection sel;
-    if (bench_open(source, &cs, &src, &sel) != CLI_OK)
+    if (bench_open(common.source, &common.cs, &src, &sel) != CLI_OK)
         return CLI_FAIL;
     const char *present[4];
     int npresent = sk_bench_source_components(src, present);
