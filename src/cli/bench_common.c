@@ -76,19 +76,14 @@ void bench_warn_levels(const int *levels, int n)
 static void progress_fn(void *ctx, int64_t done, int64_t total, int64_t bytes)
 {
     cli_progress *p = ctx;
-    if (!p->tty)
+    if (!cli_progress_due(p, done, total))
         return;
-    double now = cli_now();
-    if (now - p->start < 1.0 || (now - p->last < 0.1 && done < total))
-        return;
-    p->last = now;
     char b[32];
     fprintf(stderr, "\r%s: %lld/%lld measurements", p->what, (long long)done, (long long)total);
     if (bytes > 0)
         fprintf(stderr, ", %s read", cli_bytes((double)bytes, b, sizeof b));
     fputs("   ", stderr);
     fflush(stderr);
-    p->shown = 1;
 }
 
 sk_progress bench_progress_hook(cli_progress *p)

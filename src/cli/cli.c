@@ -205,21 +205,28 @@ void cli_progress_init(cli_progress *p, const char *what)
     p->tty = isatty(STDERR_FILENO);
 }
 
+int cli_progress_due(cli_progress *p, int64_t done, int64_t total)
+{
+    if (!p->tty)
+        return 0;
+    double now = cli_now();
+    if (now - p->start < 1.0 || (now - p->last < 0.1 && done < total))
+        return 0;
+    p->last = now;
+    p->shown = 1;
+    return 1;
+}
+
 static void progress_fn(void *ctx, int64_t done, int64_t total, int64_t bytes)
 {
     cli_progress *p = ctx;
-    if (!p->tty)
+    if (!cli_progress_due(p, done, total))
         return;
-    double now = cli_now();
-    if (now - p->start < 1.0 || (now - p->last < 0.1 && done < total))
-        return;
-    p->last = now;
     char b[32], r[32];
-    double rate = bytes / (now - p->start);
+    double rate = bytes / (p->last - p->start);
     fprintf(stderr, "\r%s: %lld/%lld files, %s, %s/s   ", p->what, (long long)done,
             (long long)total, cli_bytes((double)bytes, b, sizeof b), cli_bytes(rate, r, sizeof r));
     fflush(stderr);
-    p->shown = 1;
 }
 
 sk_progress cli_progress_hook(cli_progress *p)

@@ -79,6 +79,9 @@ typedef struct cli_progress {
 void cli_progress_init(cli_progress *p, const char *what);
 /* An sk_progress whose callback updates p. */
 sk_progress cli_progress_hook(cli_progress *p);
+/* Is a progress line due: on a terminal, after the first second, at most
+ * every 0.1 s but always for the last step? When it is, p counts it drawn. */
+int cli_progress_due(cli_progress *p, int64_t done, int64_t total);
 /* Clear the line when one was shown. */
 void cli_progress_done(cli_progress *p);
 
