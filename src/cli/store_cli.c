@@ -3,17 +3,24 @@
 
 #include <string.h>
 
+/* The options' selection with ranges in the units u. */
+static int select_in_units(const cli_selection *cs, const sk_units *u, sk_selection *sel,
+                           sk_error *err)
+{
+    sel->lmax = cs->lmax;
+    int rc = sk_selection_set_region(sel, &cs->region, u, err);
+    if (rc == SK_OK && cs->vars[0])
+        rc = sk_selection_set_vars(sel, cs->vars, err);
+    return rc;
+}
+
 int cli_ramses_selection(const sk_ramses *r, const cli_selection *cs, sk_selection *sel,
                          sk_error *err)
 {
     const sk_ramses_info *in = sk_ramses_get_info(r);
     sk_units u;
     sk_units_set(&u, in->boxlen, in->unit_l, in->unit_d, in->unit_t);
-    sel->lmax = cs->lmax;
-    int rc = sk_selection_set_region(sel, &cs->region, &u, err);
-    if (rc == SK_OK && cs->vars[0])
-        rc = sk_selection_set_vars(sel, cs->vars, err);
-    return rc;
+    return select_in_units(cs, &u, sel, err);
 }
 
 int cli_store_selection(const sk_store *s, const char *table, const cli_selection *cs,
@@ -29,11 +36,7 @@ int cli_store_selection(const sk_store *s, const char *table, const cli_selectio
     sk_units u;
     sk_units_from_table(&u, schema);
     sk_table_free(schema);
-    sel->lmax = cs->lmax;
-    rc = sk_selection_set_region(sel, &cs->region, &u, err);
-    if (rc == SK_OK && cs->vars[0])
-        rc = sk_selection_set_vars(sel, cs->vars, err);
-    return rc;
+    return select_in_units(cs, &u, sel, err);
 }
 
 int cli_store_read(const char *path, const char *component, const cli_selection *cs,
