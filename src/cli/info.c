@@ -15,7 +15,7 @@ static const char k_help[] =
     "chunks, levels, bytes in memory and on disk), the selection it was converted with,\n"
     "and whether --lmax reads of it are exact (--with-coarse) or drop finer leaves.\n";
 
-static void print_prefixed(const sk_table *meta, const char *prefix, const char *title)
+void info_print_prefixed(const sk_table *meta, const char *prefix, const char *title)
 {
     size_t n = strlen(prefix);
     int shown = 0;
@@ -27,6 +27,21 @@ static void print_prefixed(const sk_table *meta, const char *prefix, const char 
             printf("\n%s\n", title);
         printf("  %-22s %s\n", k + n, sk_table_meta_value(meta, i));
     }
+}
+
+void info_print_descriptors(const sk_table *meta)
+{
+    const char *hd = sk_table_meta_get(meta, "ramses.hydro_descriptor");
+    const char *pd = sk_table_meta_get(meta, "ramses.part_descriptor");
+    printf("\nhydro descriptor     %s\n", hd ? hd : "(none)");
+    printf("particle descriptor  %s\n", pd ? pd : "(none)");
+}
+
+void info_print_namelist(const sk_table *meta)
+{
+    const char *nml = sk_table_meta_get(meta, "ramses.namelist");
+    if (nml)
+        printf("\nnamelist\n%s%s", nml, nml[0] && nml[strlen(nml) - 1] != '\n' ? "\n" : "");
 }
 
 static void print_usage(const sk_ramses_usage *u)
@@ -63,20 +78,15 @@ static int print_text(sk_ramses *r, sk_error *err)
                in->levelmin, in->levelmax, in->boxlen, in->time);
         printf("components: amr%s%s%s\n", in->has_hydro ? ", hydro" : "",
                in->has_gravity ? ", gravity" : "", in->has_particles ? ", particles" : "");
-        print_prefixed(meta, "ramses.info.", "info");
+        info_print_prefixed(meta, "ramses.info.", "info");
         printf("  %-22s %d domains\n", "bound_key", in->ndomain);
-        print_prefixed(meta, "ramses.header.", "header");
-        const char *hd = sk_table_meta_get(meta, "ramses.hydro_descriptor");
-        const char *pd = sk_table_meta_get(meta, "ramses.part_descriptor");
-        printf("\nhydro descriptor     %s\n", hd ? hd : "(none)");
-        printf("particle descriptor  %s\n", pd ? pd : "(none)");
+        info_print_prefixed(meta, "ramses.header.", "header");
+        info_print_descriptors(meta);
         const char *gamma = sk_table_meta_get(meta, "gamma");
         if (gamma)
             printf("gamma                %s\n", gamma);
         print_usage(&u);
-        const char *nml = sk_table_meta_get(meta, "ramses.namelist");
-        if (nml)
-            printf("\nnamelist\n%s%s", nml, nml[0] && nml[strlen(nml) - 1] != '\n' ? "\n" : "");
+        info_print_namelist(meta);
     }
     sk_table_free(meta);
     return rc;

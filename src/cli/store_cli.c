@@ -61,20 +61,6 @@ int cli_store_read(const char *path, const char *component, const cli_selection 
     return rc;
 }
 
-static void print_prefixed(const sk_table *meta, const char *prefix, const char *title)
-{
-    size_t n = strlen(prefix);
-    int shown = 0;
-    for (int i = 0; i < sk_table_meta_count(meta); i++) {
-        const char *k = sk_table_meta_key(meta, i);
-        if (strncmp(k, prefix, n) != 0 || !strcmp(k, "ramses.info.bound_key"))
-            continue;
-        if (!shown++)
-            printf("\n%s\n", title);
-        printf("  %-22s %s\n", k + n, sk_table_meta_value(meta, i));
-    }
-}
-
 static void print_tables(const sk_store *s)
 {
     sk_store_file_info fi;
@@ -148,17 +134,12 @@ static int print_text(const sk_store *s, const char *path, sk_error *err)
         printf("RAMSES output: levels %s-%s, boxlen %s, time %s\n", lmin, lmax, boxlen, time);
     print_selection(m);
     print_tables(s);
-    print_prefixed(m, "ramses.info.", "info");
-    print_prefixed(m, "ramses.header.", "header");
-    const char *hd = sk_table_meta_get(m, "ramses.hydro_descriptor");
-    const char *pd = sk_table_meta_get(m, "ramses.part_descriptor");
-    if (hd || pd) {
-        printf("\nhydro descriptor     %s\n", hd ? hd : "(none)");
-        printf("particle descriptor  %s\n", pd ? pd : "(none)");
-    }
-    const char *nml = sk_table_meta_get(m, "ramses.namelist");
-    if (nml)
-        printf("\nnamelist\n%s%s", nml, nml[0] && nml[strlen(nml) - 1] != '\n' ? "\n" : "");
+    info_print_prefixed(m, "ramses.info.", "info");
+    info_print_prefixed(m, "ramses.header.", "header");
+    if (sk_table_meta_get(m, "ramses.hydro_descriptor") ||
+        sk_table_meta_get(m, "ramses.part_descriptor"))
+        info_print_descriptors(m);
+    info_print_namelist(m);
     sk_table_free(m);
     return SK_OK;
 }
