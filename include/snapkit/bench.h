@@ -84,6 +84,10 @@ int sk_bench_clamp_levels(int *levels, int n, int owned);
  * the budget, without those above the budget (counted in *dropped). */
 int sk_bench_plan_levels(const int *asked, int n, int *levels, int *dropped);
 
+/* The median of v[0..n-1] (n >= 1); sorts v in place. What every stage
+ * reports of repeated runs. */
+double sk_bench_median(double *v, int64_t n);
+
 /* --------------------------------------------------------------- storage */
 
 typedef struct sk_storage_options {

@@ -18,18 +18,6 @@ void sk_convert_derive(sk_convert_bench *c)
     c->break_even_rereads = saved > 0 ? c->write_seconds / saved : INFINITY;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 static uint64_t allocated_so_far(void)
 {
     sk_mem_stats m;
@@ -95,7 +83,7 @@ static int rereads(const sk_convert_bench_options *opt, int runs, sk_convert_ben
     }
     sk_bench_source_close(file);
     if (rc == SK_OK)
-        out->reread_seconds = median(times, runs);
+        out->reread_seconds = sk_bench_median(times, runs);
     return rc;
 }
 
@@ -136,8 +124,8 @@ int sk_bench_convert(const char *dir, const sk_convert_bench_options *opt, sk_co
         step(opt, &done, total);
     }
     if (rc == SK_OK) {
-        out->read_seconds = median(reads, runs);
-        out->write_seconds = median(writes, runs);
+        out->read_seconds = sk_bench_median(reads, runs);
+        out->write_seconds = sk_bench_median(writes, runs);
         rc = rereads(opt, runs, out, &done, total, err);
     }
     if (rc == SK_OK)

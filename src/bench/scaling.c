@@ -163,7 +163,7 @@ static int cmp_double(const void *p, const void *q)
     return (a > b) - (a < b);
 }
 
-static double median(double *v, int n)
+double sk_bench_median(double *v, int64_t n)
 {
     qsort(v, (size_t)n, sizeof *v, cmp_double);
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
@@ -214,7 +214,7 @@ int sk_bench_sweep(const sk_sweep_options *opt, sk_sweep_fn fn, void *ctx, sk_sc
     for (int i = 0; i < n && rc == SK_OK; i++) {
         double *t = &times[i * runs];
         sk_sweep_point *p = &out->points[i];
-        p->seconds = median(t, runs);
+        p->seconds = sk_bench_median(t, runs);
         p->seconds_min = t[0];
         p->seconds_max = t[runs - 1];
     }

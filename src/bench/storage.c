@@ -162,18 +162,6 @@ typedef struct measure {
     double iops, latency, reader_bps, total_bps;
 } measure;
 
-static int cmp_double(const void *p, const void *q)
-{
-    double a = *(const double *)p, b = *(const double *)q;
-    return (a > b) - (a < b);
-}
-
-static double median(double *v, int64_t n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* Start the thread team before timing, so the first measurement at a
  * level does not pay for creating threads. */
 static void start_team(int threads)
@@ -229,7 +217,7 @@ static int measure_opens(const sample *s, int threads, double *lat, int64_t nops
     } while (wall < MIN_SECONDS);
     *opens += done;
     m->iops = (double)done / wall;
-    m->latency = median(lat, nops);
+    m->latency = sk_bench_median(lat, nops);
     return SK_OK;
 }
 
@@ -328,7 +316,7 @@ static int warm(const sample *s, int64_t *bytes_read, sk_error *err)
 /* Median, least and most of v[0..n-1] (sorts v). */
 static void stats3(double *v, int n, double *med, double *lo, double *hi)
 {
-    *med = median(v, n);
+    *med = sk_bench_median(v, n);
     *lo = v[0];
     *hi = v[n - 1];
 }
@@ -341,13 +329,13 @@ static void summarise(sk_storage_point *p, measure *m, int runs)
     stats3(v, runs, &p->iops, &p->iops_min, &p->iops_max);
     for (int r = 0; r < runs; r++)
         v[r] = m[r].latency;
-    p->open_close_seconds = median(v, runs);
+    p->open_close_seconds = sk_bench_median(v, runs);
     for (int r = 0; r < runs; r++)
         v[r] = m[r].reader_bps;
     stats3(v, runs, &p->reader_bps, &p->reader_bps_min, &p->reader_bps_max);
     for (int r = 0; r < runs; r++)
         v[r] = m[r].total_bps;
-    p->total_bps = median(v, runs);
+    p->total_bps = sk_bench_median(v, runs);
 }
 
 int sk_bench_storage(const char *dir, const sk_storage_options *opt, sk_storage_result *out,

@@ -98,18 +98,6 @@ static int processes(char **outputs, int k, int threads, int concurrent, double 
                   : CLI_OK;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 static void outputs_json(const void *o, sk_json *j)
 {
     sk_outputs_json(o, j);
@@ -163,8 +151,8 @@ int cmd_bench_outputs(int argc, char **argv)
         if (sequential(outputs, k, o.budget, &ts[r], &err) != SK_OK)
             return cli_error(&err);
     }
-    o.processes_seconds = median(tp, n);
-    o.sequential_seconds = median(ts, n);
+    o.processes_seconds = sk_bench_median(tp, n);
+    o.sequential_seconds = sk_bench_median(ts, n);
     o.ratio = o.sequential_seconds / o.processes_seconds;
     return bench_print(json, &o, outputs_json, json ? NULL : sk_outputs_text(&o));
 }

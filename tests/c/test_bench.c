@@ -241,6 +241,19 @@ static void test_levels(void)
     CHECK_EQ_INT(w[2], 4);
 }
 
+/* The median of repeated runs: the middle value, or the mean of the two
+ * middle values, whatever the order the runs came in. */
+static void test_median(void)
+{
+    double odd[] = {3.0, 1.0, 2.0, 9.0, -4.0};
+    CHECK(sk_bench_median(odd, 5) == 2.0);
+    CHECK(odd[0] == -4.0 && odd[4] == 9.0); /* sorted in place */
+    double even[] = {4.0, 1.0, 10.0, 2.0};
+    CHECK(sk_bench_median(even, 4) == 3.0);
+    double one[] = {7.5};
+    CHECK(sk_bench_median(one, 1) == 7.5);
+}
+
 static void test_machine(void)
 {
     /* Two packages, two cores each, two hyperthreads per core. */
@@ -551,6 +564,7 @@ int main(void)
     test_sweet_spot();
     test_sweep_runner();
     test_levels();
+    test_median();
     test_machine();
     test_warning();
     test_storage();
