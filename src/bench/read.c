@@ -9,19 +9,12 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "bench/source.h"
+#include "core/clock.h"
 #include "snapkit/bench.h"
 #include "snapkit/memory.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* Pages of the file still in the page cache, after asking the kernel to
  * drop them. mincore on a fresh mapping tells without reading. */
@@ -149,9 +142,9 @@ static int timed_read(sk_bench_source *src, const char *component, const sk_sele
     sk_mem_reset_peak();
     sk_table *t = NULL;
     sk_read_stats st;
-    double t0 = now();
+    double t0 = monotonic_seconds();
     int rc = sk_bench_source_read(src, component, sel, threads, &t, &st, err);
-    r->seconds = now() - t0;
+    r->seconds = monotonic_seconds() - t0;
     sk_mem_get(&after);
     if (rc != SK_OK)
         return rc;

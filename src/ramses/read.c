@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "core/clock.h"
 #include "ramses/internal.h"
 #include "snapkit/memory.h"
 #include "snapkit/threads.h"
@@ -130,13 +130,6 @@ int rs_read_files(rs_read_ctx *ctx, const rs_file_reader *fr, sk_table **out, sk
     return SK_OK;
 }
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static int component_kind(const sk_ramses *r, const char *component, rs_kind *kind,
                           sk_error *err)
 {
@@ -181,7 +174,7 @@ int sk_ramses_read(sk_ramses *r, const char *component, const sk_selection *sel_
 {
     sk_mem_stats m0, m1;
     sk_mem_get(&m0);
-    double t0 = now_seconds();
+    double t0 = monotonic_seconds();
     *out = NULL;
     rs_kind kind = RS_HYDRO;
     int rc = component_kind(r, component, &kind, err);
@@ -227,7 +220,7 @@ int sk_ramses_read(sk_ramses *r, const char *component, const sk_selection *sel_
         sk_mem_get(&m1);
         stats->files_opened = ctx.ncpus;
         stats->bytes_read = ctx.bytes_read;
-        stats->seconds = now_seconds() - t0;
+        stats->seconds = monotonic_seconds() - t0;
         stats->bytes_allocated = (int64_t)(m1.total - m0.total);
     }
     return SK_OK;

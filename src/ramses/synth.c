@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "ramses/synth_internal.h"
 #include "snapkit/memory.h"
 #include "snapkit/threads.h"
@@ -29,13 +29,6 @@ void sk_synth_options_init(sk_synth_options *o)
     o->output = 1;
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static void fill_report(const synth_plan *p, sk_synth_report *r)
 {
     memset(r, 0, sizeof *r);
@@ -49,7 +42,7 @@ static void fill_report(const synth_plan *p, sk_synth_report *r)
 
 int sk_synth_plan(const sk_synth_options *opt, sk_synth_report *report, sk_error *err)
 {
-    double t0 = now();
+    double t0 = monotonic_seconds();
     sk_thread_budget budget;
     sk_thread_budget_get(opt->threads, &budget);
     synth_plan p;
@@ -58,7 +51,7 @@ int sk_synth_plan(const sk_synth_options *opt, sk_synth_report *report, sk_error
         return rc;
     if (report) {
         fill_report(&p, report);
-        report->seconds = now() - t0;
+        report->seconds = monotonic_seconds() - t0;
     }
     synth_plan_free(&p);
     return SK_OK;
@@ -223,7 +216,7 @@ static int64_t files_per_cpu(const synth_plan *p)
 int sk_synth_write(const char *dir, const sk_synth_options *opt, sk_synth_truth **truth_out,
                    sk_synth_report *report, sk_error *err)
 {
-    double t0 = now();
+    double t0 = monotonic_seconds();
     if (truth_out)
         *truth_out = NULL;
     sk_thread_budget budget;
@@ -262,7 +255,7 @@ int sk_synth_write(const char *dir, const sk_synth_options *opt, sk_synth_truth 
         report->oct_entries = r.oct_entries;
         report->files = r.files_done + 1;
         report->bytes = r.bytes;
-        report->seconds = now() - t0;
+        report->seconds = monotonic_seconds() - t0;
     }
     for (int i = 0; r.pending && i < p.ncpu; i++)
         synth_tally_free(r.pending[i]);

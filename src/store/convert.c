@@ -3,8 +3,8 @@
  * selection recorded in it. */
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
+#include "core/clock.h"
 #include "snapkit/memory.h"
 #include "snapkit/ramses.h"
 #include "snapkit/store.h"
@@ -12,13 +12,6 @@
 #include "store/reader.h"
 
 static const char *const k_components[3] = {"hydro", "gravity", "particles"};
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 void sk_store_convert_options_init(sk_store_convert_options *opt)
 {
@@ -93,9 +86,9 @@ static int convert_components(sk_ramses *r, sk_store_writer *w, const int want[3
         int rc = sk_ramses_read(r, k_components[k], &sels[k], &ro, &t, &rs, err);
         if (rc != SK_OK)
             return rc;
-        double t0 = now();
+        double t0 = monotonic_seconds();
         rc = sk_store_writer_add(w, k_components[k], t, err);
-        st->write_seconds += now() - t0;
+        st->write_seconds += monotonic_seconds() - t0;
         st->read_seconds += rs.seconds;
         if (rc == SK_OK) {
             snprintf(st->names[st->ntables], sizeof st->names[0], "%s", k_components[k]);
@@ -222,10 +215,10 @@ int sk_store_convert(const char *dir, const char *path, const sk_store_convert_o
         sk_store_writer_abort(w);
         return rc;
     }
-    double t0 = now();
+    double t0 = monotonic_seconds();
     sk_store_write_stats ws;
     rc = sk_store_writer_commit(w, &ws, err);
-    st.write_seconds += now() - t0;
+    st.write_seconds += monotonic_seconds() - t0;
     st.bytes_file = ws.bytes_file;
     if (rc == SK_OK && stats)
         *stats = st;

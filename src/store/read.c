@@ -4,20 +4,13 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
+#include "core/clock.h"
 #include "snapkit/memory.h"
 #include "snapkit/threads.h"
 #include "store/codec.h"
 #include "store/plan.h"
 #include "store/reader.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* Per-thread buffers, sized for the largest planned chunk. */
 typedef struct worker {
@@ -313,7 +306,7 @@ int sk_store_read(sk_store *s, const char *name, const sk_selection *sel,
                   sk_error *err)
 {
     *out = NULL;
-    double t0 = now();
+    double t0 = monotonic_seconds();
     sk_mem_stats m0;
     sk_mem_get(&m0);
     const st_table *t = st_find_table(s, name, err);
@@ -343,7 +336,7 @@ int sk_store_read(sk_store *s, const char *name, const sk_selection *sel,
         stats->files_opened = (int)plan.nchunks;
         stats->bytes_read = atomic_load(&r.bytes_read);
         stats->bytes_allocated = (int64_t)(m1.total - m0.total);
-        stats->seconds = now() - t0;
+        stats->seconds = monotonic_seconds() - t0;
     }
     st_plan_free(&plan);
     if (rc != SK_OK) {

@@ -5,8 +5,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
+#include "core/clock.h"
 #include "snapkit/atomicfile.h"
 #include "snapkit/memory.h"
 #include "snapkit/snapkit.h"
@@ -25,13 +25,6 @@ struct sk_store_writer {
     double start;
     char *path;
 };
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 void sk_store_write_options_init(sk_store_write_options *opt)
 {
@@ -53,7 +46,7 @@ int sk_store_writer_open(sk_store_writer **out, const char *path,
         w->opt = *opt;
     else
         sk_store_write_options_init(&w->opt);
-    w->start = now();
+    w->start = monotonic_seconds();
     w->footer.major = SK_STORE_VERSION_MAJOR;
     w->footer.minor = SK_STORE_VERSION_MINOR;
     int rc = sk_atomic_open(&w->file, path, err);
@@ -437,7 +430,7 @@ int sk_store_writer_commit(sk_store_writer *w, sk_store_write_stats *stats, sk_e
         stats->chunks = w->chunks;
         stats->bytes_raw = w->bytes_raw;
         stats->bytes_file = size;
-        stats->seconds = now() - w->start;
+        stats->seconds = monotonic_seconds() - w->start;
     }
     sk_store_writer_abort(w);
     return rc;
