@@ -393,6 +393,9 @@ void sk_read_bench_json(const sk_read_bench *r, sk_json *j);
 void sk_convert_json(const sk_convert_bench *c, sk_json *j);
 void sk_project_json(const sk_project_bench *p, sk_json *j);
 void sk_outputs_json(const sk_outputs_bench *o, sk_json *j);
+/* A thread budget as a JSON object: report.json's machine.threads, and
+ * what `snapkit threads --json` prints. */
+void sk_thread_budget_json(const sk_thread_budget *b, sk_json *j);
 /* The whole report: {"machine": ..., "source": ..., "<stage>": ...}. */
 void sk_report_json(const sk_report *r, sk_json *j);
 

@@ -4,6 +4,18 @@
 
 #include "snapkit/bench.h"
 
+void sk_thread_budget_json(const sk_thread_budget *b, sk_json *j)
+{
+    sk_json_object_begin(j);
+    sk_json_kv_int(j, "threads", b->threads);
+    sk_json_kv_int(j, "requested", b->requested);
+    sk_json_kv_int(j, "owned", b->owned);
+    sk_json_kv_string(j, "limited_by", b->limited_by);
+    sk_json_kv_int(j, "affinity", b->affinity);
+    sk_json_kv_int(j, "machine", b->machine);
+    sk_json_object_end(j);
+}
+
 void sk_machine_json(const sk_machine *m, sk_json *j)
 {
     sk_json_object_begin(j);
@@ -14,14 +26,7 @@ void sk_machine_json(const sk_machine *m, sk_json *j)
     sk_json_kv_int(j, "ram_available_bytes", m->ram_available);
     sk_json_kv_string(j, "os", m->os);
     sk_json_key(j, "threads");
-    sk_json_object_begin(j);
-    sk_json_kv_int(j, "threads", m->budget.threads);
-    sk_json_kv_int(j, "requested", m->budget.requested);
-    sk_json_kv_int(j, "owned", m->budget.owned);
-    sk_json_kv_string(j, "limited_by", m->budget.limited_by);
-    sk_json_kv_int(j, "affinity", m->budget.affinity);
-    sk_json_kv_int(j, "machine", m->budget.machine);
-    sk_json_object_end(j);
+    sk_thread_budget_json(&m->budget, j);
     char warning[256];
     if (sk_thread_warning(&m->budget, "--max-threads", warning, sizeof warning))
         sk_json_kv_string(j, "warning", warning);

@@ -30,14 +30,7 @@ int cmd_threads(int argc, char **argv)
     if (json) {
         sk_json j;
         sk_json_init(&j, 0);
-        sk_json_object_begin(&j);
-        sk_json_kv_int(&j, "threads", b.threads);
-        sk_json_kv_int(&j, "requested", b.requested);
-        sk_json_kv_int(&j, "owned", b.owned);
-        sk_json_kv_string(&j, "limited_by", b.limited_by);
-        sk_json_kv_int(&j, "affinity", b.affinity);
-        sk_json_kv_int(&j, "machine", b.machine);
-        sk_json_object_end(&j);
+        sk_thread_budget_json(&b, &j);
         cli_print_json(&j);
         sk_json_free(&j);
         return CLI_OK;
