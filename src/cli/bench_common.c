@@ -9,11 +9,11 @@ const char bench_common_help[] =
     "  --runs N              repetitions per level\n"
     "  --json                print the stage's JSON object (as in report.json)\n";
 
-void bench_common_init(bench_common *b, const char *stage, int with_selection)
+void bench_common_init(bench_common *b, const char *stage, int takes)
 {
     memset(b, 0, sizeof *b);
     b->stage = stage;
-    b->with_selection = with_selection;
+    b->takes = takes;
     cli_selection_init(&b->cs);
 }
 
@@ -46,11 +46,38 @@ static int common_option(bench_common *b, int argc, char **argv, int *i)
     return 0;
 }
 
+/* --component a,b into b->components (at most three). */
+static int component_option(bench_common *b, int argc, char **argv, int *i)
+{
+    if (!cli_is(argv[*i], "--component"))
+        return 0;
+    const char *v = cli_value(argc, argv, i);
+    if (!v)
+        return -1;
+    snprintf(b->component_list, sizeof b->component_list, "%s", v);
+    int k = 0;
+    for (char *save = NULL, *tok = strtok_r(b->component_list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (strcmp(tok, "hydro") && strcmp(tok, "gravity") && strcmp(tok, "particles")) {
+            cli_fail("--component: '%s' is not hydro, gravity or particles", tok);
+            return -1;
+        }
+        if (k == 3) {
+            cli_fail("--component: at most three components");
+            return -1;
+        }
+        b->components[k++] = tok;
+    }
+    b->components[k] = NULL;
+    return 1;
+}
+
 int bench_option(bench_common *b, int argc, char **argv, int *i)
 {
     int used = common_option(b, argc, argv, i);
-    if (!used && b->with_selection)
+    if (!used && (b->takes & BENCH_SELECTION))
         used = cli_selection_option(&b->cs, argc, argv, i);
+    if (!used && (b->takes & BENCH_COMPONENTS))
+        used = component_option(b, argc, argv, i);
     if (used)
         return used;
     const char *a = argv[*i];
@@ -110,31 +137,6 @@ int bench_print(int json, const void *stage, bench_json_fn to_json, char *text)
     }
     sk_free(text);
     return rc;
-}
-
-int bench_component_option(char *buf, size_t n, const char **names, int argc, char **argv,
-                           int *i)
-{
-    if (!cli_is(argv[*i], "--component"))
-        return 0;
-    const char *v = cli_value(argc, argv, i);
-    if (!v)
-        return -1;
-    snprintf(buf, n, "%s", v);
-    int k = 0;
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (strcmp(tok, "hydro") && strcmp(tok, "gravity") && strcmp(tok, "particles")) {
-            cli_fail("--component: '%s' is not hydro, gravity or particles", tok);
-            return -1;
-        }
-        if (k == 3) {
-            cli_fail("--component: at most three components");
-            return -1;
-        }
-        names[k++] = tok;
-    }
-    names[k] = NULL;
-    return 1;
 }
 
 int bench_open(const char *path, const cli_selection *cs, sk_bench_source **src,

@@ -5,29 +5,30 @@
 
 #include "cli.h"
 
+/* Options a stage takes besides --json, --runs and --threads. */
+enum { BENCH_SELECTION = 1, BENCH_COMPONENTS = 2 };
+
 typedef struct bench_common {
     const char *stage;                /* "bench read", for usage messages */
-    int with_selection;               /* the stage takes the selection options */
+    int takes;                        /* BENCH_SELECTION | BENCH_COMPONENTS */
     int json;
     int runs;                         /* 0: the stage's default */
     int levels[SK_BENCH_MAX_LEVELS];  /* from --threads LIST */
     int nlevels;
     cli_selection cs;
+    const char *components[4];        /* --component a,b: NULL-terminated, NULL first: all */
+    char component_list[64];          /* what components[] points into */
     const char *source;               /* the one positional argument */
 } bench_common;
 
-void bench_common_init(bench_common *b, const char *stage, int with_selection);
+void bench_common_init(bench_common *b, const char *stage, int takes);
 /* The last branch of a stage's option loop: --json, --runs N,
- * --threads LIST, the selection options when the stage takes them, and
- * SOURCE. Returns 1 when argv[*i] was one of them (consumed), -1 on a bad
- * value, an unknown option or a second SOURCE (message printed). */
+ * --threads LIST, the selection options and --component LIST when the
+ * stage takes them, and SOURCE. Returns 1 when argv[*i] was one of them
+ * (consumed), -1 on a bad value, an unknown option or a second SOURCE
+ * (message printed). */
 int bench_option(bench_common *b, int argc, char **argv, int *i);
 extern const char bench_common_help[];
-
-/* --component a,b into names (NULL-terminated, at most 3), pointing into
- * buf. Returns 1 when argv[*i] was --component, 0 when not, -1 on error. */
-int bench_component_option(char *buf, size_t n, const char **names, int argc, char **argv,
-                           int *i);
 
 /* Open SOURCE and resolve the selection options into sel (initialised
  * here; the caller clears it). Prints the error and returns CLI_FAIL on

@@ -31,7 +31,7 @@ static void convert_json(const void *c, sk_json *j)
 int cmd_bench_convert(int argc, char **argv)
 {
     bench_common common;
-    bench_common_init(&common, "bench convert", 1);
+    bench_common_init(&common, "bench convert", BENCH_SELECTION);
     const char *file = NULL, *components = NULL;
     int keep = 0;
     for (int i = 1; i < argc; i++) {

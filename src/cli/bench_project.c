@@ -28,7 +28,7 @@ static void project_json(const void *p, sk_json *j)
 int cmd_bench_project(int argc, char **argv)
 {
     bench_common common;
-    bench_common_init(&common, "bench project", 1);
+    bench_common_init(&common, "bench project", BENCH_SELECTION);
     sk_project_bench_options opt = {0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];

@@ -29,16 +29,9 @@ static void read_json(const void *r, sk_json *j)
 int cmd_bench_read(int argc, char **argv)
 {
     bench_common common;
-    bench_common_init(&common, "bench read", 1);
+    bench_common_init(&common, "bench read", BENCH_SELECTION | BENCH_COMPONENTS);
     sk_read_bench_options opt = {.cold = 1};
-    char components[64];
     for (int i = 1; i < argc; i++) {
-        int used = bench_component_option(components, sizeof components, opt.components, argc,
-                                          argv, &i);
-        if (used < 0)
-            return CLI_USAGE;
-        if (used)
-            continue;
         if (cli_is(argv[i], "--help") || cli_is(argv[i], "-h")) {
             printf(k_help, cli_selection_help);
             fputs(bench_common_help, stdout);
@@ -57,6 +50,7 @@ int cmd_bench_read(int argc, char **argv)
         return cli_usage("bench read", "--threads takes one count here (bench sweep takes a list)");
     opt.threads = common.nlevels ? common.levels[0] : 0;
     opt.runs = common.runs;
+    memcpy(opt.components, common.components, sizeof opt.components);
     bench_warn_levels(common.levels, common.nlevels);
     sk_bench_source *src;
     sk_selection sel;

@@ -33,15 +33,9 @@ static void join(char *buf, size_t n, const char *const *names, int count)
 int cmd_bench_sweep(int argc, char **argv)
 {
     bench_common common;
-    bench_common_init(&common, "bench sweep", 1);
-    char components[64];
-    const char *names[4] = {NULL};
+    bench_common_init(&common, "bench sweep", BENCH_SELECTION | BENCH_COMPONENTS);
+    const char *const *names = common.components;
     for (int i = 1; i < argc; i++) {
-        int used = bench_component_option(components, sizeof components, names, argc, argv, &i);
-        if (used < 0)
-            return CLI_USAGE;
-        if (used)
-            continue;
         if (cli_is(argv[i], "--help") || cli_is(argv[i], "-h")) {
             printf(k_help, cli_selection_help);
             fputs(bench_common_help, stdout);
