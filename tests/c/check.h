@@ -3,11 +3,13 @@
 #ifndef SNAPKIT_TEST_CHECK_H
 #define SNAPKIT_TEST_CHECK_H
 
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static int g_failures, g_checks;
 
@@ -75,6 +77,38 @@ static inline const char *test_shared(char *buf, size_t n, const char *rel)
     snprintf(buf, n, "%s/%s", root ? root : "../shared", rel);
     struct stat st;
     return stat(buf, &st) == 0 ? buf : NULL;
+}
+
+/* The whole file as a NUL-terminated string (malloc'd), or NULL. */
+static inline char *test_slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    s[fread(s, 1, (size_t)n, f)] = '\0';
+    fclose(f);
+    return s;
+}
+
+/* Remove a directory of plain files (such as one written output). */
+static inline void test_remove_tree(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    char path[1200];
+    while ((e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            unlink(path);
+        }
+    closedir(d);
+    rmdir(dir);
 }
 
 /* A fresh scratch directory under /tmp. */

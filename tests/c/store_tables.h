@@ -43,6 +43,15 @@ static inline void push(cells *c, int l, int x, int y, int z, int refined)
     c->n++;
 }
 
+static inline void cells_free(cells *c)
+{
+    free(c->level);
+    free(c->cx);
+    free(c->cy);
+    free(c->cz);
+    free(c->refined);
+}
+
 /* Refine towards a shell of radius 0.3 around the centre, as a blast would. */
 static inline void build(cells *c, int l, int x, int y, int z, int lmin, int lmax)
 {

@@ -439,20 +439,6 @@ static void fill_report(sk_report *r, sk_machine *m, sk_source_usage *src, sk_st
                      .project = pj, .sweep = sw};
 }
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    s[fread(s, 1, (size_t)n, f)] = '\0';
-    fclose(f);
-    return s;
-}
-
 static int count(const char *text, const char *sub)
 {
     int n = 0;
@@ -517,7 +503,7 @@ static void test_report(void)
     for (int i = 0; i < 5; i++) {
         char p[300];
         snprintf(p, sizeof p, "%s/%s", path, files[i]);
-        text[i] = slurp(p);
+        text[i] = test_slurp(p);
         CHECK_MSG(text[i] != NULL, "%s missing", p);
     }
     CHECK_CONTAINS(text[0], "sweet spot 4");

@@ -6,20 +6,6 @@
 #include "bench/source.h"
 #include "snapkit/snapkit.h"
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    s[fread(s, 1, (size_t)n, f)] = '\0';
-    fclose(f);
-    return s;
-}
-
 /* yt's leaf cells per level of the full hydro read: "full" -> "hydro" ->
  * "levels": {"4": 3096, ...}. Returns the highest level. */
 static int reference_leaves(const char *json, int64_t *leaves)
@@ -49,7 +35,7 @@ static void check_output(const char *rel)
     char dir[512], ref[600];
     test_data(dir, sizeof dir, rel);
     snprintf(ref, sizeof ref, "%s.reference.json", dir);
-    char *json = slurp(ref);
+    char *json = test_slurp(ref);
     CHECK_MSG(json != NULL, "%s", ref);
     if (!json)
         return;

@@ -558,10 +558,6 @@ int main(void)
     char cmd[512];
     snprintf(cmd, sizeof cmd, "rm -rf %s", g_dir);
     CHECK(system(cmd) == 0);
-    free(g_cells.level);
-    free(g_cells.cx);
-    free(g_cells.cy);
-    free(g_cells.cz);
-    free(g_cells.refined);
+    cells_free(&g_cells);
     return test_done();
 }

@@ -4,7 +4,6 @@
  * generator's truth, both ways of taking each leaf once (own lists; or
  * cpu_map == file cpu) agreeing. The walker knows the layout from the
  * format notes, not from the writer. */
-#include <dirent.h>
 #include <stdint.h>
 #include <unistd.h>
 
@@ -441,22 +440,6 @@ static void check_output(const char *dir, const sk_synth_options *o, const sk_sy
         free(ps.seen[f]);
 }
 
-static void remove_tree(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    struct dirent *e;
-    char path[1200];
-    while ((e = readdir(d)))
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-            unlink(path);
-        }
-    closedir(d);
-    rmdir(dir);
-}
-
 static void test_outputs(void)
 {
     const struct {
@@ -497,7 +480,7 @@ static void test_outputs(void)
         CHECK(r.oct_entries >= r.octs);
         check_output(dir, &o, t);
         sk_synth_truth_free(t);
-        remove_tree(dir);
+        test_remove_tree(dir);
     }
     rmdir(tmp);
 }
@@ -549,8 +532,8 @@ static void test_deterministic_and_overwrite(void)
     CHECK(access(path_a, F_OK) != 0);
     snprintf(path_a, sizeof path_a, "%s/amr_00001.out00002", a);
     CHECK(access(path_a, F_OK) == 0);
-    remove_tree(a);
-    remove_tree(b);
+    test_remove_tree(a);
+    test_remove_tree(b);
     rmdir(tmp);
 }
 

@@ -2,7 +2,6 @@
  * generator's truth: rows and leaves per level equal, minima and maxima
  * equal, sums and volume sums within 1e-12 of the sums of magnitudes, for
  * hydro, gravity and particles, in both formats and over 1, 7 and 64 CPUs. */
-#include <dirent.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -53,22 +52,6 @@ static void compare(const sk_synth_truth *t, const char *comp, const sk_table_st
             CHECK_MSG(fabs(c->volume_sum - w.volume_sum) <= 1e-12 * w.abs_volume_sum,
                       "%s.%s: volume sum %.17g vs %.17g", comp, name, c->volume_sum, w.volume_sum);
     }
-}
-
-static void remove_tree(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    struct dirent *e;
-    char path[1200];
-    while ((e = readdir(d)))
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-            unlink(path);
-        }
-    closedir(d);
-    rmdir(dir);
 }
 
 static void read_back(const char *dir, const sk_synth_options *o, const sk_synth_truth *t,
@@ -152,7 +135,7 @@ int main(void)
         if (!rc)
             read_back(dir, &o, t, &rep);
         sk_synth_truth_free(t);
-        remove_tree(dir);
+        test_remove_tree(dir);
     }
     rmdir(tmp);
     return test_done();
