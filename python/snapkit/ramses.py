@@ -217,17 +217,24 @@ class Output:
         always there for cells)."""
         if self._h is None:
             raise ValueError("snapkit: the output is closed")
-        sel = self._selection(lmax, xrange, yrange, zrange, center, unit, vars)
+        return self._read(lib.sk_ramses_read, "files_opened", component,
+                          self._selection(lmax, xrange, yrange, zrange, center, unit, vars),
+                          threads, with_refined)
+
+    def _read(self, read_fn, opened_key, component, sel, threads, with_refined):
+        """What reads of outputs and of .snapkit files share: read_fn
+        (sk_ramses_read or sk_store_read) with the selection sel (cleared
+        here) into a Table, and last_read, whose opened_key counts what
+        stats.files_opened counted (files or chunks)."""
         opt = _ReadOptions(threads=int(threads), with_refined=int(bool(with_refined)))
         stats, err, t = _ReadStats(), ErrorStruct(), P()
         try:
-            check(lib.sk_ramses_read(self._h, component.encode(), ctypes.byref(sel),
-                                     ctypes.byref(opt), ctypes.byref(t), ctypes.byref(stats),
-                                     ctypes.byref(err)), err)
+            check(read_fn(self._h, component.encode(), ctypes.byref(sel), ctypes.byref(opt),
+                          ctypes.byref(t), ctypes.byref(stats), ctypes.byref(err)), err)
         finally:
             lib.sk_selection_clear(ctypes.byref(sel))
         table = Table(t.value)
-        self.last_read = {"files_opened": stats.files_opened, "bytes_read": stats.bytes_read,
+        self.last_read = {opened_key: stats.files_opened, "bytes_read": stats.bytes_read,
                           "seconds": stats.seconds, "bytes_allocated": stats.bytes_allocated,
                           "result_bytes": table.nbytes}
         return table

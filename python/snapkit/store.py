@@ -156,20 +156,9 @@ class File(Output):
         Only the chunks the selection needs are read."""
         if self._h is None:
             raise ValueError("snapkit: the file is closed")
-        sel = self._selection(lmax, xrange, yrange, zrange, center, unit, vars)
-        opt = _ReadOptions(threads=int(threads), with_refined=int(bool(with_refined)))
-        stats, err, t = _ReadStats(), ErrorStruct(), P()
-        try:
-            check(lib.sk_store_read(self._h, component.encode(), ctypes.byref(sel),
-                                    ctypes.byref(opt), ctypes.byref(t), ctypes.byref(stats),
-                                    ctypes.byref(err)), err)
-        finally:
-            lib.sk_selection_clear(ctypes.byref(sel))
-        table = Table(t.value)
-        self.last_read = {"chunks_read": stats.files_opened, "bytes_read": stats.bytes_read,
-                          "seconds": stats.seconds, "bytes_allocated": stats.bytes_allocated,
-                          "result_bytes": table.nbytes}
-        return table
+        return self._read(lib.sk_store_read, "chunks_read", component,
+                          self._selection(lmax, xrange, yrange, zrange, center, unit, vars),
+                          threads, with_refined)
 
     def verify(self, output=None, threads=0):
         """Check every checksum; with `output` (the RAMSES folder) also that
