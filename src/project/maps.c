@@ -44,63 +44,25 @@ static void inverse_weights(const proj_job *job, const double *acc, double *inv,
 
 #define FINISH_BLOCK 2048
 
-/* Finite and positive extremes of v[0..n), folded into r (lo, hi, plo, phi). */
-static void fold_range(const double *v, size_t n, double r[4])
-{
-    for (size_t i = 0; i < n; i++) {
-        double x = v[i];
-        if (!isfinite(x))
-            continue;
-        r[0] = x < r[0] ? x : r[0];
-        r[1] = x > r[1] ? x : r[1];
-        if (x > 0) {
-            r[2] = x < r[2] ? x : r[2];
-            r[3] = x > r[3] ? x : r[3];
-        }
-    }
-}
-
-static void range_init(double *r, int n)
-{
-    for (int i = 0; i < n; i++) {
-        r[4 * i] = r[4 * i + 2] = INFINITY;
-        r[4 * i + 1] = r[4 * i + 3] = -INFINITY;
-    }
-}
-
-static void set_range(struct sk_map_entry *m, const double r[4])
-{
-    m->lo = r[0] <= r[1] ? r[0] : NAN;
-    m->hi = r[0] <= r[1] ? r[1] : NAN;
-    m->plo = r[2] <= r[3] ? r[2] : NAN;
-    m->phi = r[2] <= r[3] ? r[3] : NAN;
-}
-
-/* Every map in one parallel pass over blocks of pixels, with the maps'
- * ranges taken while the block is in cache (JSON and PNG need them), and
- * the mass on the image: summed with compensation (Neumaier) in each
- * thread, so a million-pixel map adds up to the deposited mass to ~1e-15. */
-static double finish_all(const proj_job *job, const double *acc, sk_maps *maps, size_t npix,
-                         double *ranges)
+/* Every map in one parallel pass over blocks of pixels, and the mass on
+ * the image: summed with compensation (Neumaier) in each thread, so a
+ * million-pixel map adds up to the deposited mass to ~1e-15. */
+static double finish_all(const proj_job *job, const double *acc, sk_maps *maps, size_t npix)
 {
     size_t nacc = (size_t)job->nacc;
     int mslot = job->slot_mass, nq = job->nq;
     double sum = 0, comp = 0;
-    range_init(ranges, nq);
 #pragma omp parallel num_threads(job->threads) reduction(+ : sum, comp)
     {
-        double s = 0, c = 0, inv[FINISH_BLOCK], mine[4 * PROJ_MAX_SLOTS];
+        double s = 0, c = 0, inv[FINISH_BLOCK];
         int means = !job->mode_sum && (job->weight_volume ? job->slot_volume : job->slot_mass) >= 0;
-        range_init(mine, nq);
 #pragma omp for schedule(static)
         for (size_t p0 = 0; p0 < npix; p0 += FINISH_BLOCK) {
             size_t p1 = p0 + FINISH_BLOCK < npix ? p0 + FINISH_BLOCK : npix;
             if (means)
                 inverse_weights(job, acc, inv, p0, p1);
-            for (int i = 0; i < nq; i++) {
+            for (int i = 0; i < nq; i++)
                 finish_block(job, &job->q[i], acc, inv, maps->maps[i].data, p0, p1);
-                fold_range(maps->maps[i].data + p0, p1 - p0, mine + 4 * i);
-            }
             for (size_t p = p0; mslot >= 0 && p < p1; p++) {
                 double x = acc[p * nacc + (size_t)mslot], t = s + x;
                 c += fabs(s) >= fabs(x) ? (s - t) + x : (x - t) + s;
@@ -109,11 +71,6 @@ static double finish_all(const proj_job *job, const double *acc, sk_maps *maps, 
         }
         sum += s;
         comp += c;
-#pragma omp critical(proj_map_ranges)
-        for (int k = 0; k < 4 * nq; k++) {
-            int is_min = (k & 1) == 0;
-            ranges[k] = is_min ? fmin(ranges[k], mine[k]) : fmax(ranges[k], mine[k]);
-        }
     }
     return mslot >= 0 ? sum + comp : NAN;
 }
@@ -138,10 +95,7 @@ int proj_maps_finish(proj_job *job, double *acc, sk_maps *maps, sk_error *err)
         snprintf(m->what, sizeof m->what, "%s", proj_quantity_what(job, q));
         m->dim = q->dim;
     }
-    double ranges[4 * PROJ_MAX_SLOTS];
-    maps->info.projected_mass = finish_all(job, acc, maps, npix, ranges);
-    for (int i = 0; i < job->nq; i++)
-        set_range(&maps->maps[i], ranges + 4 * i);
+    maps->info.projected_mass = finish_all(job, acc, maps, npix);
     return SK_OK;
 }
 
@@ -238,18 +192,42 @@ static void json_geometry(sk_json *j, const sk_maps *maps)
     sk_json_kv_double(j, "unit_t", in->unit_t);
 }
 
+void proj_map_range(const sk_maps *maps, int i, proj_range *r)
+{
+    const double *v = maps->maps[i].data;
+    size_t n = (size_t)maps->nx * (size_t)maps->ny;
+    double lo = INFINITY, hi = -INFINITY, plo = INFINITY, phi = -INFINITY;
+    for (size_t k = 0; k < n; k++) {
+        double x = v[k];
+        if (!isfinite(x))
+            continue;
+        lo = x < lo ? x : lo;
+        hi = x > hi ? x : hi;
+        if (x > 0) {
+            plo = x < plo ? x : plo;
+            phi = x > phi ? x : phi;
+        }
+    }
+    r->lo = lo <= hi ? lo : NAN;
+    r->hi = lo <= hi ? hi : NAN;
+    r->plo = plo <= phi ? plo : NAN;
+    r->phi = plo <= phi ? phi : NAN;
+}
+
 static void json_maps(sk_json *j, const sk_maps *maps)
 {
     sk_json_key(j, "maps");
     sk_json_array_begin(j);
     for (int i = 0; i < maps->nmaps; i++) {
         const struct sk_map_entry *m = &maps->maps[i];
+        proj_range r;
+        proj_map_range(maps, i, &r);
         sk_json_object_begin(j);
         sk_json_kv_string(j, "name", m->name);
         sk_json_kv_string(j, "unit", m->unit);
         sk_json_kv_string(j, "what", m->what);
-        sk_json_kv_double(j, "min", m->lo);
-        sk_json_kv_double(j, "max", m->hi);
+        sk_json_kv_double(j, "min", r.lo);
+        sk_json_kv_double(j, "max", r.hi);
         sk_json_object_end(j);
     }
     sk_json_array_end(j);

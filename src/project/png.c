@@ -61,10 +61,13 @@ typedef struct colour_scale {
     double vmin, vmax;
 } colour_scale;
 
-static int choose_scale(const struct sk_map_entry *m, const sk_image_options *img,
+static int choose_scale(const sk_maps *maps, int i, const sk_image_options *img,
                         colour_scale *cs, sk_error *err, const char *path)
 {
-    double lo = m->lo, hi = m->hi, plo = m->plo, phi = m->phi;
+    const struct sk_map_entry *m = &maps->maps[i];
+    proj_range r;
+    proj_map_range(maps, i, &r);
+    double lo = r.lo, hi = r.hi, plo = r.plo, phi = r.phi;
     int log_scale = img ? img->log_scale : -1;
     if (log_scale < 0)
         log_scale = proj_dim_positive(m->dim) && lo >= 0 && phi > 0;
@@ -186,7 +189,7 @@ int sk_maps_write_png(const sk_maps *maps, int i, const char *path, const sk_ima
         return sk_fail(err, SK_ERR_ARG, path, -1, "no map %d to write", i);
     const struct sk_map_entry *m = &maps->maps[i];
     colour_scale cs;
-    int rc = choose_scale(m, img, &cs, err, path);
+    int rc = choose_scale(maps, i, img, &cs, err, path);
     if (rc != SK_OK)
         return rc;
     unsigned char *row = sk_malloc(4 * (size_t)maps->nx);

@@ -229,8 +229,6 @@ struct sk_map_entry {
     char what[64];
     proj_dim dim;
     double *data;
-    double lo, hi;   /* finite minimum and maximum (NaN when none) */
-    double plo, phi; /* the same over positive values */
 };
 struct sk_maps {
     int nx, ny;
@@ -239,6 +237,13 @@ struct sk_maps {
     sk_maps_info info;
 };
 int proj_maps_finish(proj_job *job, double *acc, sk_maps *maps, sk_error *err);
+
+/* maps.c: finite minimum and maximum of map i, and of its positive values
+ * (NaN when none), in one pass; only JSON and PNG output need them. */
+typedef struct proj_range {
+    double lo, hi, plo, phi;
+} proj_range;
+void proj_map_range(const sk_maps *maps, int i, proj_range *r);
 
 
 #endif
