@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# cmake --install puts a usable C library under a prefix: a program built
+# with pkg-config against the shared library and against the static one
+# reads the shipped example, and the installed command and Python package
+# work from there.
+set -euo pipefail
+cli=${SNAPKIT_CLI:-build/snapkit}
+data=$(cd "${SNAPKIT_TEST_DATA:-tests/data}" && pwd)
+build=$(cd "$(dirname "$cli")" && pwd)
+if grep -q "SNAPKIT_SANITIZE:BOOL=ON" "$build/CMakeCache.txt"; then
+    echo "skipped: a sanitizer build is not installed"
+    exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+cmake --install "$build" --prefix "$tmp/prefix" > "$tmp/install.log" || fail "cmake --install"
+for f in bin/snapkit lib/libsnapkit.a lib/pkgconfig/snapkit.pc include/snapkit/snapkit.h; do
+    [[ -e "$tmp/prefix/$f" ]] || fail "$f not installed"
+done
+ls "$tmp/prefix"/lib/libsnapkit.so.* > /dev/null || fail "shared library not installed"
+
+cat > "$tmp/rows.c" <<'C'
+#include <stdio.h>
+#include <snapkit/snapkit.h>
+#include <snapkit/ramses.h>
+
+int main(int argc, char **argv)
+{
+    sk_error err;
+    sk_ramses *r;
+    sk_table *t;
+    if (argc < 2 || sk_ramses_open(&r, argv[1], &err) != SK_OK)
+        return 1;
+    if (sk_ramses_read(r, "hydro", NULL, NULL, &t, NULL, &err) != SK_OK) {
+        fprintf(stderr, "%s\n", err.message);
+        return 1;
+    }
+    printf("%s %lld\n", sk_version(), (long long)sk_table_nrows(t));
+    sk_table_free(t);
+    sk_ramses_close(r);
+    return 0;
+}
+C
+export PKG_CONFIG_PATH=$tmp/prefix/lib/pkgconfig
+cc -std=c17 "$tmp/rows.c" -o "$tmp/rows_shared" $(pkg-config --cflags --libs snapkit) \
+    || fail "build against the shared library"
+# libsnapkit.a with the system's shared dependencies (static cfitsio would
+# drag in curl and more): what Requires.private and Libs.private list.
+cc -std=c17 "$tmp/rows.c" -o "$tmp/rows_static" $(pkg-config --cflags snapkit) \
+    "$tmp/prefix/lib/libsnapkit.a" $(pkg-config --libs liblz4 libxxhash cfitsio libpng zlib) \
+    -fopenmp -lm || fail "build against the static library"
+# 45487 leaf cells: the gravpart fixture's reference.json
+want="0.1.0 45487"
+got=$(LD_LIBRARY_PATH=$tmp/prefix/lib "$tmp/rows_shared" "$data/ramses/gravpart/output_00002")
+[[ "$got" == "$want" ]] || fail "shared: '$got' != '$want'"
+got=$("$tmp/rows_static" "$data/ramses/gravpart/output_00002")
+[[ "$got" == "$want" ]] || fail "static: '$got' != '$want'"
+"$tmp/prefix/bin/snapkit" --version | grep -q "^snapkit 0.1.0$" || fail "installed snapkit --version"
+
+# The installed Python package finds the installed library by itself.
+pydir=$(ls -d "$tmp"/prefix/lib/python3*/dist-packages)
+got=$(cd "$tmp" && env -u SNAPKIT_LIBRARY PYTHONPATH="$pydir" /usr/bin/python3 -c \
+    "import snapkit; print(snapkit.__file__.startswith('$pydir'), len(snapkit.open('$data/ramses/gravpart/output_00002').hydro()))")
+[[ "$got" == "True 45487" ]] || fail "installed Python package: '$got'"
+echo "install: ok"
