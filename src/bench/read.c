@@ -17,7 +17,9 @@
 #include "snapkit/memory.h"
 
 /* Pages of the file still in the page cache, after asking the kernel to
- * drop them. mincore on a fresh mapping tells without reading. */
+ * drop them. Dirty pages (a file just written, copied or generated) cannot
+ * be dropped, so they are written back first. mincore on a fresh mapping
+ * tells what stayed without reading. */
 static int drop_file(const char *path, int64_t *pages, int64_t *resident, int *fadvise_errno)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -28,6 +30,7 @@ static int drop_file(const char *path, int64_t *pages, int64_t *resident, int *f
         close(fd);
         return 0;
     }
+    fdatasync(fd); /* a failure shows up as pages that stayed */
     int e = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
     if (e && !*fadvise_errno)
         *fadvise_errno = e;

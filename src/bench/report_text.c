@@ -110,10 +110,16 @@ static void read_bench(skb_buf *b, const sk_read_bench *r)
                    skb_bytes((double)c->bytes_allocated, al, sizeof al),
                    skb_bytes((double)c->peak_rss, rss, sizeof rss));
     }
+    int some_cold = 0;
+    for (int i = 0; i < r->ncomponents; i++)
+        some_cold |= r->components[i].cold_seconds >= 0;
+    const char *why = r->cache_note[0] ? r->cache_note : "the cache could not be dropped";
     if (r->cache_dropped)
         skb_printf(b, "  cold: the files were dropped from the page cache first\n");
+    else if (some_cold)
+        skb_printf(b, "  cold: measured where the files left the page cache; '-' where not (%s)\n", why);
     else
-        skb_printf(b, "  cold: not measured (%s)\n", r->cache_note[0] ? r->cache_note : "the cache could not be dropped");
+        skb_printf(b, "  cold: not measured (%s)\n", why);
 }
 
 static void convert(skb_buf *b, const sk_convert_bench *c)
