@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/bench.h"
 #include "snapkit/snapkit.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

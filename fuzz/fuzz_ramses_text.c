@@ -1,4 +1,5 @@
-/* libFuzzer: RAMSES's text parsers (info, descriptors, header, namelist).
+/* libFuzzer: RAMSES's text parsers (info, descriptors, header, namelist,
+ * info_rt).
  * Byte 0 picks the parser; the rest is the file's text. */
 #include <stdint.h>
 #include <string.h>
@@ -15,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(text, data + 1, n);
     text[n] = '\0';
     sk_error err;
-    switch (data[0] % 4) {
+    switch (data[0] % 5) {
     case 0: {
         rs_info_text t;
         if (rs_parse_info("info", text, n, &t, &err) == SK_OK) {
@@ -37,6 +38,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         rs_header_text h;
         if (rs_parse_header("header", text, n, &h, &err) == SK_OK)
             rs_header_text_free(&h);
+        break;
+    }
+    case 4: {
+        rs_kvlist kv;
+        if (rs_parse_info_rt("info_rt", text, n, &kv, &err) == SK_OK)
+            rs_kv_free(&kv);
         break;
     }
     default: {

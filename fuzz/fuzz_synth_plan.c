@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "ramses/synth_internal.h"
+#include "synth/synth_internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -22,19 +22,32 @@ def f8(*v):
     return struct.pack("<%dd" % len(v), *v)
 
 
-def amr_file():
-    h = [i4(1), i4(3), i4(1, 1, 1), i4(1), i4(10), i4(0), i4(1), f8(1.0), i4(1, 1, 1),
+def amr_file(padded=False):
+    """One CPU, one oct on level 1; padded: the 3x3x3 coarse grid and six
+    boundary lists of a run with physical boundaries (the box is the
+    central coarse cell, the only one with a cpu_map)."""
+    nx, nb = (3, 6) if padded else (1, 0)
+    ncoarse = nx ** 3
+    h = [i4(1), i4(3), i4(nx, nx, nx), i4(1), i4(10), i4(nb), i4(1), f8(1.0), i4(1, 1, 1),
          f8(0.0), f8(0.0), f8(0.0), f8(0.0), f8(0.0), i4(0, 0), f8(0, 0, 0), f8(*[0] * 7),
-         f8(*[0] * 5), f8(0.0), i4(1), i4(1), i4(1), i4(*[0] * 10), i4(*[0] * 5),
-         b"hilbert".ljust(128), f8(0.0, 8.0), i4(1), i4(0), i4(1)]
-    octs = [i4(1), i4(0), i4(0), f8(0.5), f8(0.5), f8(0.5), i4(1)] + [i4(0)] * 6
+         f8(*[0] * 5), f8(0.0), i4(1), i4(1), i4(1), i4(*[0] * 10)]
+    if padded:
+        h += [i4(*[0] * nb), i4(*[0] * nb), i4(*[0] * nb)]  # headb, tailb, numbb
+    cpu_map = [0] * ncoarse
+    cpu_map[ncoarse // 2] = 1
+    h += [i4(*[0] * 5), b"hilbert".ljust(128), f8(0.0, 8.0), i4(*[1] * ncoarse),
+          i4(*[0] * ncoarse), i4(*cpu_map)]
+    c = 1.5 if padded else 0.5
+    octs = [i4(1), i4(0), i4(0), f8(c), f8(c), f8(c), i4(1)] + [i4(0)] * 6
     octs += [i4(0)] * 8 + [i4(1)] * 8 + [i4(0)] * 8
     return b"".join(rec(r) for r in h + octs)
 
 
-def hydro_file():
-    h = [i4(1), i4(5), i4(3), i4(1), i4(0), f8(1.4), i4(1), i4(1)]
+def hydro_file(padded=False):
+    nb = 6 if padded else 0
+    h = [i4(1), i4(5), i4(3), i4(1), i4(nb), f8(1.4), i4(1), i4(1)]
     h += [f8(1.0 + k) for k in range(40)]
+    h += [i4(1), i4(0)] * nb  # empty boundary lists
     return b"".join(rec(r) for r in h)
 
 
@@ -46,6 +59,9 @@ def main():
     amr = amr_file()
     with open(os.path.join(rdir, "one_oct"), "wb") as f:
         f.write(bytes([0, 0]) + struct.pack("<H", len(amr)) + amr + hydro_file())
+    amr = amr_file(padded=True)
+    with open(os.path.join(rdir, "one_oct_boundaries"), "wb") as f:
+        f.write(bytes([0, 0]) + struct.pack("<H", len(amr)) + amr + hydro_file(padded=True))
     texts = [(0, "info_00002.txt"), (1, "hydro_file_descriptor.txt"),
              (1, "part_file_descriptor.txt"), (2, "header_00002.txt"), (3, "namelist.txt")]
     for sel, name in texts:

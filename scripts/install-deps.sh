@@ -8,14 +8,22 @@ build=(build-essential cmake pkg-config
        liblz4-dev        # compact file: per-column chunk compression
        libxxhash-dev     # compact file: chunk and footer checksums
        libcfitsio-dev    # maps as FITS
-       libpng-dev        # maps as PNG pictures
+       libpng-dev        # bare maps as PNG (--raw, the library's .png)
+       libcairo2-dev     # figures (maps, bench report) as PNG, SVG, PDF; the CLI only
        zlib1g-dev        # .gz atom files
-       python3-numpy)    # the Python package's columns
+       python3-numpy     # the Python package's columns
+       libopenmpi-dev openmpi-bin)  # MPI: the same commands on many nodes (mpirun, srun)
 test=(python3-pytest     # Python tests
       clang libclang-rt-14-dev libomp-dev  # libFuzzer targets (clang + its OpenMP)
       python3-yt         # independent RAMSES reader the tests compare with
       python3-ase        # independent atom-file reader/writer
-      lammps)            # LAMMPS itself reads the data files we write
+      lammps             # LAMMPS itself reads the data files we write
+      python3-astropy    # FITS maps read back with astropy.io.fits and astropy.wcs; to_astropy()
+      python3-pandas     # Table.to_pandas()
+      python3-matplotlib # the quickstart notebook's figures; PNG colours checked against viridis
+      jupyter-nbconvert  # the tests execute docs/examples/quickstart.ipynb
+      python3-ipykernel  # the notebook's kernel: Debian's /usr/bin/python3
+      python3-pip python3-venv python3-setuptools python3-wheel)  # pip install . in a fresh venv
 
 want=("${build[@]}")
 if [[ "${1:-}" == "--test" ]]; then
@@ -35,6 +43,5 @@ sudo=""
 if [[ $(id -u) -ne 0 ]]; then
     sudo="sudo"
 fi
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq "${missing[@]}"
+$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"

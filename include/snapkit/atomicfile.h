@@ -1,9 +1,13 @@
 /* snapkit/atomicfile.h - write a file completely or not at all.
  *
- * Data goes to a temporary file in the target's folder; commit flushes it to
- * disk and renames it over the target, so a crash, a full disk or an abort
- * never leaves a half-written file and never replaces a good file with a bad
- * one.
+ * Data goes to a temporary file in the target's folder (unnamed where the
+ * filesystem allows, so not even SIGKILL leaves it behind); commit flushes
+ * it to disk and renames it over the target, so a crash, a full disk or an
+ * abort never leaves a half-written file and never replaces a good file
+ * with a bad one. A symbolic link is followed; a character device, a FIFO
+ * or "-" (standard output) is written through at commit, all of the data or
+ * none; a folder, a socket or a read-only file is refused. A replaced file
+ * keeps its mode (and owner, where permitted).
  */
 #ifndef SNAPKIT_ATOMICFILE_H
 #define SNAPKIT_ATOMICFILE_H
@@ -18,7 +22,7 @@ extern "C" {
 
 typedef struct sk_atomic_file sk_atomic_file;
 
-/* Create the temporary file beside `path`. */
+/* Check the target and create the temporary file. */
 int sk_atomic_open(sk_atomic_file **out, const char *path, sk_error *err);
 /* Append n bytes. */
 int sk_atomic_write(sk_atomic_file *f, const void *data, size_t n, sk_error *err);
@@ -29,11 +33,30 @@ int sk_atomic_pwrite(sk_atomic_file *f, const void *data, size_t n, int64_t offs
 int64_t sk_atomic_tell(const sk_atomic_file *f);
 /* The temporary file's descriptor. */
 int sk_atomic_fd(const sk_atomic_file *f);
+/* Skip (on == 0) or make (the default) the fsync at commit: the rename
+ * stays atomic either way; without it a power cut may leave the old file
+ * or an empty one under the name. */
+void sk_atomic_set_fsync(sk_atomic_file *f, int on);
 /* Flush, fsync, rename over the target, and free f (also on failure, in
  * which case the temporary file is removed and the target left untouched). */
 int sk_atomic_commit(sk_atomic_file *f, sk_error *err);
 /* Remove the temporary file and free f. NULL is allowed. */
 void sk_atomic_abort(sk_atomic_file *f);
+
+/* Several files as one: between sk_atomic_batch_begin and _end on one
+ * thread, sk_atomic_commit flushes and names each file beside its target
+ * but renames none; sk_atomic_batch_end(b, 1) then renames them all, and
+ * sk_atomic_batch_end(b, 0) (or a failed rename) removes them all. So a
+ * command writing several outputs replaces all of them or none. Batches
+ * do not nest; a batch belongs to the thread that began it. */
+typedef struct sk_atomic_batch {
+    int n, cap;
+    char **tmp, **path;
+} sk_atomic_batch;
+void sk_atomic_batch_begin(sk_atomic_batch *b);
+/* Commit (keep != 0) or discard the batch; SK_OK, or the first rename's
+ * error (the files renamed before it stay renamed). */
+int sk_atomic_batch_end(sk_atomic_batch *b, int keep, sk_error *err);
 
 /* Testing hook: make writes fail once more than `bytes` have been written,
  * as a full disk would (SK_ERR_IO, "No space left on device"). */

@@ -63,6 +63,10 @@ typedef struct sk_atoms_options {
     int threads;            /* 0: the thread budget's count */
     const char *atom_style; /* data files: overrides the "Atoms # style" hint */
     int gzip_level;         /* writing .gz: 1 (fast) .. 9 (small); 0 = 6 */
+    int no_fsync;           /* writing: 1 skips the flush to disk before the rename. Still
+                               all or nothing under the name, but after a power cut the
+                               file may be the old one or empty (what cp gives); saves the
+                               disk's flush time (docs/atoms.md) */
 } sk_atoms_options;
 
 /* "dump", "data", "extxyz" ("auto" for SK_ATOMS_AUTO). */
@@ -126,7 +130,8 @@ int sk_atoms_writer_open(sk_atoms_writer **out, const char *path, sk_atoms_forma
 /* Append one frame. Data files hold one frame: a second is SK_ERR_ARG. */
 int sk_atoms_writer_add(sk_atoms_writer *w, const sk_table *frame, sk_error *err);
 /* Finish: flush, fsync, rename into place; frees w (also on failure, which
- * leaves any existing file at path untouched). */
+ * leaves any existing file at path untouched). SK_ERR_ARG, and nothing
+ * written, when no frame was added. */
 int sk_atoms_writer_commit(sk_atoms_writer *w, sk_error *err);
 /* Drop the temporary file; frees w. NULL is allowed. */
 void sk_atoms_writer_abort(sk_atoms_writer *w);

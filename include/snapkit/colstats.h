@@ -2,9 +2,15 @@
  *
  * One implementation of min, max, sum and volume-weighted sum for every
  * numeric column, shared by `snapkit stats` (RAMSES outputs and compact
- * files), Python and the benchmarks. Sums use Neumaier's compensated
- * summation, so they agree with an exactly rounded sum (math.fsum) to a
- * few ulps of the sum of magnitudes, whatever the row order.
+ * files), Python and the benchmarks. Sums are exact until the end and
+ * rounded once (to nearest, as math.fsum), so they do not depend on the row
+ * order, on how the rows are cut into batches, or on the thread count.
+ *
+ * Whole tables: sk_table_stats_compute. Streams (snapkit/stream.h): one
+ * sk_stats_acc per thread, each fed batches with sk_stats_acc_add, merged
+ * with sk_stats_acc_merge and read with sk_stats_acc_result; the result has
+ * the same bits as sk_table_stats_compute on the concatenated table when
+ * each batch is added with its position in that table's order.
  *
  * For cell tables (an int32 `level` column and `boxlen` in the metadata)
  * volume sums weigh each value by its cell volume (boxlen / 2^level)^3, and
@@ -13,6 +19,7 @@
 #ifndef SNAPKIT_COLSTATS_H
 #define SNAPKIT_COLSTATS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "snapkit/error.h"
@@ -44,6 +51,37 @@ typedef struct sk_table_stats {
  * `threads` threads (0: the thread budget). Free with sk_table_stats_free. */
 int sk_table_stats_compute(const sk_table *t, int threads, sk_table_stats *out, sk_error *err);
 void sk_table_stats_free(sk_table_stats *s);
+
+/* A mergeable accumulator of the statistics of tables with the columns
+ * of `schema` (names and order; its metadata says whether it is a cell
+ * table: "kind", "boxlen", "ndim", as for sk_table_stats_compute). */
+typedef struct sk_stats_acc sk_stats_acc;
+int sk_stats_acc_new(const sk_table *schema, sk_stats_acc **out, sk_error *err);
+void sk_stats_acc_free(sk_stats_acc *acc);
+
+/* Add every row of batch (the schema's columns, in its order). `index` is
+ * the batch's position in the whole table's row order (file or chunk
+ * number): among extremes that compare equal (0 and -0) the one of the
+ * lowest index wins, as in one pass over the rows. Batches may come in any
+ * order. SK_ERR_ARG for other columns, SK_ERR_RANGE for a level outside
+ * 0..SK_STATS_MAX_LEVEL. */
+int sk_stats_acc_add(sk_stats_acc *acc, const sk_table *batch, int64_t index, sk_error *err);
+
+/* acc += from (the same schema); from is unchanged. Exact: any order of
+ * merges gives the same result. */
+int sk_stats_acc_merge(sk_stats_acc *acc, const sk_stats_acc *from, sk_error *err);
+
+/* The statistics so far (column names owned by acc: valid while it
+ * lives). Free with sk_table_stats_free. */
+int sk_stats_acc_result(const sk_stats_acc *acc, sk_table_stats *out, sk_error *err);
+
+/* The accumulator's whole state (column names too) as bytes, for another
+ * process of the same build on the same kind of machine (the ranks of an
+ * MPI job), and an accumulator made back from such bytes: decoded and
+ * merged, it gives the bits the original would. *bytes is an sk_malloc
+ * block the caller frees; SK_ERR_FORMAT for bytes that are not one. */
+int sk_stats_acc_encode(const sk_stats_acc *acc, void **bytes, size_t *size, sk_error *err);
+int sk_stats_acc_decode(const void *bytes, size_t size, sk_stats_acc **out, sk_error *err);
 
 /* Compensated (Neumaier) running sum: add values with sk_ksum_add, read
  * the total with sk_ksum_value. */

@@ -20,6 +20,9 @@ extern "C" {
 /* Key of integer point (ix, iy, iz), each < 2^bits, 1 <= bits <= 21. */
 uint64_t sk_hilbert3d(uint32_t ix, uint32_t iy, uint32_t iz, int bits);
 
+/* RAMSES's hilbert2d: key of integer point (ix, iy), each < 2^bits,
+ * 1 <= bits <= 31. (hilbert1d's key is ix itself.) */
+uint64_t sk_hilbert2d(uint32_t ix, uint32_t iy, int bits);
 /* Key of the point holding box-unit position (x, y, z) in [0,1)^3 on the
  * 2^bits grid (positions are clamped into the box). */
 uint64_t sk_hilbert3d_point(double x, double y, double z, int bits);
@@ -34,6 +37,11 @@ int sk_hilbert_cpus_for_box(const double lo[3], const double hi[3], int bits,
                             const double *bound_key, int ndomain, int ncpu, int max_level,
                             uint8_t *cpu_mask);
 
+/* The same on the ndim-D curve of a 1-D, 2-D or 3-D output (hilbert1d,
+ * hilbert2d, hilbert3d); only the first ndim axes of lo and hi are read. */
+int sk_hilbert_cpus_for_box_nd(int ndim, const double lo[3], const double hi[3], int bits,
+                               const double *bound_key, int ndomain, int ncpu, int max_level,
+                               uint8_t *cpu_mask);
 #ifdef __cplusplus
 }
 #endif

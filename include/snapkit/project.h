@@ -159,6 +159,9 @@ int sk_maps_count(const sk_maps *maps);
  * data[j * nx + i], row j along the second axis from its low end. */
 const char *sk_maps_name(const sk_maps *maps, int i);
 const char *sk_maps_unit(const sk_maps *maps, int i);
+/* What map i holds, in words: "surface density", "mass-weighted mean",
+ * "cells per pixel", ... */
+const char *sk_maps_what(const sk_maps *maps, int i);
 const double *sk_maps_data(const sk_maps *maps, int i);
 /* Index of the map named `name`, -1 when absent. */
 int sk_maps_find(const sk_maps *maps, const char *name);
@@ -173,6 +176,10 @@ typedef struct sk_maps_info {
     double pixel_size_cm;
     double time;              /* the table's time (code units), NaN when absent */
     double unit_l, unit_t;    /* the table's units */
+    char length_unit[8];      /* the length unit to show the maps in: the region's unit (or
+                                 else the pixel unit) when it is physical, otherwise the
+                                 largest of Mpc, kpc, pc, au, km, m, cm that the image's
+                                 width spans at least once */
     int64_t rows;             /* rows of the table */
     int64_t selected;         /* rows selected */
     int64_t deposited;        /* selected rows that reached the image */
@@ -207,17 +214,47 @@ typedef struct sk_image_options {
 } sk_image_options;
 
 /* Write maps by the file's extension (atomically: never a half file):
- *   .fits  one image extension per map (EXTNAME, BUNIT, extent, pixel size,
- *          axis or direction, time, weight, mode, kernel in the headers)
+ *   .fits  one image extension per map (EXTNAME = the quantity, BUNIT in
+ *          astropy's spelling, "solMass/pc2", left out for code units), with
+ *          a linear WCS in info.length_unit (CTYPE X/Y/Z or RIGHT/UP, CRPIX,
+ *          CRVAL, CDELT, CUNIT) and an alternate one in code lengths (key A);
+ *          extent, pixel size, axis or direction, time, weight, mode, kernel
+ *          in the headers
  *   .npy   one map, a 2-D float64 array of ny rows and nx columns
- *   .png   one map in viridis (RGBA, transparent where NaN), and beside it
- *          PATH.json with the quantity, unit, scale, vmin, vmax and extent
+ *   .png   one map in viridis (RGBA, transparent where NaN), one pixel per
+ *          map pixel, and beside it PATH.json with the quantity, unit,
+ *          scale, vmin, vmax and extent
  * For .npy and .png with several maps, `path` must hold "{var}", replaced
  * by each map's name. written/nwritten (optional) receive the names of the
  * files written, also those written before a failure (free each name and
  * the list with sk_free). img may be NULL (automatic scale and range). */
 int sk_maps_write(const sk_maps *maps, const char *path, const sk_image_options *img,
                   char ***written, int *nwritten, sk_error *err);
+
+/* A picture of one map drawn by the caller (the command line draws figures
+ * with axes and a colour bar this way; the library itself draws none):
+ * the colour scale resolved from the image options, and the bare picture
+ * sk_maps_write_png would write. */
+typedef struct sk_picture {
+    const sk_maps *maps;
+    int index;                 /* the map */
+    int log_scale;             /* 1: log, 0: linear */
+    double vmin, vmax;         /* the colour range */
+    const unsigned char *rgba; /* ny rows of nx RGBA pixels, the top row (the high end
+                                  of the image's second axis) first; viridis,
+                                  transparent where NaN */
+} sk_picture;
+
+/* Write `pic` to `path` (its format by the extension); SK_OK or an error. */
+typedef int (*sk_picture_writer)(void *ctx, const sk_picture *pic, const char *path,
+                                 sk_error *err);
+
+/* sk_maps_write, with each picture (.png, and .svg and .pdf, which only a
+ * writer accepts) drawn by `writer` instead of the bare PNG; PATH.json
+ * beside each says "figure": true. writer NULL: sk_maps_write. */
+int sk_maps_write_pictures(const sk_maps *maps, const char *path, const sk_image_options *img,
+                           sk_picture_writer writer, void *ctx, char ***written, int *nwritten,
+                           sk_error *err);
 
 /* Single-format writers of map i (all maps for FITS). */
 int sk_maps_write_fits(const sk_maps *maps, const char *path, sk_error *err);

@@ -20,6 +20,7 @@
 #include "snapkit/error.h"
 #include "snapkit/json.h"
 #include "snapkit/progress.h"
+#include "snapkit/read.h"
 #include "snapkit/select.h"
 #include "snapkit/table.h"
 #include "snapkit/units.h"
@@ -46,7 +47,20 @@ typedef struct sk_ramses_info {
     sk_ramses_format format;
     int has_hydro, has_gravity, has_particles;
     int nvar_hydro;             /* variables in the hydro files (descriptor or header) */
+    int has_rt, nvar_rt;        /* RAMSES-RT rt_ files and their variables */
+    int has_clump_field;        /* clump_field_ files: per-cell ids of RAMSES's clump finder */
+    int has_sinks;              /* sink_NNNNN.csv */
+    int has_clumps;             /* clump_NNNNN.txtCCCCC catalogues */
+    int cosmological;           /* aexp < 1 or cosmo=.true.: time is conformal (cosmology.h) */
 } sk_ramses_info;
+
+/* The components an output can hold, in the order `info` lists them:
+ * "hydro", "gravity", "particles", "rt", "clump_field" (cells, row by row
+ * like hydro for the same selection), "sinks", "clumps" (one row per sink
+ * or clump). k from 0; NULL past the last. */
+const char *sk_ramses_component_name(int k);
+/* Does the output hold this component? */
+int sk_ramses_has_component(const sk_ramses *r, const char *component);
 
 /* Open the output folder `dir` (output_NNNNN). Reads and checks the text
  * files; binary files are opened by reads. SK_ERR_FORMAT naming the file
@@ -66,36 +80,38 @@ int sk_ramses_describe(const sk_ramses *r, sk_table *dst, sk_error *err);
 
 /* Everything `snapkit info --json` shows, written to j as one object: path,
  * output, format, info (every key as written, numbers as numbers, and
- * bound_key), header (counts, fields), namelist (text), hydro_descriptor
+ * bound_key), cosmology (cosmological; when it is: aexp, redshift, H0, h,
+ * omegas, age_today_Gyr, lookback_time_Gyr, length_unit in kpccm, Mpccm,
+ * Mpc/h, kpccm/h, Mpccm/h; always age_Gyr, age_code), header (counts,
+ * fields, families: [{name, family, count}] for the labels
+ * sk_ramses_header_family knows), namelist (text), hydro_descriptor
  * and part_descriptor (as written; null when absent), components present,
  * columns per component (as read), gamma, and disk (files, bytes, percent
  * per component). */
 int sk_ramses_info_json(const sk_ramses *r, sk_json *j, sk_error *err);
 
+/* The family code (select.h SK_FAMILY_*) that a label of
+ * header_NNNNN.txt's family table counts: RAMSES writes them in code order
+ * -5 .. 5 then "undefined", and labels -1 (the dark-matter tracers) a
+ * second "other_tracer", read here as other_tracer_2. SK_OK, or SK_ERR_ARG
+ * for another label (older headers' "Total number of ..." lines). */
+int sk_ramses_header_family(const char *label, int *code);
+
 /* Files and bytes on disk per component. */
 typedef struct sk_ramses_usage {
-    int64_t files[5]; /* SK_RAMSES_AMR, _HYDRO, _GRAVITY, _PARTICLES, _OTHER */
-    int64_t bytes[5];
+    int64_t files[9]; /* indexed by the kinds below */
+    int64_t bytes[9];
 } sk_ramses_usage;
-enum { SK_RAMSES_AMR, SK_RAMSES_HYDRO, SK_RAMSES_GRAVITY, SK_RAMSES_PARTICLES, SK_RAMSES_OTHER };
+enum {
+    SK_RAMSES_AMR, SK_RAMSES_HYDRO, SK_RAMSES_GRAVITY, SK_RAMSES_PARTICLES, SK_RAMSES_RT,
+    SK_RAMSES_CLUMP_FIELD, SK_RAMSES_SINKS, SK_RAMSES_CLUMPS, SK_RAMSES_OTHER,
+    SK_RAMSES_NKINDS
+};
+/* Name of a disk-usage kind ("amr", "hydro", ..., "other"). */
+const char *sk_ramses_kind_name(int kind);
 int sk_ramses_disk_usage(const sk_ramses *r, sk_ramses_usage *out, sk_error *err);
 
-typedef struct sk_read_options {
-    int threads;           /* 0: the whole thread budget */
-    sk_progress progress;  /* optional */
-    int with_refined;      /* cells: also return refined (non-leaf) cells, with a uint8
-                              column `refined` = 1 for them and 0 for leaves; lmax then
-                              keeps levels <= lmax */
-} sk_read_options;
-
-typedef struct sk_read_stats {
-    int files_opened;      /* CPU domains read (a region opens only those it touches) */
-    int64_t bytes_read;    /* bytes of binary files read */
-    double seconds;        /* wall time of the read */
-    int64_t bytes_allocated; /* bytes the library allocated during the read */
-} sk_read_stats;
-
-/* Read one component ("hydro", "gravity" or "particles") with a selection
+/* Read one component (sk_ramses_component_name) with a selection
  * (NULL: everything). On success *out is a new table the caller frees. */
 int sk_ramses_read(sk_ramses *r, const char *component, const sk_selection *sel,
                    const sk_read_options *opt, sk_table **out, sk_read_stats *stats,
@@ -104,8 +120,9 @@ int sk_ramses_read(sk_ramses *r, const char *component, const sk_selection *sel,
 /* Which CPU files a selection needs: cpu_mask[0..ncpu-1] set to 0/1.
  * Returns the count. Conservative for every component. */
 int sk_ramses_cpus_for(const sk_ramses *r, const sk_selection *sel, uint8_t *cpu_mask);
-/* The same for one component ("hydro", "gravity", "particles") and read
- * options: what sk_ramses_read opens. */
+/* The same for one component ("hydro", "gravity", "particles", ...) and
+ * read options: what sk_ramses_read opens (sinks: CPU 1's csv only; clumps:
+ * every CPU's catalogue). */
 int sk_ramses_cpus_for_component(const sk_ramses *r, const char *component,
                                  const sk_selection *sel, const sk_read_options *opt,
                                  uint8_t *cpu_mask);
@@ -122,13 +139,24 @@ int sk_ramses_level_octs(const sk_ramses *r, int64_t *octs, sk_error *err);
  *   "volume"     cell_size^3
  *   "mass"       density * volume (cells), or the mass column (particles)
  *   "x", "y", "z" cell centres or particle positions in code lengths
+ *   MHD cells: "B_x", "B_y", "B_z" (mean of the _left and _right faces),
+ *   "B" (|B|), "magnetic_pressure" (B^2/2), "plasma_beta" (pressure over
+ *   it), "alfven_speed" (|B|/sqrt(density)); B in code units, "G" below
+ *   "birth_time_proper"  particles: proper time since the big bang at
+ *                formation (cosmological runs store conformal time, which
+ *                is converted; otherwise as stored), code time
+ *   "age"        particles: the output's time minus birth_time_proper
+ *                (both 0 where a cosmological birth_time is 0: dark matter)
  * Multiply by the units in the table's metadata for physical values. */
 int sk_ramses_derive(const sk_table *t, const char *what, double *out, sk_error *err);
 
 /* Factor from code units to `unit`, the unit naming the quantity:
  *   density "g/cm^3", "Msun/pc^3", "H/cm^3" (hydrogen number density, X = 0.76)
  *   mass "g", "Msun"; velocity "cm/s", "km/s"; time "s", "yr", "Myr", "Gyr"
- *   pressure "erg/cm^3"; length "cm", "m", "km", "au", "pc", "kpc", "Mpc"
+ *   pressure "erg/cm^3"; magnetic field "G", "uG" (sqrt(4 pi unit_d) unit_v); length "cm", "m", "km", "au", "pc", "kpc", "Mpc"
+ *   pressure "erg/cm^3"; length "cm", "m", "km", "au", "pc", "kpc", "Mpc",
+ *   and for cosmological units (u->h > 0) comoving / per-h forms such as
+ *   "kpccm", "Mpccm/h", "Mpc/h" (units.h sk_length_unit_cm_at)
  *   "K": temperature per code p/rho, with mean molecular weight mu
  *        (mu <= 0: 1/X), m_H = 1.66e-24 g
  * Code lengths (positions, cell sizes) times the length factor give

@@ -32,7 +32,23 @@ typedef struct sk_selection {
     double lo[3], hi[3];  /* box units; [0,1) per axis when has_box == 0 */
     int nvars;            /* 0: every variable */
     char *vars[SK_MAX_VARS];
+    int has_family;       /* particles: keep only families with family[code + 128] set */
+    unsigned char family[256];
 } sk_selection;
+
+/* RAMSES particle families (pm/pm_commons.f90 FAM_*): the `family` column. */
+enum {
+    SK_FAMILY_OTHER_TRACER = -5, SK_FAMILY_DEBRIS_TRACER = -4, SK_FAMILY_CLOUD_TRACER = -3,
+    SK_FAMILY_STAR_TRACER = -2, SK_FAMILY_DM_TRACER = -1, SK_FAMILY_GAS_TRACER = 0,
+    SK_FAMILY_DM = 1, SK_FAMILY_STAR = 2, SK_FAMILY_CLOUD = 3, SK_FAMILY_DEBRIS = 4,
+    SK_FAMILY_OTHER = 5, SK_FAMILY_UNDEFINED = 127
+};
+/* "dm", "star", ..., "gas_tracer", "dm_tracer", ..., "undefined"; NULL for
+ * another code. */
+const char *sk_family_name(int code);
+/* Code of a family name (case-insensitive; also "DM" and RAMSES's header
+ * labels) or of a number -128..127. SK_ERR_ARG for anything else. */
+int sk_family_code(const char *name, int *code, sk_error *err);
 
 /* No cap, whole box, every variable. */
 void sk_selection_init(sk_selection *sel);
@@ -49,6 +65,12 @@ int sk_selection_set_region(sk_selection *sel, const sk_region_request *req,
 
 /* Parse "a,b,c" into sel->vars (replacing earlier ones). */
 int sk_selection_set_vars(sk_selection *sel, const char *csv, sk_error *err);
+/* Parse "dm,star" or "1,2" (names or numbers, see sk_family_code) into
+ * the family filter, replacing an earlier one. */
+int sk_selection_set_families(sk_selection *sel, const char *csv, sk_error *err);
+/* Is a particle of family `code` selected (always true without a filter)? */
+int sk_selection_wants_family(const sk_selection *sel, int code);
+
 /* Is `name` asked for (always true when nvars == 0)? */
 int sk_selection_wants(const sk_selection *sel, const char *name);
 

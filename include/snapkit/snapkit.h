@@ -11,24 +11,31 @@
 #define SK_VERSION_MINOR 1
 #define SK_VERSION_PATCH 0
 
+#include "snapkit/abi.h"
 #include "snapkit/error.h"
 #include "snapkit/memory.h"
 #include "snapkit/threads.h"
 #include "snapkit/table.h"
 #include "snapkit/units.h"
 #include "snapkit/select.h"
+#include "snapkit/npy.h"
 #include "snapkit/number.h"
 #include "snapkit/json.h"
 #include "snapkit/atomicfile.h"
 #include "snapkit/progress.h"
 #include "snapkit/hilbert.h"
 #include "snapkit/colstats.h"
+#include "snapkit/read.h"
+#include "snapkit/cosmology.h"
 #include "snapkit/ramses.h"
 #include "snapkit/store.h"
+#include "snapkit/stream.h"
+#include "snapkit/convert.h"
 #include "snapkit/project.h"
 #include "snapkit/atoms.h"
 #include "snapkit/synth.h"
-#include "snapkit/bench.h"
+#include "snapkit/clumps.h"
+#include "snapkit/mpi.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -32,9 +32,8 @@
 #include <stdint.h>
 
 #include "snapkit/error.h"
-#include "snapkit/json.h"
 #include "snapkit/progress.h"
-#include "snapkit/ramses.h" /* sk_read_options, sk_read_stats: the same for both readers */
+#include "snapkit/read.h"
 #include "snapkit/select.h"
 #include "snapkit/table.h"
 
@@ -142,8 +141,10 @@ int sk_store_open_memory(sk_store **out, const void *data, size_t size, const ch
 
 void sk_store_close(sk_store *s);
 
-/* Does `path` look like a snapkit file (a regular file starting with the
- * header magic)? Never fails; 0 for folders and unreadable paths. */
+/* Is `path` to be read as a snapkit file rather than as a RAMSES output
+ * folder: anything that exists and is not a folder (so that a damaged or
+ * foreign file gets sk_store_open's word on what is wrong with it, not
+ * "not a RAMSES output"). Never fails; 0 for folders and missing paths. */
 int sk_store_is_file(const char *path);
 
 typedef struct sk_store_file_info {
@@ -181,14 +182,6 @@ int sk_store_meta_count(const sk_store *s);
 const char *sk_store_meta_key(const sk_store *s, int i);
 const char *sk_store_meta_value(const sk_store *s, int i);
 
-/* Everything `snapkit info FILE.snapkit --json` shows, as one object: the
- * keys `snapkit info` gives for a RAMSES output (path, output, format, info,
- * header, namelist, descriptors, components, columns, gamma, disk), rebuilt
- * from the stored metadata, and "store": format version, sizes, file
- * metadata, and per table rows, chunks, levels, bytes raw and stored, the
- * recorded selection, and whether lmax reads are exact ("lmax"). */
-int sk_store_info_json(const sk_store *s, sk_json *j, sk_error *err);
-
 /* A new 0-row table with the schema (columns, types, labels) and every
  * metadata pair of the stored table, for info displays. */
 int sk_store_describe(const sk_store *s, const char *table, sk_table **out, sk_error *err);
@@ -213,48 +206,6 @@ int64_t sk_store_chunks_for(const sk_store *s, const char *table, const sk_selec
  * chunk decodes to its recorded size, values and bounds. threads 0: the
  * budget. Returns the first problem, naming table, chunk and column. */
 int sk_store_verify(sk_store *s, int threads, sk_progress progress, sk_error *err);
-
-/* ---- RAMSES outputs ---- */
-
-typedef struct sk_store_convert_options {
-    const char *components;      /* "hydro,gravity,particles" (NULL: every one present) */
-    const sk_selection *selection; /* NULL: everything; recorded in each table */
-    int with_coarse;             /* keep refined cells too (sk_read_options.with_refined) */
-    sk_store_write_options write;/* compress, threads (reading too), chunk_rows, ... */
-    sk_progress read_progress;   /* optional: files read of the current component */
-} sk_store_convert_options;
-
-/* No components list or selection, leaves only, default write options. */
-void sk_store_convert_options_init(sk_store_convert_options *opt);
-
-#define SK_STORE_MAX_CONVERTED 8
-typedef struct sk_store_convert_stats {
-    int ntables;
-    char names[SK_STORE_MAX_CONVERTED][16];
-    int64_t rows[SK_STORE_MAX_CONVERTED]; /* leaf cells or particles written per table */
-    int64_t refined_rows[SK_STORE_MAX_CONVERTED]; /* refined cells too (--with-coarse) */
-    int64_t bytes_source;        /* RAMSES files of those components (plus amr for cells) */
-    int64_t bytes_raw;           /* the tables' columns in memory */
-    int64_t bytes_file;          /* the finished file */
-    double read_seconds;         /* reading the output */
-    double write_seconds;        /* ordering, encoding, writing, committing */
-} sk_store_convert_stats;
-
-/* Read the components of the RAMSES output `dir` with the selection and
- * write them, one table each, to `path` (atomically). The file metadata
- * records convert.source, convert.components and convert.with_coarse; each
- * table records its selection as selection.* metadata. */
-int sk_store_convert(const char *dir, const char *path, const sk_store_convert_options *opt,
-                     sk_store_convert_stats *stats, sk_error *err);
-
-/* Does the file hold exactly what the RAMSES output `dir` gives for each
- * table's recorded selection (refined cells too when stored)? Rows are
- * compared bit for bit in canonical order (sk_tables_same_rows), then
- * every metadata pair but "source". Sets *same; when 0, `why` holds one line
- * naming the table and the first difference. Checksums of the chunks read
- * are checked on the way (use sk_store_verify for all of them). */
-int sk_store_check_source(sk_store *s, const char *dir, int threads, int *same, char *why,
-                          size_t why_size, sk_error *err);
 
 /* ---- comparing ---- */
 

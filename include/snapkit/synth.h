@@ -63,6 +63,10 @@ typedef struct sk_synth_options {
     int nvar;               /* hydro variables, 5..99: density, velocity x/y/z, pressure,
                                then metallicity and passive scalars */
     int64_t npart;          /* particles when SK_SYNTH_PARTICLES: npart/4 stars, the rest DM */
+    double stray_particles; /* 0..1: this fraction of the particles (seeded) is moved, as
+                               RAMSES can leave particles at an output, anywhere in the 3x3x3
+                               block of levelmin octs around the levelmin oct holding them
+                               (across periodic faces), staying in their CPU's file; 0: none */
     sk_synth_refine refine;
     int64_t cells_target;   /* leaf cells to aim at (tunes the refinement); 0: default scale */
     sk_ramses_format format;/* SK_RAMSES_CURRENT or SK_RAMSES_2017 */

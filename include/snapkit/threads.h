@@ -27,6 +27,16 @@ typedef const char *(*sk_env_fn)(const char *name, void *ctx);
 /* Budget from the real environment and affinity mask. Returns out->threads. */
 int sk_thread_budget_get(int requested, sk_thread_budget *out);
 
+/* Ranks of one job sharing this node (MPI; set by sk_mpi_start): a
+ * node-wide count (the machine, SLURM_JOB_CPUS_PER_NODE, PBS_NP, NSLOTS,
+ * an affinity mask shared by the ranks) is divided among them, at least
+ * one thread each, so that ranks x threads never oversubscribe the node.
+ * A per-task count (SLURM_CPUS_PER_TASK, OMP_NUM_THREADS) or a mask
+ * narrower than the machine (ranks bound to cores) is each rank's already.
+ * limited_by then ends in " / N ranks". 1 (the default): a lone process. */
+void sk_thread_budget_set_ranks(int ranks_on_node);
+int sk_thread_budget_ranks(void);
+
 /* Budget from a given environment, affinity count and machine count:
  * the testable core of sk_thread_budget_get. */
 int sk_thread_budget_from(int requested, sk_env_fn env, void *ctx,

@@ -33,19 +33,29 @@ typedef struct sk_units {
     double unit_m; /* g per code mass = unit_d * unit_l^3 */
     double unit_v; /* cm/s per code velocity = unit_l / unit_t */
     double unit_p; /* erg/cm^3 per code pressure = unit_d * unit_v^2 */
+    double aexp;   /* expansion factor: 1 unless cosmological */
+    double h;      /* H0 / 100 km/s/Mpc of a cosmological output; 0 otherwise */
 } sk_units;
 
-/* Units from boxlen, unit_l, unit_d, unit_t (derived ones filled in). */
+/* Units from boxlen, unit_l, unit_d, unit_t (derived ones filled in;
+ * aexp 1, h 0: not cosmological). */
 void sk_units_set(sk_units *u, double boxlen, double unit_l, double unit_d, double unit_t);
-/* Units from a table's metadata (boxlen, unit_l, unit_d, unit_t; 1 when absent). */
+/* Units from a table's metadata (boxlen, unit_l, unit_d, unit_t; 1 when
+ * absent; aexp and h = H0 / 100 when `cosmological` is 1). */
 void sk_units_from_table(sk_units *u, const sk_table *table);
 
 /* cm per one `name` ("cm","m","km","au","pc","kpc","Mpc"); SK_ERR_ARG for
  * another name. "standard" (box units) and "code" are not lengths here. */
 int sk_length_unit_cm(const char *name, double *cm_per_unit, sk_error *err);
+/* The same with the comoving and little-h forms of a cosmological output:
+ * a "cm" suffix is comoving (1 kpccm = aexp kpc), "/h" divides by h
+ * ("kpccm", "Mpccm/h", "Mpc/h", "pccm", ...). SK_ERR_ARG for those when
+ * u is not cosmological (h == 0). */
+int sk_length_unit_cm_at(const sk_units *u, const char *name, double *cm_per_unit,
+                         sk_error *err);
 
 /* Box units per one `unit` of length: "standard" -> 1, "code" -> 1/boxlen,
- * physical units through unit_l * boxlen. */
+ * physical (and comoving) units through unit_l * boxlen. */
 int sk_box_units_per(const sk_units *u, const char *unit, double *factor, sk_error *err);
 
 /* Kelvin per code p/rho for mean molecular weight mu (<= 0: 1/X). */

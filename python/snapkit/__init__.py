@@ -11,8 +11,11 @@ from .colstats import column_stats
 from .ramses import Output, derive, open, unit_factor
 from .store import File, convert, load, open, same_rows, save, verify  # noqa: F811 (open: both kinds)
 from .project import Maps, project
+from .clumps import clumps
 from . import atoms
+from ._lib import check_abi as _check_abi
 
+_check_abi()  # every ctypes mirror against the library's own layout, before any call
 __version__ = lib.sk_version().decode()
 
 
@@ -33,4 +36,4 @@ def threads(requested=0):
 
 __all__ = ["Error", "Table", "atoms", "memory", "threads", "__version__",
            "Output", "open", "derive", "unit_factor", "column_stats",
-           "File", "save", "load", "convert", "verify", "same_rows", "project", "Maps"]
+           "File", "save", "load", "convert", "verify", "same_rows", "project", "Maps", "clumps"]

@@ -9,6 +9,7 @@ def _candidates():
     env = os.environ.get("SNAPKIT_LIBRARY")
     if env:
         yield env
+    yield os.path.join(_HERE, "libsnapkit.so")  # put there by `pip install`
     try:  # written by `cmake --install`
         from ._libpath import LIBRARY
         yield LIBRARY
@@ -30,13 +31,86 @@ def _load():
             return ctypes.CDLL(path)
         except OSError as exc:
             tried.append(f"{path} ({exc})")
-    raise ImportError("snapkit: cannot find libsnapkit.so; build it with `make build` or set "
+    raise ImportError("snapkit: cannot find libsnapkit.so; build it with `make build`, install the package with `pip install .`, or set "
                       "SNAPKIT_LIBRARY. Tried: " + "; ".join(tried))
 
 
 lib = _load()
 
+# Every ctypes.Structure that mirrors a C struct is registered here with the
+# C struct's name; check_abi() compares it with the layout the library was
+# built with (snapkit/abi.h) before anything is called.
+MIRRORS = []
 
+
+def mirrors(c_name):
+    """Class decorator: this ctypes.Structure mirrors C struct `c_name`."""
+    def register(cls):
+        cls._c_name_ = c_name
+        MIRRORS.append(cls)
+        return cls
+    return register
+
+
+def _abi_functions():
+    try:
+        fns = lib.sk_abi_struct, lib.sk_abi_field, lib.sk_abi_field_name
+    except AttributeError:
+        raise ImportError("snapkit: the library %s predates this Python package (it has no "
+                          "sk_abi_struct); rebuild it or set SNAPKIT_LIBRARY to a matching "
+                          "build" % lib._name) from None
+    st, fi, fname = fns
+    st.restype, st.argtypes = ctypes.c_int, [ctypes.c_char_p, ctypes.POINTER(ctypes.c_size_t),
+                                             ctypes.POINTER(ctypes.c_int)]
+    fi.restype, fi.argtypes = ctypes.c_int, [ctypes.c_char_p, ctypes.c_char_p,
+                                             ctypes.POINTER(ctypes.c_size_t),
+                                             ctypes.POINTER(ctypes.c_size_t)]
+    fname.restype, fname.argtypes = ctypes.c_char_p, [ctypes.c_char_p, ctypes.c_int]
+    return st, fi, fname
+
+
+def abi_mismatches(cls):
+    """How the ctypes mirror `cls` differs from the library's struct: a list
+    of one-line descriptions (empty when they agree)."""
+    st, fi, fname = _abi_functions()
+    c_name = cls._c_name_
+    where = f"{cls.__module__}.{cls.__qualname__}"
+    size, nfields = ctypes.c_size_t(), ctypes.c_int()
+    if st(c_name.encode(), ctypes.byref(size), ctypes.byref(nfields)) != 0:
+        return [f"{c_name}: the library does not describe this struct (mirrored by {where})"]
+    problems = []
+    if size.value != ctypes.sizeof(cls):
+        problems.append(f"{c_name}: {size.value} bytes in the library, {ctypes.sizeof(cls)} "
+                        f"in {where}")
+    c_fields = [fname(c_name.encode(), i).decode() for i in range(nfields.value)]
+    py_fields = [f[0] for f in cls._fields_]
+    for name in c_fields:
+        if name not in py_fields:
+            problems.append(f"{c_name}.{name}: member missing from {where}")
+    for name in py_fields:
+        off, fsize = ctypes.c_size_t(), ctypes.c_size_t()
+        if fi(c_name.encode(), name.encode(), ctypes.byref(off), ctypes.byref(fsize)) != 0:
+            problems.append(f"{c_name}.{name}: no such member in the library ({where})")
+            continue
+        mine = getattr(cls, name)
+        if (mine.offset, mine.size) != (off.value, fsize.value):
+            problems.append(f"{c_name}.{name}: offset {off.value} size {fsize.value} in the "
+                            f"library, offset {mine.offset} size {mine.size} in {where}")
+    return problems
+
+
+def check_abi(structs=None):
+    """Raise ImportError, naming struct and member, when a ctypes mirror
+    (default: every registered one) disagrees with the library's layout."""
+    problems = []
+    for cls in MIRRORS if structs is None else structs:
+        problems += abi_mismatches(cls)
+    if problems:
+        raise ImportError("snapkit: the Python binding does not match the library %s (rebuild "
+                          "both from one source tree): %s" % (lib._name, "; ".join(problems)))
+
+
+@mirrors("sk_error")
 class ErrorStruct(ctypes.Structure):
     _fields_ = [
         ("code", ctypes.c_int),
@@ -77,6 +151,7 @@ def check(status, err):
         raise_error(err)
 
 
+@mirrors("sk_column")
 class ColumnStruct(ctypes.Structure):
     _fields_ = [
         ("name", ctypes.c_char_p),
@@ -87,15 +162,22 @@ class ColumnStruct(ctypes.Structure):
     ]
 
 
+@mirrors("sk_mem_stats")
 class MemStats(ctypes.Structure):
     _fields_ = [("total", ctypes.c_uint64), ("current", ctypes.c_uint64),
                 ("peak", ctypes.c_uint64), ("calls", ctypes.c_uint64)]
 
 
+@mirrors("sk_thread_budget")
 class ThreadBudget(ctypes.Structure):
     _fields_ = [("threads", ctypes.c_int), ("requested", ctypes.c_int), ("owned", ctypes.c_int),
                 ("machine", ctypes.c_int), ("affinity", ctypes.c_int),
                 ("limited_by", ctypes.c_char * 64)]
+
+
+@mirrors("sk_progress")
+class Progress(ctypes.Structure):
+    _fields_ = [("fn", ctypes.c_void_p), ("ctx", ctypes.c_void_p)]
 
 
 def declare(name, restype, *argtypes):

@@ -15,7 +15,7 @@ import ctypes
 
 import numpy as np
 
-from ._lib import ERR, ErrorStruct, P, check, declare, lib
+from ._lib import ERR, ErrorStruct, P, check, declare, lib, mirrors
 from .table import _DTYPES, CATEGORY, Table
 
 _FORMATS = {None: 0, "auto": 0, "dump": 1, "lammps-dump": 1, "lammps-dump-text": 1,
@@ -23,9 +23,10 @@ _FORMATS = {None: 0, "auto": 0, "dump": 1, "lammps-dump": 1, "lammps-dump-text":
 _NAMES = {1: "dump", 2: "data", 3: "extxyz"}
 
 
+@mirrors("sk_atoms_options")
 class _Options(ctypes.Structure):
     _fields_ = [("threads", ctypes.c_int), ("atom_style", ctypes.c_char_p),
-                ("gzip_level", ctypes.c_int)]
+                ("gzip_level", ctypes.c_int), ("no_fsync", ctypes.c_int)]
 
 
 _OPTS = ctypes.POINTER(_Options)
@@ -58,8 +59,9 @@ def _format_code(format):
                          "(dump, data or extxyz)") from None
 
 
-def _options(threads=0, atom_style=None, gzip_level=0):
-    return _Options(int(threads), atom_style.encode() if atom_style else None, int(gzip_level))
+def _options(threads=0, atom_style=None, gzip_level=0, fsync=True):
+    return _Options(int(threads), atom_style.encode() if atom_style else None, int(gzip_level),
+                    0 if fsync else 1)
 
 
 def _vec(text):
@@ -382,15 +384,16 @@ def info(path, format=None):
 
 # ---- writing --------------------------------------------------------------
 
-def write(path, systems, format=None, threads=0, gzip_level=0):
+def write(path, systems, format=None, threads=0, gzip_level=0, fsync=True):
     """Write a System (or a list of them: several frames) to path; the
     format from `format` or the name (.gz compresses). The file appears
-    complete or not at all."""
+    complete or not at all; fsync=False skips the flush to disk before it
+    appears (faster; a power cut may then leave the old file or an empty one)."""
     if isinstance(systems, System):
         systems = [systems]
     w = ctypes.c_void_p()
     err = ErrorStruct()
-    opts = _options(threads, None, gzip_level)
+    opts = _options(threads, None, gzip_level, fsync)
     check(lib.sk_atoms_writer_open(ctypes.byref(w), str(path).encode(), _format_code(format),
                                    ctypes.byref(opts), ctypes.byref(err)), err)
     try:

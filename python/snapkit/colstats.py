@@ -3,9 +3,10 @@ the same numbers `snapkit stats` prints)."""
 import ctypes
 import math
 
-from ._lib import ERR, P, ErrorStruct, check, declare, lib
+from ._lib import ERR, P, ErrorStruct, check, declare, lib, mirrors
 
 
+@mirrors("sk_column_stats")
 class _ColumnStats(ctypes.Structure):
     _fields_ = [("name", ctypes.c_char_p), ("is_cell_index", ctypes.c_int),
                 ("min", ctypes.c_double), ("max", ctypes.c_double),
@@ -13,6 +14,7 @@ class _ColumnStats(ctypes.Structure):
                 ("volume_sum", ctypes.c_double), ("abs_volume_sum", ctypes.c_double)]
 
 
+@mirrors("sk_table_stats")
 class _TableStats(ctypes.Structure):
     _fields_ = [("rows", ctypes.c_int64), ("is_cells", ctypes.c_int),
                 ("levels", ctypes.c_int64 * 64), ("ncols", ctypes.c_int),
@@ -25,7 +27,7 @@ declare("sk_table_stats_free", None, ctypes.POINTER(_TableStats))
 
 def column_stats(table, threads=0):
     """dict(rows, levels (cells only), columns{name: {min, max, sum, abs_sum,
-    volume_sum, abs_volume_sum}}). Sums are compensated; volume sums weigh
+    volume_sum, abs_volume_sum}}). Sums are exact (math.fsum's); volume sums weigh
     values by (boxlen / 2^level)^3 and exist for cell tables only; the cell
     index columns (level, cx, cy, cz) are left out of a cell table's columns."""
     s, err = _TableStats(), ErrorStruct()

@@ -4,7 +4,7 @@ import json
 
 import numpy as np
 
-from ._lib import ERR, ErrorStruct, P, check, declare, lib
+from ._lib import ERR, ErrorStruct, P, check, declare, lib, mirrors
 
 declare("sk_free", None, P)
 declare("sk_project_options_new", P)
@@ -20,8 +20,10 @@ declare("sk_maps_name", ctypes.c_char_p, P, ctypes.c_int)
 declare("sk_maps_unit", ctypes.c_char_p, P, ctypes.c_int)
 declare("sk_maps_data", P, P, ctypes.c_int)
 declare("sk_maps_json", P, P, ctypes.c_int)
+declare("sk_length_unit_cm", ctypes.c_int, ctypes.c_char_p, ctypes.POINTER(ctypes.c_double), ERR)
 
 
+@mirrors("sk_image_options")
 class ImageOptions(ctypes.Structure):
     _fields_ = [("log_scale", ctypes.c_int), ("has_range", ctypes.c_int),
                 ("vmin", ctypes.c_double), ("vmax", ctypes.c_double)]
@@ -53,7 +55,8 @@ class Maps:
     """Maps of one projection. `maps["sd"]` is a 2-D numpy array of ny rows
     (the image's second axis, from its low end) and nx columns, sharing the
     library's memory. `extent` is (umin, umax, vmin, vmax) in code lengths,
-    ready for matplotlib's imshow(..., origin="lower", extent=maps.extent)."""
+    ready for matplotlib's imshow(..., origin="lower", extent=maps.extent);
+    extent_in("kpc") gives it in a physical length unit."""
 
     def __init__(self, handle):
         self._h = P(handle)
@@ -107,6 +110,22 @@ class Maps:
     @property
     def extent(self):
         return tuple(self.info["extent"])
+
+    @property
+    def length_unit(self):
+        """The length unit the maps are best shown in ("kpc", "pc", "cm", ...):
+        the region's unit when physical, else chosen from the image width.
+        FITS maps carry their world coordinates in it (CUNIT)."""
+        return self.info["length_unit"]
+
+    def extent_in(self, unit=None):
+        """extent in a length unit (default length_unit), for imshow's
+        extent= with axes in physical lengths."""
+        unit = unit or self.length_unit
+        cm, err = ctypes.c_double(), ErrorStruct()
+        check(lib.sk_length_unit_cm(unit.encode(), ctypes.byref(cm), ctypes.byref(err)), err)
+        f = self.info["unit_l"] / cm.value
+        return tuple(e * f for e in self.extent)
 
     @property
     def pixel_size(self):

@@ -15,42 +15,50 @@ import json
 
 import numpy as np
 
-from ._lib import ERR, P, ErrorStruct, check, declare, lib
+from ._lib import ERR, P, ErrorStruct, Progress, check, declare, lib, mirrors
 from .table import Table
 
 
+@mirrors("sk_json")
 class _Json(ctypes.Structure):
     _fields_ = [("buf", ctypes.c_char_p), ("len", ctypes.c_size_t), ("cap", ctypes.c_size_t),
                 ("depth", ctypes.c_int), ("need_comma", ctypes.c_int * 64),
                 ("pretty", ctypes.c_int), ("failed", ctypes.c_int)]
 
 
+@mirrors("sk_units")
 class _Units(ctypes.Structure):
     _fields_ = [(k, ctypes.c_double) for k in
-                ("boxlen", "unit_l", "unit_d", "unit_t", "unit_m", "unit_v", "unit_p")]
+                ("boxlen", "unit_l", "unit_d", "unit_t", "unit_m", "unit_v", "unit_p", "aexp",
+                 "h")]
 
 
+@mirrors("sk_region_request")
 class _Region(ctypes.Structure):
     _fields_ = [("has_range", ctypes.c_int * 3), ("range", (ctypes.c_double * 2) * 3),
                 ("has_center", ctypes.c_int), ("center_is_bc", ctypes.c_int),
                 ("center", ctypes.c_double * 3), ("unit", ctypes.c_char * 16)]
 
 
+@mirrors("sk_selection")
 class _Selection(ctypes.Structure):
     _fields_ = [("lmax", ctypes.c_int), ("has_box", ctypes.c_int),
                 ("lo", ctypes.c_double * 3), ("hi", ctypes.c_double * 3),
-                ("nvars", ctypes.c_int), ("vars", ctypes.c_void_p * 256)]
+                ("nvars", ctypes.c_int), ("vars", ctypes.c_void_p * 256),
+                ("has_family", ctypes.c_int), ("family", ctypes.c_ubyte * 256)]
 
 
 _PROGRESS_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64,
                                 ctypes.c_int64)
 
 
+@mirrors("sk_read_options")
 class _ReadOptions(ctypes.Structure):
-    _fields_ = [("threads", ctypes.c_int), ("progress_fn", ctypes.c_void_p),
-                ("progress_ctx", ctypes.c_void_p), ("with_refined", ctypes.c_int)]
+    _fields_ = [("threads", ctypes.c_int), ("progress", Progress), ("with_refined", ctypes.c_int),
+                ("share_rank", ctypes.c_int), ("share_count", ctypes.c_int)]
 
 
+@mirrors("sk_read_stats")
 class _ReadStats(ctypes.Structure):
     _fields_ = [("files_opened", ctypes.c_int), ("bytes_read", ctypes.c_int64),
                 ("seconds", ctypes.c_double), ("bytes_allocated", ctypes.c_int64)]
@@ -76,6 +84,7 @@ declare("sk_selection_clear", None, _SEL)
 declare("sk_selection_set_region", ctypes.c_int, _SEL, ctypes.POINTER(_Region),
         ctypes.POINTER(_Units), ERR)
 declare("sk_selection_set_vars", ctypes.c_int, _SEL, ctypes.c_char_p, ERR)
+declare("sk_selection_set_families", ctypes.c_int, _SEL, ctypes.c_char_p, ERR)
 
 #: Physical units unit_factor() knows, by quantity.
 UNITS = {
@@ -84,6 +93,9 @@ UNITS = {
     "pressure": ["erg/cm^3"], "temperature": ["K"],
     "length": ["cm", "m", "km", "au", "pc", "kpc", "Mpc"],
 }
+
+#: Length units of cosmological outputs only: comoving ("cm") and per h.
+COSMOLOGICAL_LENGTHS = ["pccm", "kpccm", "Mpccm", "kpc/h", "Mpc/h", "kpccm/h", "Mpccm/h"]
 
 
 def _units_of(units_or_table):
@@ -110,7 +122,12 @@ def unit_factor(table, unit, mu=None):
 def derive(table, what):
     """A derived quantity in code units, computed now and not stored:
     "cell_size", "volume", "mass" (density x volume for cells), "x", "y",
-    "z" (cell centres or particle positions, code lengths)."""
+    "z" (cell centres or particle positions, code lengths); for particles
+    "birth_time_proper" (proper time since the big bang at formation: the
+    conformal birth_time of cosmological runs converted, as stored
+    otherwise) and "age" (the output's time minus that), code time units
+    (times unit_factor(table, "Myr")); 0 for both where a cosmological
+    birth_time is 0 (dark matter)."""
     out = np.empty(len(table), dtype=np.float64)
     err = ErrorStruct()
     check(lib.sk_ramses_derive(table.handle, what.encode(),
@@ -137,6 +154,7 @@ class Output:
             lib.sk_json_free(ctypes.byref(j))
         info = self.info["info"]
         self._units = (info["boxlen"], info["unit_l"], info["unit_d"], info["unit_t"])
+        self.cosmology = self.info["cosmology"]
         self.last_read = None
 
     def close(self):
@@ -157,14 +175,22 @@ class Output:
         c = [k for k, v in self.info["components"].items() if v]
         return f"<snapkit RAMSES output {self.path}: {', '.join(c)}>"
 
+    def _units_struct(self):
+        u = _Units()
+        lib.sk_units_set(ctypes.byref(u), *self._units)
+        cosmo = getattr(self, "cosmology", None) or {}  # .snapkit files: not kept yet
+        if cosmo.get("cosmological"):
+            u.aexp, u.h = cosmo["aexp"], cosmo["h"]
+        return u
+
     @property
     def units(self):
         """Factors from code units to every unit of UNITS (temperature with
-        mu = 1/X)."""
-        u = _Units()
-        lib.sk_units_set(ctypes.byref(u), *self._units)
+        mu = 1/X), and for cosmological outputs to COSMOLOGICAL_LENGTHS."""
+        u = self._units_struct()
         out = {}
-        for names in UNITS.values():
+        extra = [COSMOLOGICAL_LENGTHS] if u.h > 0 else []
+        for names in list(UNITS.values()) + extra:
             for name in names:
                 f, err = ctypes.c_double(), ErrorStruct()
                 check(lib.sk_ramses_unit_factor(ctypes.byref(u), name.encode(), 0.0,
@@ -172,7 +198,7 @@ class Output:
                 out[name] = f.value
         return out
 
-    def _selection(self, lmax, xrange, yrange, zrange, center, unit, vars):
+    def _selection(self, lmax, xrange, yrange, zrange, center, unit, vars, family=None):
         sel = _Selection()
         lib.sk_selection_init(ctypes.byref(sel))
         err = ErrorStruct()
@@ -191,8 +217,7 @@ class Output:
             for a in range(3):
                 req.center[a] = float(center[a])
         req.unit = (unit or "standard").encode()
-        u = _Units()
-        lib.sk_units_set(ctypes.byref(u), *self._units)
+        u = self._units_struct()
         try:
             check(lib.sk_selection_set_region(ctypes.byref(sel), ctypes.byref(req),
                                               ctypes.byref(u), ctypes.byref(err)), err)
@@ -200,25 +225,34 @@ class Output:
                 names = [vars] if isinstance(vars, str) else list(vars)
                 check(lib.sk_selection_set_vars(ctypes.byref(sel), ",".join(names).encode(),
                                                 ctypes.byref(err)), err)
+            if family is not None:
+                fams = [family] if isinstance(family, (str, int)) else list(family)
+                check(lib.sk_selection_set_families(ctypes.byref(sel),
+                                                    ",".join(str(f) for f in fams).encode(),
+                                                    ctypes.byref(err)), err)
         except Exception:
             lib.sk_selection_clear(ctypes.byref(sel))
             raise
         return sel
 
     def read(self, component, lmax=None, xrange=None, yrange=None, zrange=None, center=None,
-             unit="standard", vars=None, threads=0, with_refined=False):
-        """One component ("hydro", "gravity", "particles") as a Table.
+             unit="standard", vars=None, threads=0, with_refined=False, family=None):
+        """One component ("hydro", "gravity", "particles", "rt", "clump_field",
+        "sinks", "clumps"; those present are in info["components"]) as a Table.
         Ranges are (lo, hi) in `unit` ("standard": box 0..1, "code", "cm",
         ..., "kpc", "Mpc"), relative to `center` (3 numbers in `unit`, or
         "bc" for the box centre) when given; a cell is kept when its centre
         is in [lo, hi) on every axis, a particle when its position is.
         lmax caps the level (cells refined beyond it are leaves at lmax;
-        particles ignore it). vars picks variables (level, cx, cy, cz are
-        always there for cells)."""
+        particles ignore it). vars picks variables (level and cx, and cy, cz
+        in 2-D and 3-D, are always there for cells). family keeps particles of these RAMSES
+        families: a name ("dm", "star", "cloud", "gas_tracer", ...), a
+        number, or a list of them (cells ignore it)."""
         if self._h is None:
             raise ValueError("snapkit: the output is closed")
         return self._read(lib.sk_ramses_read, "files_opened", component,
-                          self._selection(lmax, xrange, yrange, zrange, center, unit, vars),
+                          self._selection(lmax, xrange, yrange, zrange, center, unit, vars,
+                                          family),
                           threads, with_refined)
 
     def _read(self, read_fn, opened_key, component, sel, threads, with_refined):
@@ -241,7 +275,8 @@ class Output:
 
     def hydro(self, lmax=None, xrange=None, yrange=None, zrange=None, center=None,
               unit="standard", vars=None, threads=0):
-        """Leaf cells: level, cx, cy, cz and the hydro variables."""
+        """Leaf cells: level, cx, cy, cz (as many as the output has axes)
+        and the hydro variables."""
         return self.read("hydro", lmax, xrange, yrange, zrange, center, unit, vars, threads)
 
     def gravity(self, lmax=None, xrange=None, yrange=None, zrange=None, center=None,
@@ -249,10 +284,35 @@ class Output:
         """The same cells as hydro(), same order: potential, acceleration_x/y/z."""
         return self.read("gravity", lmax, xrange, yrange, zrange, center, unit, vars, threads)
 
+    def rt(self, lmax=None, xrange=None, yrange=None, zrange=None, center=None,
+           unit="standard", vars=None, threads=0):
+        """RAMSES-RT: the same cells as hydro(), same order: photon density
+        (in flux units) and flux per group, code units (info["info_rt"])."""
+        return self.read("rt", lmax, xrange, yrange, zrange, center, unit, vars, threads)
+
+    def clump_field(self, lmax=None, xrange=None, yrange=None, zrange=None, center=None,
+                    unit="standard", threads=0):
+        """The clump finder's clump_id per cell: the same cells as hydro()."""
+        return self.read("clump_field", lmax, xrange, yrange, zrange, center, unit, None,
+                         threads)
+
+    def sinks(self, xrange=None, yrange=None, zrange=None, center=None, unit="standard",
+              vars=None):
+        """One row per sink of sink_NNNNN.csv, every column it names."""
+        return self.read("sinks", None, xrange, yrange, zrange, center, unit, vars)
+
+    def clumps(self, xrange=None, yrange=None, zrange=None, center=None, unit="standard",
+               vars=None):
+        """RAMSES's clump catalogue: one row per clump (by peak position for
+        regions), sorted by index."""
+        return self.read("clumps", None, xrange, yrange, zrange, center, unit, vars)
+
     def particles(self, lmax=None, xrange=None, yrange=None, zrange=None, center=None,
-                  unit="standard", vars=None, threads=0):
-        """Every particle field, typed as on disk (lmax is ignored)."""
-        return self.read("particles", lmax, xrange, yrange, zrange, center, unit, vars, threads)
+                  unit="standard", vars=None, threads=0, family=None):
+        """Every particle field, typed as on disk (lmax is ignored), of
+        every family or of `family` (see read())."""
+        return self.read("particles", lmax, xrange, yrange, zrange, center, unit, vars, threads,
+                         family=family)
 
 
 def open(path):  # noqa: A001 - snapkit.open is the documented entry point

@@ -15,33 +15,37 @@ import ctypes
 import json
 import os
 
-from ._lib import ERR, P, ErrorStruct, check, declare, lib
+from ._lib import ERR, P, ErrorStruct, Progress, check, declare, lib, mirrors
 from .ramses import _SEL, Output, _Json, _ReadOptions, _ReadStats
 from .ramses import open as _open_output
 from .table import Table
 
 
+@mirrors("sk_store_write_options")
 class _WriteOptions(ctypes.Structure):
     _fields_ = [("compress", ctypes.c_int), ("threads", ctypes.c_int),
-                ("chunk_rows", ctypes.c_int64), ("progress_fn", ctypes.c_void_p),
-                ("progress_ctx", ctypes.c_void_p), ("fail_after_bytes", ctypes.c_int64)]
+                ("chunk_rows", ctypes.c_int64), ("progress", Progress),
+                ("fail_after_bytes", ctypes.c_int64)]
 
 
+@mirrors("sk_store_write_stats")
 class _WriteStats(ctypes.Structure):
     _fields_ = [("ntables", ctypes.c_int), ("rows", ctypes.c_int64), ("chunks", ctypes.c_int64),
                 ("bytes_raw", ctypes.c_int64), ("bytes_file", ctypes.c_int64),
                 ("seconds", ctypes.c_double)]
 
 
+@mirrors("sk_store_convert_options")
 class _ConvertOptions(ctypes.Structure):
     _fields_ = [("components", ctypes.c_char_p), ("selection", _SEL),
                 ("with_coarse", ctypes.c_int), ("write", _WriteOptions),
-                ("read_progress_fn", ctypes.c_void_p), ("read_progress_ctx", ctypes.c_void_p)]
+                ("read_progress", Progress)]
 
 
 _MAX_CONVERTED = 8
 
 
+@mirrors("sk_store_convert_stats")
 class _ConvertStats(ctypes.Structure):
     _fields_ = [("ntables", ctypes.c_int), ("names", (ctypes.c_char * 16) * _MAX_CONVERTED),
                 ("rows", ctypes.c_int64 * _MAX_CONVERTED),
@@ -149,15 +153,17 @@ class File(Output):
         return f"<snapkit file {self.path}: {', '.join(self.tables)}>"
 
     def read(self, component, lmax=None, xrange=None, yrange=None, zrange=None, center=None,
-             unit="standard", vars=None, threads=0, with_refined=False):
+             unit="standard", vars=None, threads=0, with_refined=False, family=None):
         """One table as a Table, with the selections of Output.read: ranges
         in `unit` around `center`, lmax (exact when the file holds refined
-        cells, a filter on the leaves otherwise; see info["store"]), vars.
-        Only the chunks the selection needs are read."""
+        cells, a filter on the leaves otherwise; see info["store"]), vars,
+        family (particles; needs the family column among vars). Only the
+        chunks the selection needs are read."""
         if self._h is None:
             raise ValueError("snapkit: the file is closed")
         return self._read(lib.sk_store_read, "chunks_read", component,
-                          self._selection(lmax, xrange, yrange, zrange, center, unit, vars),
+                          self._selection(lmax, xrange, yrange, zrange, center, unit, vars,
+                                          family),
                           threads, with_refined)
 
     def verify(self, output=None, threads=0):
@@ -202,7 +208,7 @@ def convert(output, path, components=None, compress=True, with_coarse=False, thr
         sel = out._selection(selection.pop("lmax", None), selection.pop("xrange", None),
                              selection.pop("yrange", None), selection.pop("zrange", None),
                              selection.pop("center", None), selection.pop("unit", "standard"),
-                             selection.pop("vars", None))
+                             selection.pop("vars", None), selection.pop("family", None))
     if selection:
         lib.sk_selection_clear(ctypes.byref(sel))
         raise TypeError("snapkit.convert: unknown keyword %s" % sorted(selection)[0])

@@ -89,6 +89,96 @@ class Table:
         """Copies of every column, as a dict of numpy arrays."""
         return {name: np.array(self[name]) for name in self.columns}
 
+    def column_units(self):
+        """The physical size of one stored unit of each column whose unit the
+        table knows, as {name: (factor, unit)}: value * factor is in `unit`
+        (CGS, spelled so astropy.units parses it), e.g. a RAMSES density
+        column gives (unit_d, "g/cm3"). RAMSES tables know density, velocity,
+        pressure, particle position and mass, gravity potential and
+        acceleration, and particle birth time (not in cosmological runs,
+        where it is conformal time); atom files record no units."""
+        meta = self.meta
+        if meta.get("kind") not in ("cells", "particles") or "unit_l" not in meta:
+            return {}
+        from .ramses import _units_of  # ramses imports this module
+        u = _units_of(self)
+        v2 = u.unit_v * u.unit_v
+        known = {"density": (u.unit_d, "g/cm3"), "pressure": (u.unit_p, "erg/cm3"),
+                 "mass": (u.unit_m, "g"), "potential": (v2, "cm2/s2")}
+        for a in "xyz":
+            known["velocity_" + a] = (u.unit_v, "cm/s")
+            known["position_" + a] = (u.unit_l, "cm")
+            known["acceleration_" + a] = (u.unit_v / u.unit_t, "cm/s2")
+        try:
+            cosmological = abs(float(meta.get("aexp", 1)) - 1) > 1e-12 or \
+                abs(float(meta.get("H0", 1)) - 1) > 1e-12
+        except ValueError:
+            cosmological = True
+        if not cosmological:
+            known["birth_time"] = (u.unit_t, "s")
+        return {name: known[name] for name in self.columns if name in known}
+
+    def _arrays(self):
+        """(name, array) of every column: views for numeric columns; a
+        category column as (codes view, labels)."""
+        for name in self.columns:
+            c = self._column(name)
+            if c.type == CATEGORY:
+                yield name, (self.codes(name), self.labels(name))
+            else:
+                yield name, self.codes(name)
+
+    def to_pandas(self):
+        """A pandas DataFrame over the same memory: numeric columns are not
+        copied (writing to one writes the table, which the frame keeps
+        alive); category columns become pandas Categoricals. Values stay in
+        the units stored (code units for RAMSES: see column_units()).
+        `df.attrs` holds the table's metadata."""
+        try:
+            import pandas as pd
+        except ImportError:
+            raise ImportError("snapkit: Table.to_pandas() needs pandas (Debian: apt-get install "
+                              "python3-pandas; elsewhere: pip install pandas)") from None
+        cols = {}
+        for name, arr in self._arrays():
+            if isinstance(arr, tuple):
+                codes, labels = arr
+                arr = pd.Categorical.from_codes(codes, categories=labels)
+            cols[name] = arr
+        df = pd.DataFrame(cols, copy=False)
+        df.attrs.update(self.meta)
+        return df
+
+    def to_astropy(self, units=None):
+        """An astropy QTable over the same memory (numeric columns are not
+        copied). Columns whose unit the table knows (column_units()) are
+        Quantities in a scaled CGS unit, one code unit each, so
+        qt["density"].to("Msun/pc3") gives physical values; `units` adds or
+        overrides units by column name, e.g. {"x": "Angstrom"} for an atom
+        file. `qt.meta` holds the table's metadata."""
+        try:
+            import astropy.units as u
+            from astropy.table import QTable
+        except ImportError:
+            raise ImportError("snapkit: Table.to_astropy() needs astropy (Debian: apt-get "
+                              "install python3-astropy; elsewhere: pip install astropy)") from None
+        known = {name: u.Unit(f * u.Unit(unit)) if f != 1 else u.Unit(unit)
+                 for name, (f, unit) in self.column_units().items()}
+        for name, unit in (units or {}).items():
+            if name not in self.columns:
+                raise KeyError(f"snapkit: units given for '{name}', which the table lacks")
+            known[name] = u.Unit(unit)
+        cols, names = [], []
+        for name, arr in self._arrays():
+            if isinstance(arr, tuple):
+                codes, labels = arr
+                arr = np.array(labels, dtype=str)[codes]
+            elif name in known:
+                arr = u.Quantity(arr, known[name], copy=False)
+            cols.append(arr)
+            names.append(name)
+        return QTable(cols, names=names, meta=self.meta, copy=False)
+
     def __repr__(self):
         return f"<snapkit.Table {len(self)} rows: {', '.join(self.columns)}>"
 

@@ -71,9 +71,9 @@ static sk_atoms_format sniff(const source *src)
     cursor c = {src->data, src->data + src->size, 1};
     const char *b, *e;
     int64_t line;
-    if (!cursor_next_nonblank(&c, &b, &e, 0, &line))
+    if (!at_cursor_next_nonblank(&c, &b, &e, 0, &line))
         return SK_ATOMS_AUTO;
-    trim(&b, &e);
+    at_trim(&b, &e);
     if (e - b >= 5 && memcmp(b, "ITEM:", 5) == 0)
         return SK_ATOMS_DUMP;
     const char *p = b;
@@ -122,7 +122,7 @@ int sk_atoms_open(sk_atoms_file **out, const char *path, sk_atoms_format format,
     sk_atoms_file *f = sk_calloc(1, sizeof *f);
     if (!f)
         return sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory");
-    return finish_open(f, source_open(&f->src, path, err), format, opts, out, err);
+    return finish_open(f, at_source_open(&f->src, path, err), format, opts, out, err);
 }
 
 int sk_atoms_open_memory(sk_atoms_file **out, const void *data, size_t size, const char *name,
@@ -132,14 +132,14 @@ int sk_atoms_open_memory(sk_atoms_file **out, const void *data, size_t size, con
     sk_atoms_file *f = sk_calloc(1, sizeof *f);
     if (!f)
         return sk_fail(err, SK_ERR_NOMEM, name, -1, "out of memory");
-    return finish_open(f, source_memory(&f->src, data, size, name, err), format, opts, out, err);
+    return finish_open(f, at_source_memory(&f->src, data, size, name, err), format, opts, out, err);
 }
 
 void sk_atoms_close(sk_atoms_file *f)
 {
     if (!f)
         return;
-    source_close(&f->src);
+    at_source_close(&f->src);
     sk_free(f->atom_style);
     sk_free(f->frame_pos);
     sk_free(f->frame_line);
@@ -174,7 +174,7 @@ static int push_frame(sk_atoms_file *f, int64_t pos, int64_t line, sk_error *err
 static int find_frame(sk_atoms_file *f, int64_t k, sk_error *err)
 {
     if (f->nframes == 0 && !f->complete) {
-        if (f->format != SK_ATOMS_DATA && only_space(f->src.data, f->src.data + f->src.size)) {
+        if (f->format != SK_ATOMS_DATA && at_only_space(f->src.data, f->src.data + f->src.size)) {
             f->complete = 1;
             return SK_OK;
         }
@@ -188,11 +188,11 @@ static int find_frame(sk_atoms_file *f, int64_t k, sk_error *err)
         frame_span span;
         int64_t last = f->nframes - 1;
         int rc = f->format == SK_ATOMS_DUMP
-                     ? dump_skip(f, f->frame_pos[last], f->frame_line[last], &span, err)
-                     : xyz_skip(f, f->frame_pos[last], f->frame_line[last], &span, err);
+                     ? at_dump_skip(f, f->frame_pos[last], f->frame_line[last], &span, err)
+                     : at_xyz_skip(f, f->frame_pos[last], f->frame_line[last], &span, err);
         if (rc != SK_OK)
             return rc;
-        if (only_space(span.end, f->src.data + f->src.size))
+        if (at_only_space(span.end, f->src.data + f->src.size))
             f->complete = 1;
         else if ((rc = push_frame(f, span.end - f->src.data, span.next_line, err)) != SK_OK)
             return rc;
@@ -207,14 +207,14 @@ int sk_atoms_count_frames(sk_atoms_file *f, int64_t *count, sk_error *err)
     return rc;
 }
 
-int frame_meta(sk_table *t, sk_atoms_format format, int64_t frame)
+int at_frame_meta(sk_table *t, sk_atoms_format format, int64_t frame)
 {
     int rc = sk_table_meta_set(t, "kind", "atoms");
     rc = rc ? rc : sk_table_meta_set(t, "format", sk_atoms_format_name(format));
     return rc ? rc : sk_table_meta_setf(t, "frame", "%lld", (long long)frame);
 }
 
-int rename3(sk_table *t, const char *const from[3], const char *const to[3], sk_error *err)
+int at_rename3(sk_table *t, const char *const from[3], const char *const to[3], sk_error *err)
 {
     for (int i = 0; i < 3; i++) {
         int rc = sk_table_rename(t, from[i], to[i], err);
@@ -247,11 +247,11 @@ static int read_at(sk_atoms_file *f, int64_t k, int with_atoms, int64_t *natoms,
                        (long long)k, (long long)f->nframes);
     int64_t pos = f->frame_pos[k], line = f->frame_line[k];
     switch (f->format) {
-    case SK_ATOMS_DUMP: rc = dump_read(f, pos, line, with_atoms, natoms, out, err); break;
-    case SK_ATOMS_EXTXYZ: rc = xyz_read(f, pos, line, with_atoms, natoms, out, err); break;
-    default: rc = data_read(f, with_atoms, natoms, out, err); break;
+    case SK_ATOMS_DUMP: rc = at_dump_read(f, pos, line, with_atoms, natoms, out, err); break;
+    case SK_ATOMS_EXTXYZ: rc = at_xyz_read(f, pos, line, with_atoms, natoms, out, err); break;
+    default: rc = at_data_read(f, with_atoms, natoms, out, err); break;
     }
-    if (rc == SK_OK && frame_meta(*out, f->format, k) != SK_OK) {
+    if (rc == SK_OK && at_frame_meta(*out, f->format, k) != SK_OK) {
         sk_table_free(*out);
         *out = NULL;
         rc = sk_fail(err, SK_ERR_NOMEM, f->src.path, -1, "out of memory");

@@ -20,15 +20,15 @@ typedef struct source {
     char *owned;  /* inflated bytes (sk_malloc), or NULL */
 } source;
 
-int source_open(source *src, const char *path, sk_error *err);
-int source_memory(source *src, const void *data, size_t size, const char *name, sk_error *err);
-void source_close(source *src);
+int at_source_open(source *src, const char *path, sk_error *err);
+int at_source_memory(source *src, const void *data, size_t size, const char *name, sk_error *err);
+void at_source_close(source *src);
 
 /* Inflate gzip bytes (one or more members) into an sk_malloc block. */
-int gzip_inflate(const char *path, const unsigned char *in, size_t n, char **out, size_t *out_n,
+int at_gzip_inflate(const char *path, const unsigned char *in, size_t n, char **out, size_t *out_n,
                  sk_error *err);
 /* One complete gzip member holding [in, in + n) into an sk_malloc block. */
-int gzip_member(const char *path, const void *in, size_t n, int level, char **out,
+int at_gzip_member(const char *path, const void *in, size_t n, int level, char **out,
                 size_t *out_n, sk_error *err);
 static inline int is_gzip(const void *data, size_t n)
 {
@@ -45,18 +45,18 @@ typedef struct cursor {
 } cursor;
 
 /* The next line as [*b, *e) without its "\n" or "\r\n"; 0 at the end. */
-int cursor_next(cursor *c, const char **b, const char **e);
+int at_cursor_next(cursor *c, const char **b, const char **e);
 /* The next line that is not blank (after stripping a '#' comment when
  * comment is set); 0 at the end. *line gets its number. */
-int cursor_next_nonblank(cursor *c, const char **b, const char **e, int comment, int64_t *line);
+int at_cursor_next_nonblank(cursor *c, const char **b, const char **e, int comment, int64_t *line);
 /* Is the rest only whitespace? */
-int only_space(const char *p, const char *end);
+int at_only_space(const char *p, const char *end);
 
 /* Position after n more lines from p (a line start); *done is the number
  * of line ends passed (< n when the bytes end first; a last line without
  * "\n" counts). Vectorisable block counting. */
-const char *skip_lines(const char *p, const char *end, int64_t n, int64_t *done);
-int64_t count_lines(const char *p, const char *end);
+const char *at_skip_lines(const char *p, const char *end, int64_t n, int64_t *done);
+int64_t at_count_lines(const char *p, const char *end);
 
 static inline int is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 static inline const char *skip_blank(const char *p, const char *end)
@@ -73,9 +73,9 @@ static inline const char *token_end(const char *p, const char *end)
     return p;
 }
 /* Does [b, e) start with the word w followed by a blank or the end? */
-int starts_with_word(const char *b, const char *e, const char *w);
+int at_starts_with_word(const char *b, const char *e, const char *w);
 /* Strip blanks at both ends of [*b, *e). */
-void trim(const char **b, const char **e);
+void at_trim(const char **b, const char **e);
 
 /* ---- parallel parsing of atom lines (body.c) ----------------------------- */
 
@@ -109,15 +109,15 @@ typedef struct body {
 
 /* Parse every line into the fields' columns; category fields get their
  * labels set on table t (by name). The first error (lowest line) wins. */
-int body_parse(const body *b, sk_table *t, sk_error *err);
+int at_body_parse(const body *b, sk_table *t, sk_error *err);
 
 /* The column type a field kind is stored as. */
-sk_dtype field_dtype(field_kind kind);
+sk_dtype at_field_dtype(field_kind kind);
 /* Add column `name` of that type to t and point *f at it. */
-int field_add(sk_table *t, const char *name, field_kind kind, field *f, sk_error *err);
+int at_field_add(sk_table *t, const char *name, field_kind kind, field *f, sk_error *err);
 /* Integer columns LAMMPS keeps as 32 bits (type, mol, image flags, proc):
  * the same type in every format. */
-int lammps_int32_column(const char *name);
+int at_lammps_int32_column(const char *name);
 
 /* ---- formatting atom lines in parallel (writer.c) ------------------------ */
 
@@ -131,15 +131,16 @@ typedef struct out_field {
 
 typedef struct out_sink out_sink; /* ordered byte output: file or gzip */
 
-int sink_open(out_sink **out, const char *path, int gzip_level, int threads, sk_error *err);
-int sink_write(out_sink *s, const void *data, size_t n, sk_error *err);
+int at_sink_open(out_sink **out, const char *path, int gzip_level, int threads, int fsync_on,
+                 sk_error *err);
+int at_sink_write(out_sink *s, const void *data, size_t n, sk_error *err);
 /* Format rows [0, nrows) of the fields, one line each ("a b c\n"), in
  * parallel pieces written in order. */
-int sink_rows(out_sink *s, const out_field *fields, int nfields, int64_t nrows, sk_error *err);
-int sink_commit(out_sink *s, sk_error *err);
-void sink_abort(out_sink *s);
+int at_sink_rows(out_sink *s, const out_field *fields, int nfields, int64_t nrows, sk_error *err);
+int at_sink_commit(out_sink *s, sk_error *err);
+void at_sink_abort(out_sink *s);
 /* Output fields for a table column (category -> labels). */
-int out_field_for(const sk_column *c, out_field *f, sk_error *err);
+int at_out_field_for(const sk_column *c, out_field *f, sk_error *err);
 
 /* ---- a growing text buffer for headers ----------------------------------- */
 
@@ -149,11 +150,11 @@ typedef struct text {
     int failed;
 } text;
 
-void text_put(text *t, const char *s, size_t n);
-void text_str(text *t, const char *s);
-void text_printf(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void text_double(text *t, double v);
-void text_free(text *t);
+void at_text_put(text *t, const char *s, size_t n);
+void at_text_str(text *t, const char *s);
+void at_text_printf(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void at_text_double(text *t, double v);
+void at_text_free(text *t);
 
 /* ---- box conversions (box.c) ---------------------------------------------- */
 
@@ -166,19 +167,19 @@ typedef struct lmp_box {
 } lmp_box;
 
 /* box.* (and lammps.box, lammps.boundary) metadata from a LAMMPS box. */
-int lmp_box_store(sk_table *t, const lmp_box *b);
+int at_lmp_box_store(sk_table *t, const lmp_box *b);
 /* The LAMMPS box to write for a frame: lammps.box when it still matches
  * box.*, else derived from box.*. SK_ERR_ARG when the frame has no box or
  * its cell is not in LAMMPS orientation. */
-int lmp_box_for(const sk_table *t, lmp_box *b, sk_error *err);
+int at_lmp_box_for(const sk_table *t, lmp_box *b, sk_error *err);
 /* Tilt-free box from a triclinic dump's bounding box lines. */
-void lmp_box_from_bounds(lmp_box *b, const double bound_lo[3], const double bound_hi[3]);
+void at_lmp_box_from_bounds(lmp_box *b, const double bound_lo[3], const double bound_hi[3]);
 /* A triclinic dump's bounding box lines from the box. */
-void lmp_box_bounds(const lmp_box *b, double bound_lo[3], double bound_hi[3]);
+void at_lmp_box_bounds(const lmp_box *b, double bound_lo[3], double bound_hi[3]);
 
 /* "x y z" with shortest doubles, and its inverse (0 on success). */
-void format_vec3(char *buf, size_t n, const double v[3]);
-int parse_vec(const char *s, double *v, int n);
+void at_format_vec3(char *buf, size_t n, const double v[3]);
+int at_parse_vec(const char *s, double *v, int n);
 
 /* ---- the readers and writers ---------------------------------------------- */
 
@@ -202,25 +203,25 @@ typedef struct frame_span {
     int64_t next_line;
 } frame_span;
 
-int dump_skip(sk_atoms_file *f, int64_t pos, int64_t line, frame_span *span, sk_error *err);
-int dump_read(sk_atoms_file *f, int64_t pos, int64_t line, int with_atoms, int64_t *natoms,
+int at_dump_skip(sk_atoms_file *f, int64_t pos, int64_t line, frame_span *span, sk_error *err);
+int at_dump_read(sk_atoms_file *f, int64_t pos, int64_t line, int with_atoms, int64_t *natoms,
               sk_table **out, sk_error *err);
-int xyz_skip(sk_atoms_file *f, int64_t pos, int64_t line, frame_span *span, sk_error *err);
-int xyz_read(sk_atoms_file *f, int64_t pos, int64_t line, int with_atoms, int64_t *natoms,
+int at_xyz_skip(sk_atoms_file *f, int64_t pos, int64_t line, frame_span *span, sk_error *err);
+int at_xyz_read(sk_atoms_file *f, int64_t pos, int64_t line, int with_atoms, int64_t *natoms,
              sk_table **out, sk_error *err);
-int data_read(sk_atoms_file *f, int with_atoms, int64_t *natoms, sk_table **out, sk_error *err);
+int at_data_read(sk_atoms_file *f, int with_atoms, int64_t *natoms, sk_table **out, sk_error *err);
 
 /* Columns of an Atoms line for an atom style ("id type x y z"), or NULL. */
-const char *lmp_style_columns(const char *style);
+const char *at_lmp_style_columns(const char *style);
 
-int dump_write(out_sink *s, const sk_table *t, sk_error *err);
-int xyz_write(out_sink *s, const sk_table *t, sk_error *err);
-int data_write(out_sink *s, const sk_table *t, sk_error *err);
+int at_dump_write(out_sink *s, const sk_table *t, sk_error *err);
+int at_xyz_write(out_sink *s, const sk_table *t, sk_error *err);
+int at_data_write(out_sink *s, const sk_table *t, sk_error *err);
 
 /* Common metadata of every frame read. */
-int frame_meta(sk_table *t, sk_atoms_format format, int64_t frame);
+int at_frame_meta(sk_table *t, sk_atoms_format format, int64_t frame);
 
 /* Give a table x y z columns from the ones named cx cy cz (renamed). */
-int rename3(sk_table *t, const char *const from[3], const char *const to[3], sk_error *err);
+int at_rename3(sk_table *t, const char *const from[3], const char *const to[3], sk_error *err);
 
 #endif

@@ -167,6 +167,13 @@ static const char *parse_field(const body *b, piece *pc, int fi, int64_t row, in
                        token_text(p, end, tok, sizeof tok), f->name);
             return NULL;
         }
+        int lost = number_range_lost(p, stop, v);
+        if (lost) {
+            piece_fail(pc, line, ls, p, "number '%s' for %s is %s a double",
+                       token_text(p, end, tok, sizeof tok), f->name,
+                       lost > 0 ? "too large for" : "too small (not zero) for");
+            return NULL;
+        }
         ((double *)f->data)[row] = v;
         return stop;
     }
@@ -347,7 +354,7 @@ static int merge_labels(const body *b, piece *pcs, int np, int fi, sk_table *t, 
     return rc;
 }
 
-sk_dtype field_dtype(field_kind kind)
+sk_dtype at_field_dtype(field_kind kind)
 {
     switch (kind) {
     case FIELD_INT32: return SK_INT32;
@@ -358,16 +365,16 @@ sk_dtype field_dtype(field_kind kind)
     }
 }
 
-int field_add(sk_table *t, const char *name, field_kind kind, field *f, sk_error *err)
+int at_field_add(sk_table *t, const char *name, field_kind kind, field *f, sk_error *err)
 {
-    void *data = sk_table_add(t, name, field_dtype(kind), err);
+    void *data = sk_table_add(t, name, at_field_dtype(kind), err);
     if (!data)
         return err ? err->code : SK_ERR_NOMEM;
     *f = (field){kind, data, sk_table_col(t, sk_table_ncols(t) - 1)->name};
     return SK_OK;
 }
 
-int lammps_int32_column(const char *name)
+int at_lammps_int32_column(const char *name)
 {
     static const char *const names[] = {"type", "mol", "ix", "iy", "iz", "proc", "procp1"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -376,7 +383,7 @@ int lammps_int32_column(const char *name)
     return 0;
 }
 
-int body_parse(const body *b, sk_table *t, sk_error *err)
+int at_body_parse(const body *b, sk_table *t, sk_error *err)
 {
     piece *pcs;
     int np;
@@ -392,7 +399,7 @@ int body_parse(const body *b, sk_table *t, sk_error *err)
     if (rc == SK_OK) {
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 1) if (np > 1)
         for (int i = 0; i < np; i++)
-            pcs[i].nrows = count_lines(pcs[i].begin, pcs[i].end);
+            pcs[i].nrows = at_count_lines(pcs[i].begin, pcs[i].end);
         int64_t row = 0;
         for (int i = 0; i < np; i++) {
             pcs[i].row0 = row;

@@ -8,7 +8,7 @@
 #include "core/number_calls.h"
 #include "snapkit/number.h"
 
-void format_vec3(char *buf, size_t n, const double v[3])
+void at_format_vec3(char *buf, size_t n, const double v[3])
 {
     char a[SK_NUMBER_BUFSIZE], b[SK_NUMBER_BUFSIZE], c[SK_NUMBER_BUFSIZE];
     number_format_double(v[0], a);
@@ -17,7 +17,7 @@ void format_vec3(char *buf, size_t n, const double v[3])
     snprintf(buf, n, "%s %s %s", a, b, c);
 }
 
-int parse_vec(const char *s, double *v, int n)
+int at_parse_vec(const char *s, double *v, int n)
 {
     const char *end = s + strlen(s), *p = s;
     for (int i = 0; i < n; i++) {
@@ -25,13 +25,13 @@ int parse_vec(const char *s, double *v, int n)
         if (!number_parse_double(p, end, &v[i], &p))
             return -1;
     }
-    return only_space(p, end) ? 0 : -1;
+    return at_only_space(p, end) ? 0 : -1;
 }
 
 static int set_vec(sk_table *t, const char *key, const double v[3])
 {
     char buf[3 * SK_NUMBER_BUFSIZE + 4];
-    format_vec3(buf, sizeof buf, v);
+    at_format_vec3(buf, sizeof buf, v);
     return sk_table_meta_set(t, key, buf);
 }
 
@@ -63,27 +63,27 @@ static void lmp_to_box(const lmp_box *b, sk_box *box)
     box->c[2] = b->hi[2] - b->lo[2];
 }
 
-int lmp_box_store(sk_table *t, const lmp_box *b)
+int at_lmp_box_store(sk_table *t, const lmp_box *b)
 {
     sk_box box;
     lmp_to_box(b, &box);
     int rc = store_vectors(t, &box);
     text s = {0};
     for (int i = 0; i < 3; i++) {
-        text_double(&s, b->lo[i]);
-        text_str(&s, " ");
-        text_double(&s, b->hi[i]);
-        text_str(&s, i < 2 || b->triclinic ? " " : "");
+        at_text_double(&s, b->lo[i]);
+        at_text_str(&s, " ");
+        at_text_double(&s, b->hi[i]);
+        at_text_str(&s, i < 2 || b->triclinic ? " " : "");
     }
     if (b->triclinic) {
-        text_double(&s, b->xy);
-        text_str(&s, " ");
-        text_double(&s, b->xz);
-        text_str(&s, " ");
-        text_double(&s, b->yz);
+        at_text_double(&s, b->xy);
+        at_text_str(&s, " ");
+        at_text_double(&s, b->xz);
+        at_text_str(&s, " ");
+        at_text_double(&s, b->yz);
     }
     rc = rc ? rc : s.failed ? SK_ERR_NOMEM : sk_table_meta_set(t, "lammps.box", s.buf);
-    text_free(&s);
+    at_text_free(&s);
     char boundary[16];
     snprintf(boundary, sizeof boundary, "%s %s %s", b->boundary[0], b->boundary[1],
              b->boundary[2]);
@@ -96,7 +96,7 @@ static int get_vec(const sk_table *t, const char *key, double v[3], int *found)
     if (!s)
         return 0;
     *found = 1;
-    return parse_vec(s, v, 3) == 0;
+    return at_parse_vec(s, v, 3) == 0;
 }
 
 int sk_atoms_get_box(const sk_table *t, sk_box *box, sk_error *err)
@@ -153,9 +153,9 @@ static int stored_lmp_box(const sk_table *t, lmp_box *b)
     memset(b, 0, sizeof *b);
     if (!s || !*s)
         return 0;
-    if (parse_vec(s, v, 9) == 0)
+    if (at_parse_vec(s, v, 9) == 0)
         b->triclinic = 1;
-    else if (parse_vec(s, v, 6) != 0)
+    else if (at_parse_vec(s, v, 6) != 0)
         return 0;
     for (int i = 0; i < 3; i++) {
         b->lo[i] = v[2 * i];
@@ -184,7 +184,7 @@ static void choose_boundary(const sk_table *t, const sk_box *box, lmp_box *b)
     }
 }
 
-int lmp_box_for(const sk_table *t, lmp_box *b, sk_error *err)
+int at_lmp_box_for(const sk_table *t, lmp_box *b, sk_error *err)
 {
     sk_box box;
     int rc = sk_atoms_get_box(t, &box, err);
@@ -231,7 +231,7 @@ static double max4(double a, double b, double c, double d)
     return fmax(fmax(a, b), fmax(c, d));
 }
 
-void lmp_box_from_bounds(lmp_box *b, const double lo[3], const double hi[3])
+void at_lmp_box_from_bounds(lmp_box *b, const double lo[3], const double hi[3])
 {
     b->lo[0] = lo[0] - min4(0.0, b->xy, b->xz, b->xy + b->xz);
     b->hi[0] = hi[0] - max4(0.0, b->xy, b->xz, b->xy + b->xz);
@@ -241,7 +241,7 @@ void lmp_box_from_bounds(lmp_box *b, const double lo[3], const double hi[3])
     b->hi[2] = hi[2];
 }
 
-void lmp_box_bounds(const lmp_box *b, double lo[3], double hi[3])
+void at_lmp_box_bounds(const lmp_box *b, double lo[3], double hi[3])
 {
     lo[0] = b->lo[0] + min4(0.0, b->xy, b->xz, b->xy + b->xz);
     hi[0] = b->hi[0] + max4(0.0, b->xy, b->xz, b->xy + b->xz);

@@ -32,8 +32,8 @@ typedef struct data_file {
 } data_file;
 
 /* Find the title, header counts, box and every section's lines. */
-int data_scan(data_file *d, sk_error *err);
+int at_data_scan(data_file *d, sk_error *err);
 /* A section's name ("Atoms", "Pair Coeffs", ...). */
-const char *data_section_name(int kind);
+const char *at_data_section_name(int kind);
 
 #endif

@@ -27,7 +27,7 @@ static const struct {
 
 #define MAX_FIELDS 16
 
-const char *lmp_style_columns(const char *style)
+const char *at_lmp_style_columns(const char *style)
 {
     for (size_t i = 0; style && i < sizeof k_styles / sizeof k_styles[0]; i++)
         if (strcmp(style, k_styles[i].style) == 0)
@@ -104,7 +104,7 @@ static field_kind kind_of(const char *name)
 {
     if (strcmp(name, "id") == 0)
         return FIELD_INT64;
-    return lammps_int32_column(name) ? FIELD_INT32 : FIELD_FLOAT64;
+    return at_lammps_int32_column(name) ? FIELD_INT32 : FIELD_FLOAT64;
 }
 
 /* ---- Velocities --------------------------------------------------------- */
@@ -163,12 +163,12 @@ static int read_velocities(data_file *d, sk_table *t, sk_error *err)
     field fields[4] = {{FIELD_INT64, vid, "id"}};
     int rc = SK_OK;
     for (int k = 0; k < 3 && rc == SK_OK; k++)
-        rc = field_add(t, k_velocity[k], FIELD_FLOAT64, &fields[k + 1], err);
+        rc = at_field_add(t, k_velocity[k], FIELD_FLOAT64, &fields[k + 1], err);
     if (rc == SK_OK && n > 0) {
         body b = {.path = d->f->src.path, .begin = s->body, .end = s->end,
                   .first_line = s->body_line, .nrows = n, .fields = fields, .nfields = 4,
                   .nrequired = 4, .comment = '#', .threads = d->f->threads};
-        rc = body_parse(&b, t, err);
+        rc = at_body_parse(&b, t, err);
     }
     if (rc == SK_OK) {
         const int64_t *id = sk_table_find(t, "id")->data;
@@ -196,7 +196,7 @@ static int read_masses(data_file *d, sk_table *t, sk_error *err)
     cursor c = {s->body, s->end, s->body_line};
     const char *b, *e;
     int rc = SK_OK;
-    while (rc == SK_OK && cursor_next(&c, &b, &e)) {
+    while (rc == SK_OK && at_cursor_next(&c, &b, &e)) {
         int64_t line = c.line - 1, type;
         const char *lb = b, *stop, *p = skip_blank(b, e);
         const char *hash = memchr(b, '#', (size_t)(e - b));
@@ -209,7 +209,7 @@ static int read_masses(data_file *d, sk_table *t, sk_error *err)
             break;
         }
         p = skip_blank(stop, e);
-        if (!number_parse_double(p, e, &m, &stop) || !only_space(stop, e))
+        if (!number_parse_double(p, e, &m, &stop) || !at_only_space(stop, e))
             rc = sk_fail_text(err, SK_ERR_FORMAT, d->f->src.path, line, (int64_t)(p - lb) + 1,
                               "Masses: expected 'type mass'");
         else
@@ -218,12 +218,12 @@ static int read_masses(data_file *d, sk_table *t, sk_error *err)
     text tx = {0};
     for (int64_t i = 0; rc == SK_OK && i < ntypes; i++) {
         if (i)
-            text_str(&tx, " ");
-        text_double(&tx, mass[i]);
+            at_text_str(&tx, " ");
+        at_text_double(&tx, mass[i]);
     }
     if (rc == SK_OK)
         rc = tx.failed ? SK_ERR_NOMEM : sk_table_meta_set(t, "lammps.masses", tx.buf ? tx.buf : "");
-    text_free(&tx);
+    at_text_free(&tx);
     sk_free(mass);
     return rc;
 }
@@ -233,21 +233,91 @@ static int data_meta(data_file *d, sk_table *t, const atom_columns *ac)
     int rc = sk_table_meta_set(t, "lammps.title", d->title);
     rc = rc ? rc : sk_table_meta_set(t, "lammps.atom_style", ac->style);
     rc = rc ? rc : sk_table_meta_setf(t, "lammps.atom_types", "%lld", (long long)d->counts[C_ATOM_TYPES]);
-    rc = rc ? rc : lmp_box_store(t, &d->box);
+    rc = rc ? rc : at_lmp_box_store(t, &d->box);
     text skipped = {0};
     for (int i = 0; i < d->nsec; i++)
         if (i != d->atoms && i != d->velocities && i != d->masses) {
             if (skipped.len)
-                text_str(&skipped, ",");
-            text_str(&skipped, data_section_name(d->sec[i].kind));
+                at_text_str(&skipped, ",");
+            at_text_str(&skipped, at_data_section_name(d->sec[i].kind));
         }
     if (rc == SK_OK && skipped.len)
         rc = sk_table_meta_set(t, "lammps.skipped", skipped.buf);
-    text_free(&skipped);
+    at_text_free(&skipped);
     return rc;
 }
 
-int data_read(sk_atoms_file *f, int with_atoms, int64_t *natoms, sk_table **out, sk_error *err)
+/* Row i of the Atoms section is on line body_line + i: the section is
+ * read as one line per atom. */
+static int atom_fail(const data_file *d, int64_t row, sk_error *err, const char *what)
+{
+    return sk_fail_text(err, SK_ERR_FORMAT, d->f->src.path, d->sec[d->atoms].body_line + row, 1,
+                        "%s", what);
+}
+
+/* Atom ids are positive and unique: LAMMPS refuses other files. A bitmap
+ * when the ids are dense (the usual 1..n), else a sorted copy. */
+static int check_ids(const data_file *d, const sk_column *c, int64_t n, sk_error *err)
+{
+    char msg[96];
+    int64_t max = 0;
+    for (int64_t i = 0; c && i < n; i++) {
+        int64_t id = (int64_t)sk_column_get_double(c, i);
+        if (id < 1) {
+            snprintf(msg, sizeof msg, "atom id %lld is not positive", (long long)id);
+            return atom_fail(d, i, err, msg);
+        }
+        max = id > max ? id : max;
+    }
+    if (!c || n < 2)
+        return SK_OK;
+    int dense = max <= 8 * n + 1024;
+    uint8_t *seen = dense ? sk_calloc((size_t)(max / 8 + 1), 1) : NULL;
+    int64_t *sorted = dense ? NULL : sk_malloc((size_t)n * sizeof *sorted);
+    if (!seen && !sorted)
+        return sk_fail(err, SK_ERR_NOMEM, d->f->src.path, -1, "out of memory");
+    int rc = SK_OK;
+    for (int64_t i = 0; i < n && rc == SK_OK; i++) {
+        int64_t id = (int64_t)sk_column_get_double(c, i);
+        if (sorted) {
+            sorted[i] = id;
+        } else if (seen[id >> 3] & (1u << (id & 7))) {
+            snprintf(msg, sizeof msg, "atom id %lld appears twice", (long long)id);
+            rc = atom_fail(d, i, err, msg);
+        } else {
+            seen[id >> 3] |= (uint8_t)(1u << (id & 7));
+        }
+    }
+    if (sorted) {
+        qsort(sorted, (size_t)n, sizeof *sorted, cmp_pair);
+        for (int64_t i = 1; i < n && rc == SK_OK; i++)
+            if (sorted[i] == sorted[i - 1])
+                rc = sk_fail(err, SK_ERR_FORMAT, d->f->src.path, -1,
+                             "atom id %lld appears twice in the Atoms section",
+                             (long long)sorted[i]);
+    }
+    sk_free(seen);
+    sk_free(sorted);
+    return rc;
+}
+
+/* Atom types run from 1 to the header's "atom types". */
+static int check_types(const data_file *d, const sk_column *c, int64_t n, sk_error *err)
+{
+    int64_t ntypes = d->counts[C_ATOM_TYPES];
+    for (int64_t i = 0; c && i < n; i++) {
+        int64_t ty = (int64_t)sk_column_get_double(c, i);
+        if (ty < 1 || (ntypes > 0 && ty > ntypes)) {
+            char msg[96];
+            snprintf(msg, sizeof msg, "atom type %lld is not between 1 and the header's %lld",
+                     (long long)ty, (long long)ntypes);
+            return atom_fail(d, i, err, msg);
+        }
+    }
+    return SK_OK;
+}
+
+int at_data_read(sk_atoms_file *f, int with_atoms, int64_t *natoms, sk_table **out, sk_error *err)
 {
     *out = NULL;
     data_file *d = sk_calloc(1, sizeof *d);
@@ -255,7 +325,7 @@ int data_read(sk_atoms_file *f, int with_atoms, int64_t *natoms, sk_table **out,
         return sk_fail(err, SK_ERR_NOMEM, f->src.path, -1, "out of memory");
     d->f = f;
     atom_columns ac = {0};
-    int rc = data_scan(d, err);
+    int rc = at_data_scan(d, err);
     if (rc == SK_OK && d->atoms >= 0)
         rc = choose_style(d, &ac, err);
     else if (rc == SK_OK)
@@ -266,13 +336,17 @@ int data_read(sk_atoms_file *f, int with_atoms, int64_t *natoms, sk_table **out,
         rc = sk_fail(err, SK_ERR_NOMEM, f->src.path, -1, "out of memory");
     field fields[MAX_FIELDS];
     for (int i = 0; rc == SK_OK && i < ac.n; i++)
-        rc = field_add(t, ac.names[i], kind_of(ac.names[i]), &fields[i], err);
+        rc = at_field_add(t, ac.names[i], kind_of(ac.names[i]), &fields[i], err);
     if (rc == SK_OK && n > 0) {
         const section *s = &d->sec[d->atoms];
         body b = {.path = f->src.path, .begin = s->body, .end = s->end,
                   .first_line = s->body_line, .nrows = n, .fields = fields, .nfields = ac.n,
                   .nrequired = ac.base, .comment = '#', .threads = f->threads};
-        rc = body_parse(&b, t, err);
+        rc = at_body_parse(&b, t, err);
+        if (rc == SK_OK)
+            rc = check_ids(d, sk_table_find(t, "id"), n, err);
+        if (rc == SK_OK)
+            rc = check_types(d, sk_table_find(t, "type"), n, err);
     }
     if (rc == SK_OK && d->velocities >= 0) {
         if (with_atoms)

@@ -60,7 +60,7 @@ static const struct {
     {"Improper Type Labels", C_IMPROPER_TYPES},
 };
 
-const char *data_section_name(int kind)
+const char *at_data_section_name(int kind)
 {
     return k_sections[kind].name;
 }
@@ -69,7 +69,7 @@ const char *data_section_name(int kind)
 static void normalise(const char *b, const char *e, char *buf, size_t n)
 {
     size_t k = 0;
-    trim(&b, &e);
+    at_trim(&b, &e);
     for (const char *p = b; p < e && k + 1 < n; p++) {
         if (is_blank(*p)) {
             if (k && buf[k - 1] != ' ')
@@ -99,6 +99,9 @@ static int header_line(data_file *d, const char *b, const char *e, int64_t line,
     if (nv == 2 && (strcmp(words, "xlo xhi") == 0 || strcmp(words, "ylo yhi") == 0 ||
                     strcmp(words, "zlo zhi") == 0)) {
         int axis = words[0] - 'x';
+        if (!(v[0] <= v[1]))
+            return sk_fail_text(err, SK_ERR_FORMAT, path, line, (int64_t)(skip_blank(b, e) - lb) + 1,
+                                "%clo %g is above %chi %g", words[0], v[0], words[0], v[1]);
         d->box.lo[axis] = v[0];
         d->box.hi[axis] = v[1];
         return SK_OK;
@@ -138,9 +141,9 @@ static void skip_blank_lines(cursor *c)
     for (;;) {
         cursor save = *c;
         const char *b, *e;
-        if (!cursor_next(c, &b, &e))
+        if (!at_cursor_next(c, &b, &e))
             return;
-        if (!only_space(b, e)) {
+        if (!at_only_space(b, e)) {
             *c = save;
             return;
         }
@@ -153,22 +156,23 @@ static int check_count(data_file *d, cursor *c, const section *s, const char *na
                        sk_error *err)
 {
     const char *path = d->f->src.path;
-    if (n > 0) {
-        const char *last = s->end;
-        if (last > s->body && last[-1] == '\n')
-            last--;
-        while (last > s->body && last[-1] != '\n')
-            last--;
-        if (only_space(last, s->end))
-            return sk_fail_text(err, SK_ERR_FORMAT, path, s->body_line + n - 1, 1,
-                                "blank line inside section %s: the header count %lld is more "
-                                "than the section holds",
-                                name, (long long)n);
+    /* The first line inside the count that is no data line (blank, or the
+     * next section's name) is where the section really ended. */
+    const char *p = s->body;
+    for (int64_t k = 0; n > 0 && k < n && p < s->end; k++) {
+        const char *nl = memchr(p, '\n', (size_t)(s->end - p));
+        const char *le = nl ? nl : s->end;
+        const char *q = skip_blank(p, le);
+        if (q == le || !strchr("0123456789+-.", *q)) /* blank, or a section's name */
+            return sk_fail_text(err, SK_ERR_FORMAT, path, s->body_line + k, 1,
+                                "section %s ends after %lld lines, but the header count is "
+                                "%lld", name, (long long)k, (long long)n);
+        p = nl ? nl + 1 : s->end;
     }
     cursor peek = *c;
     const char *b, *e;
     int64_t line;
-    if (cursor_next_nonblank(&peek, &b, &e, '#', &line) && is_number_start(b, e))
+    if (at_cursor_next_nonblank(&peek, &b, &e, '#', &line) && is_number_start(b, e))
         return sk_fail_text(err, SK_ERR_FORMAT, path, line, 1,
                             "section %s has more lines than the header count %lld", name,
                             (long long)n);
@@ -231,7 +235,7 @@ static int section_at(data_file *d, cursor *c, const char *b, const char *e, int
     s->body = c->p;
     s->body_line = c->line;
     int64_t done;
-    s->end = skip_lines(c->p, c->end, n, &done);
+    s->end = at_skip_lines(c->p, c->end, n, &done);
     if (done < n)
         return sk_fail_text(err, SK_ERR_FORMAT, path, s->body_line + done, 1,
                             "the file ends inside section %s after %lld of %lld lines", name,
@@ -241,7 +245,7 @@ static int section_at(data_file *d, cursor *c, const char *b, const char *e, int
     return check_count(d, c, s, name, n, err);
 }
 
-int data_scan(data_file *d, sk_error *err)
+int at_data_scan(data_file *d, sk_error *err)
 {
     sk_atoms_file *f = d->f;
     cursor c = {f->src.data, f->src.data + f->src.size, 1};
@@ -252,16 +256,16 @@ int data_scan(data_file *d, sk_error *err)
         d->box.hi[i] = 0.5;
         memcpy(d->box.boundary[i], "pp", 3);
     }
-    if (!cursor_next(&c, &b, &e))
+    if (!at_cursor_next(&c, &b, &e))
         return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, 1, 1, "empty data file");
-    trim(&b, &e);
+    at_trim(&b, &e);
     snprintf(d->title, sizeof d->title, "%.*s", (int)(e - b), b);
     int in_header = 1;
     int64_t line;
-    while (cursor_next_nonblank(&c, &b, &e, 0, &line)) {
+    while (at_cursor_next_nonblank(&c, &b, &e, 0, &line)) {
         const char *hash = memchr(b, '#', (size_t)(e - b));
         const char *he = hash ? hash : e;
-        if (only_space(b, he))
+        if (at_only_space(b, he))
             continue; /* a comment line */
         if (in_header && is_number_start(b, he)) {
             int rc = header_line(d, b, he, line, err);

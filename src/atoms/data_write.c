@@ -33,7 +33,7 @@ static int has_float(const sk_table *t, const char *name)
 
 static int style_fits(const sk_table *t, const char *style)
 {
-    const char *cols = lmp_style_columns(style);
+    const char *cols = at_lmp_style_columns(style);
     if (!cols)
         return 0;
     char buf[128];
@@ -96,7 +96,7 @@ static int make_ids_and_types(data_out *d, sk_error *err)
 static int atom_fields(data_out *d, sk_error *err)
 {
     char buf[128];
-    snprintf(buf, sizeof buf, "%s ix iy iz", lmp_style_columns(d->style));
+    snprintf(buf, sizeof buf, "%s ix iy iz", at_lmp_style_columns(d->style));
     int with_images = sk_table_find(d->t, "ix") && sk_table_find(d->t, "iy") &&
                       sk_table_find(d->t, "iz");
     int n = 0;
@@ -116,7 +116,7 @@ static int atom_fields(data_out *d, sk_error *err)
         if (!c || c->type == SK_CATEGORY)
             return sk_fail(err, SK_ERR_ARG, NULL, -1,
                            "atom style %s needs a numeric column %s", d->style, tok);
-        int rc = out_field_for(c, f, err);
+        int rc = at_out_field_for(c, f, err);
         if (rc != SK_OK)
             return rc;
     }
@@ -124,9 +124,11 @@ static int atom_fields(data_out *d, sk_error *err)
     return SK_OK;
 }
 
-/* Masses per type from lammps.masses, else from the element of each type;
- * 0 when some type has none (then no Masses section is written). */
-static int masses(const data_out *d, double *mass, const char **label)
+/* Masses per type from lammps.masses, else from the element of each type:
+ * 1 when every type has one, 0 when none has (no Masses section), else -1
+ * - 1 - k for the first type k without one (some known, some not: writing
+ * none would silently drop the known ones). */
+static int64_t masses(const data_out *d, double *mass, const char **label)
 {
     for (int64_t k = 0; k < d->ntypes; k++) {
         mass[k] = NAN;
@@ -154,54 +156,70 @@ static int masses(const data_out *d, double *mass, const char **label)
                 mass[k] = sk_element_mass(label[k]);
         }
     }
-    for (int64_t k = 0; k < d->ntypes; k++)
-        if (isnan(mass[k]))
-            return 0;
-    return 1;
+    int64_t missing = -1, known = 0;
+    for (int64_t k = 0; k < d->ntypes; k++) {
+        if (!isnan(mass[k]))
+            known++;
+        else if (missing < 0)
+            missing = k;
+    }
+    return missing < 0 ? 1 : known == 0 ? 0 : -1 - missing;
 }
 
-static int header(text *h, data_out *d, const lmp_box *b)
+static int header(text *h, data_out *d, const lmp_box *b, sk_error *err)
 {
     const char *title = sk_table_meta_get(d->t, "lammps.title");
-    text_printf(h, "%s\n\n%lld atoms\n%lld atom types\n\n",
+    at_text_printf(h, "%s\n\n%lld atoms\n%lld atom types\n\n",
                 title && *title ? title : "LAMMPS data file written by snapkit", (long long)d->n,
                 (long long)d->ntypes);
     static const char *const axis[3] = {"xlo xhi", "ylo yhi", "zlo zhi"};
     for (int i = 0; i < 3; i++) {
-        text_double(h, b->lo[i]);
-        text_str(h, " ");
-        text_double(h, b->hi[i]);
-        text_printf(h, " %s\n", axis[i]);
+        at_text_double(h, b->lo[i]);
+        at_text_str(h, " ");
+        at_text_double(h, b->hi[i]);
+        at_text_printf(h, " %s\n", axis[i]);
     }
     if (b->triclinic) {
-        text_double(h, b->xy);
-        text_str(h, " ");
-        text_double(h, b->xz);
-        text_str(h, " ");
-        text_double(h, b->yz);
-        text_str(h, " xy xz yz\n");
+        at_text_double(h, b->xy);
+        at_text_str(h, " ");
+        at_text_double(h, b->xz);
+        at_text_str(h, " ");
+        at_text_double(h, b->yz);
+        at_text_str(h, " xy xz yz\n");
     }
     double *mass = sk_malloc((size_t)d->ntypes * sizeof *mass);
     const char **label = sk_malloc((size_t)d->ntypes * sizeof *label);
     if (!mass || !label) {
         sk_free(mass);
         sk_free(label);
-        return SK_ERR_NOMEM;
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
     }
-    if (masses(d, mass, label)) {
-        text_str(h, "\nMasses\n\n");
+    int64_t have = masses(d, mass, label);
+    if (have < 0) {
+        int64_t k = -1 - have;
+        int rc = sk_fail(err, SK_ERR_ARG, NULL, -1,
+                         "atom type %lld%s%s%s has no known mass while other types have one: "
+                         "give every type's mass (--masses M1,M2,...)", (long long)(k + 1),
+                         label[k] ? " (element '" : "", label[k] ? label[k] : "",
+                         label[k] ? "')" : "");
+        sk_free(mass);
+        sk_free(label);
+        return rc;
+    }
+    if (have) {
+        at_text_str(h, "\nMasses\n\n");
         for (int64_t k = 0; k < d->ntypes; k++) {
-            text_printf(h, "%lld ", (long long)(k + 1));
-            text_double(h, mass[k]);
+            at_text_printf(h, "%lld ", (long long)(k + 1));
+            at_text_double(h, mass[k]);
             if (label[k] && d->types_from_element)
-                text_printf(h, " # %s", label[k]);
-            text_str(h, "\n");
+                at_text_printf(h, " # %s", label[k]);
+            at_text_str(h, "\n");
         }
     }
     sk_free(mass);
     sk_free(label);
-    text_printf(h, "\nAtoms # %s\n\n", d->style);
-    return h->failed ? SK_ERR_NOMEM : SK_OK;
+    at_text_printf(h, "\nAtoms # %s\n\n", d->style);
+    return h->failed ? sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory") : SK_OK;
 }
 
 static int velocities(out_sink *s, const data_out *d, sk_error *err)
@@ -213,22 +231,22 @@ static int velocities(out_sink *s, const data_out *d, sk_error *err)
         const sk_column *c = sk_table_find(d->t, names[k]);
         if (!c || !sk_dtype_is_float(c->type))
             return SK_OK;
-        int rc = out_field_for(c, &f[k + 1], err);
+        int rc = at_out_field_for(c, &f[k + 1], err);
         if (rc != SK_OK)
             return rc;
     }
-    int rc = sink_write(s, "\nVelocities\n\n", 13, err);
-    return rc ? rc : sink_rows(s, f, 4, d->n, err);
+    int rc = at_sink_write(s, "\nVelocities\n\n", 13, err);
+    return rc ? rc : at_sink_rows(s, f, 4, d->n, err);
 }
 
-int data_write(out_sink *s, const sk_table *t, sk_error *err)
+int at_data_write(out_sink *s, const sk_table *t, sk_error *err)
 {
     data_out d;
     memset(&d, 0, sizeof d);
     d.t = t;
     d.n = sk_table_nrows(t);
     lmp_box b;
-    int rc = lmp_box_for(t, &b, err);
+    int rc = at_lmp_box_for(t, &b, err);
     if (rc == SK_OK && !(has_float(t, "x") && has_float(t, "y") && has_float(t, "z")))
         rc = sk_fail(err, SK_ERR_ARG, NULL, -1, "the frame has no x y z columns");
     if (rc == SK_OK)
@@ -238,15 +256,15 @@ int data_write(out_sink *s, const sk_table *t, sk_error *err)
         rc = atom_fields(&d, err);
     }
     text h = {0};
-    if (rc == SK_OK && header(&h, &d, &b) != SK_OK)
-        rc = sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
     if (rc == SK_OK)
-        rc = sink_write(s, h.buf, h.len, err);
+        rc = header(&h, &d, &b, err);
     if (rc == SK_OK)
-        rc = sink_rows(s, d.atoms, d.natoms_fields, d.n, err);
+        rc = at_sink_write(s, h.buf, h.len, err);
+    if (rc == SK_OK)
+        rc = at_sink_rows(s, d.atoms, d.natoms_fields, d.n, err);
     if (rc == SK_OK)
         rc = velocities(s, &d, err);
-    text_free(&h);
+    at_text_free(&h);
     sk_free(d.ids);
     sk_free(d.types);
     return rc;

@@ -28,10 +28,10 @@ static int value_line(sk_atoms_file *f, cursor *c, const char *item, const char 
                       const char **e, int64_t *line, sk_error *err)
 {
     *line = c->line;
-    if (!cursor_next(c, b, e))
+    if (!at_cursor_next(c, b, e))
         return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, *line, 1,
                             "the file ends after ITEM: %s", item);
-    trim(b, e);
+    at_trim(b, e);
     return SK_OK;
 }
 
@@ -80,8 +80,8 @@ static int box_item(sk_atoms_file *f, cursor *c, const char *flags, const char *
         p = token_end(p, flags_end);
         w[nw++][1] = p;
     }
-    int tilt = nw >= 3 && starts_with_word(w[0][0], w[0][1], "xy");
-    int abc = nw >= 2 && starts_with_word(w[0][0], w[0][1], "abc");
+    int tilt = nw >= 3 && at_starts_with_word(w[0][0], w[0][1], "xy");
+    int abc = nw >= 2 && at_starts_with_word(w[0][0], w[0][1], "abc");
     int first_flag = tilt ? 3 : abc ? 2 : 0;
     memset(&h->box, 0, sizeof h->box);
     for (int i = 0; i < 3; i++) {
@@ -123,7 +123,7 @@ static int box_item(sk_atoms_file *f, cursor *c, const char *flags, const char *
         h->box.xy = v[0][2];
         h->box.xz = v[1][2];
         h->box.yz = v[2][2];
-        lmp_box_from_bounds(&h->box, lo, hi);
+        at_lmp_box_from_bounds(&h->box, lo, hi);
     } else {
         memcpy(h->box.lo, lo, sizeof lo);
         memcpy(h->box.hi, hi, sizeof hi);
@@ -140,11 +140,11 @@ static int read_header(sk_atoms_file *f, cursor *c, dump_header *h, sk_error *er
     int first = 1;
     for (;;) {
         line = c->line;
-        if (!cursor_next(c, &b, &e))
+        if (!at_cursor_next(c, &b, &e))
             return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, line, 1,
                                 first ? "empty frame: no ITEM: lines"
                                       : "the file ends before ITEM: ATOMS");
-        trim(&b, &e);
+        at_trim(&b, &e);
         if (b == e && first)
             continue;
         if (e - b < 5 || memcmp(b, "ITEM:", 5) != 0)
@@ -156,29 +156,29 @@ static int read_header(sk_atoms_file *f, cursor *c, dump_header *h, sk_error *er
         first = 0;
         const char *n = skip_blank(b + 5, e);
         int rc = SK_OK;
-        if (starts_with_word(n, e, "TIMESTEP")) {
+        if (at_starts_with_word(n, e, "TIMESTEP")) {
             rc = int_line(f, c, "TIMESTEP", &h->timestep, err);
             h->has_timestep = 1;
-        } else if (starts_with_word(n, e, "NUMBER")) {
+        } else if (at_starts_with_word(n, e, "NUMBER")) {
             rc = int_line(f, c, "NUMBER OF ATOMS", &h->natoms, err);
             if (rc == SK_OK && h->natoms < 0)
                 rc = sk_fail_text(err, SK_ERR_FORMAT, f->src.path, c->line - 1, 1,
                                   "negative NUMBER OF ATOMS");
             h->has_natoms = 1;
-        } else if (starts_with_word(n, e, "BOX")) {
+        } else if (at_starts_with_word(n, e, "BOX")) {
             const char *flags = n + 3;
             flags = skip_blank(flags, e);
-            if (starts_with_word(flags, e, "BOUNDS"))
+            if (at_starts_with_word(flags, e, "BOUNDS"))
                 flags += 6;
             rc = box_item(f, c, flags, e, line, h, err);
-        } else if (starts_with_word(n, e, "TIME") || starts_with_word(n, e, "UNITS")) {
-            int is_time = starts_with_word(n, e, "TIME");
+        } else if (at_starts_with_word(n, e, "TIME") || at_starts_with_word(n, e, "UNITS")) {
+            int is_time = at_starts_with_word(n, e, "TIME");
             const char *vb, *ve;
             int64_t vl;
             rc = value_line(f, c, is_time ? "TIME" : "UNITS", &vb, &ve, &vl, err);
             if (rc == SK_OK)
                 snprintf(is_time ? h->time : h->units, 64, "%.*s", (int)(ve - vb), vb);
-        } else if (starts_with_word(n, e, "ATOMS")) {
+        } else if (at_starts_with_word(n, e, "ATOMS")) {
             h->names = n + 5;
             h->names_end = e;
             h->names_start = b;
@@ -208,7 +208,7 @@ static int body_end(sk_atoms_file *f, const dump_header *h, const char **end, sk
 {
     const char *stop = f->src.data + f->src.size;
     int64_t done;
-    *end = skip_lines(h->body, stop, h->natoms, &done);
+    *end = at_skip_lines(h->body, stop, h->natoms, &done);
     if (done < h->natoms)
         return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, h->body_line + done, 1,
                             "the file ends after %lld of the %lld atom lines (NUMBER OF ATOMS)",
@@ -216,7 +216,7 @@ static int body_end(sk_atoms_file *f, const dump_header *h, const char **end, sk
     cursor c = {*end, stop, h->body_line + h->natoms};
     const char *b, *e;
     int64_t line;
-    if (cursor_next_nonblank(&c, &b, &e, 0, &line)) {
+    if (at_cursor_next_nonblank(&c, &b, &e, 0, &line)) {
         const char *p = skip_blank(b, e);
         if (e - p < 5 || memcmp(p, "ITEM:", 5) != 0)
             return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, line, (int64_t)(p - b) + 1,
@@ -227,7 +227,7 @@ static int body_end(sk_atoms_file *f, const dump_header *h, const char **end, sk
     return SK_OK;
 }
 
-int dump_skip(sk_atoms_file *f, int64_t pos, int64_t line, frame_span *span, sk_error *err)
+int at_dump_skip(sk_atoms_file *f, int64_t pos, int64_t line, frame_span *span, sk_error *err)
 {
     cursor c = {f->src.data + pos, f->src.data + f->src.size, line};
     dump_header h;
@@ -277,7 +277,7 @@ static int read_columns(sk_atoms_file *f, const dump_header *h, dump_columns *dc
             }
         dc->names[dc->n] = name;
         dc->kind[dc->n] = strcmp(name, "id") == 0 ? FIELD_INT64
-                          : lammps_int32_column(name) ? FIELD_INT32
+                          : at_lammps_int32_column(name) ? FIELD_INT32
                           : strcmp(name, "element") == 0 || strcmp(name, "typelabel") == 0
                               ? FIELD_CATEGORY
                               : FIELD_FLOAT64;
@@ -386,7 +386,7 @@ static int header_meta(sk_table *t, const dump_header *h)
     if (rc != SK_OK)
         return rc;
     if (!h->general)
-        return lmp_box_store(t, &h->box);
+        return at_lmp_box_store(t, &h->box);
     sk_box box;
     memcpy(box.origin, h->origin, sizeof box.origin);
     memcpy(box.a, h->a, sizeof box.a);
@@ -423,7 +423,7 @@ static int build_table(sk_atoms_file *f, const dump_header *h, const dump_column
         return sk_fail(err, SK_ERR_NOMEM, f->src.path, -1, "out of memory");
     int rc = SK_OK;
     for (int i = 0; i < dc->n && rc == SK_OK; i++)
-        rc = field_add(t, dc->names[i], dc->kind[i], &fields[i], err);
+        rc = at_field_add(t, dc->names[i], dc->kind[i], &fields[i], err);
     if (rc == SK_OK)
         rc = header_meta(t, h);
     if (rc != SK_OK) {
@@ -434,7 +434,7 @@ static int build_table(sk_atoms_file *f, const dump_header *h, const dump_column
     return SK_OK;
 }
 
-int dump_read(sk_atoms_file *f, int64_t pos, int64_t line, int with_atoms, int64_t *natoms,
+int at_dump_read(sk_atoms_file *f, int64_t pos, int64_t line, int with_atoms, int64_t *natoms,
               sk_table **out, sk_error *err)
 {
     *out = NULL;
@@ -458,13 +458,13 @@ int dump_read(sk_atoms_file *f, int64_t pos, int64_t line, int with_atoms, int64
         body b = {.path = f->src.path, .begin = h.body, .end = end, .first_line = h.body_line,
                   .nrows = h.natoms, .fields = fields, .nfields = dc.n, .nrequired = dc.n,
                   .threads = f->threads};
-        rc = body_parse(&b, t, err);
+        rc = at_body_parse(&b, t, err);
     }
     int pk = position_kind(&dc);
     if (rc == SK_OK && (pk == 2 || pk == 4))
         rc = sk_table_meta_set(t, "atoms.unwrapped", "1");
     if (rc == SK_OK && pk >= 2)
-        rc = rename3(t, pk == 2 ? k_unwrapped : pk == 3 ? k_scaled : k_scaled_unwrapped, k_xyz,
+        rc = at_rename3(t, pk == 2 ? k_unwrapped : pk == 3 ? k_scaled : k_scaled_unwrapped, k_xyz,
                      err);
     if (rc == SK_OK && pk >= 3 && with_atoms)
         unscale(t, &h, f->threads);

@@ -9,27 +9,27 @@ static int box_lines(text *h, const sk_table *t, sk_error *err)
 {
     lmp_box b;
     sk_error tmp;
-    int rc = lmp_box_for(t, &b, &tmp);
+    int rc = at_lmp_box_for(t, &b, &tmp);
     if (rc == SK_OK) {
         double lo[3], hi[3];
         if (b.triclinic)
-            lmp_box_bounds(&b, lo, hi);
+            at_lmp_box_bounds(&b, lo, hi);
         else {
             memcpy(lo, b.lo, sizeof lo);
             memcpy(hi, b.hi, sizeof hi);
         }
-        text_printf(h, "ITEM: BOX BOUNDS %s%s %s %s\n", b.triclinic ? "xy xz yz " : "",
+        at_text_printf(h, "ITEM: BOX BOUNDS %s%s %s %s\n", b.triclinic ? "xy xz yz " : "",
                     b.boundary[0], b.boundary[1], b.boundary[2]);
         const double tilt[3] = {b.xy, b.xz, b.yz};
         for (int i = 0; i < 3; i++) {
-            text_double(h, lo[i]);
-            text_str(h, " ");
-            text_double(h, hi[i]);
+            at_text_double(h, lo[i]);
+            at_text_str(h, " ");
+            at_text_double(h, hi[i]);
             if (b.triclinic) {
-                text_str(h, " ");
-                text_double(h, tilt[i]);
+                at_text_str(h, " ");
+                at_text_double(h, tilt[i]);
             }
-            text_str(h, "\n");
+            at_text_str(h, "\n");
         }
         return SK_OK;
     }
@@ -39,16 +39,16 @@ static int box_lines(text *h, const sk_table *t, sk_error *err)
             *err = tmp;
         return rc;
     }
-    text_printf(h, "ITEM: BOX BOUNDS abc origin %s %s %s\n", box.pbc[0] ? "pp" : "ff",
+    at_text_printf(h, "ITEM: BOX BOUNDS abc origin %s %s %s\n", box.pbc[0] ? "pp" : "ff",
                 box.pbc[1] ? "pp" : "ff", box.pbc[2] ? "pp" : "ff");
     const double *v[3] = {box.a, box.b, box.c};
     for (int i = 0; i < 3; i++) {
         for (int k = 0; k < 3; k++) {
-            text_double(h, v[i][k]);
-            text_str(h, " ");
+            at_text_double(h, v[i][k]);
+            at_text_str(h, " ");
         }
-        text_double(h, box.origin[i]);
-        text_str(h, "\n");
+        at_text_double(h, box.origin[i]);
+        at_text_str(h, "\n");
     }
     return SK_OK;
 }
@@ -67,7 +67,7 @@ static const char *dump_name(const sk_table *t, const char *name)
     return name;
 }
 
-int dump_write(out_sink *s, const sk_table *t, sk_error *err)
+int at_dump_write(out_sink *s, const sk_table *t, sk_error *err)
 {
     int nc = sk_table_ncols(t);
     if (nc == 0)
@@ -79,30 +79,30 @@ int dump_write(out_sink *s, const sk_table *t, sk_error *err)
     if (!step)
         step = sk_table_meta_get(t, "extxyz.timestep");
     if (units && *units)
-        text_printf(&h, "ITEM: UNITS\n%s\n", units);
+        at_text_printf(&h, "ITEM: UNITS\n%s\n", units);
     if (time && *time)
-        text_printf(&h, "ITEM: TIME\n%s\n", time);
-    text_printf(&h, "ITEM: TIMESTEP\n%s\nITEM: NUMBER OF ATOMS\n%lld\n", step ? step : "0",
+        at_text_printf(&h, "ITEM: TIME\n%s\n", time);
+    at_text_printf(&h, "ITEM: TIMESTEP\n%s\nITEM: NUMBER OF ATOMS\n%lld\n", step ? step : "0",
                 (long long)sk_table_nrows(t));
     int rc = box_lines(&h, t, err);
-    text_str(&h, "ITEM: ATOMS");
+    at_text_str(&h, "ITEM: ATOMS");
     out_field *fields = sk_calloc((size_t)nc, sizeof *fields);
     if (!fields)
         rc = rc ? rc : sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
     for (int i = 0; rc == SK_OK && i < nc; i++) {
         const sk_column *c = sk_table_col(t, i);
-        rc = out_field_for(c, &fields[i], err);
-        text_str(&h, " ");
-        text_str(&h, dump_name(t, c->name));
+        rc = at_out_field_for(c, &fields[i], err);
+        at_text_str(&h, " ");
+        at_text_str(&h, dump_name(t, c->name));
     }
-    text_str(&h, "\n");
+    at_text_str(&h, "\n");
     if (rc == SK_OK && h.failed)
         rc = sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
     if (rc == SK_OK)
-        rc = sink_write(s, h.buf, h.len, err);
+        rc = at_sink_write(s, h.buf, h.len, err);
     if (rc == SK_OK)
-        rc = sink_rows(s, fields, nc, sk_table_nrows(t), err);
+        rc = at_sink_rows(s, fields, nc, sk_table_nrows(t), err);
     sk_free(fields);
-    text_free(&h);
+    at_text_free(&h);
     return rc;
 }

@@ -7,7 +7,15 @@
 #include "atoms/atoms_internal.h"
 #include "snapkit/memory.h"
 
-int gzip_inflate(const char *path, const unsigned char *in, size_t n, char **out, size_t *out_n,
+static int all_zero(const unsigned char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i])
+            return 0;
+    return 1;
+}
+
+int at_gzip_inflate(const char *path, const unsigned char *in, size_t n, char **out, size_t *out_n,
                  sk_error *err)
 {
     /* the last member's size field (mod 2^32) is a first guess */
@@ -53,8 +61,16 @@ int gzip_inflate(const char *path, const unsigned char *in, size_t n, char **out
         done += room - zs.avail_out;
         if (z == Z_STREAM_END) {
             int more = zs.avail_in > 0 ? zs.next_in[0] == 0x1f : left > 0 && next[0] == 0x1f;
-            if (!more)
-                break; /* the last member (padding after it is ignored, as gzip does) */
+            if (!more) {
+                /* The last member: zero padding after it is fine (tape blocks),
+                 * anything else is data that would silently be dropped. */
+                size_t at = n - left - zs.avail_in;
+                if (!all_zero(zs.next_in, zs.avail_in) || !all_zero(next, left))
+                    rc = sk_fail(err, SK_ERR_FORMAT, path, (int64_t)at,
+                                 "%zu bytes after the last gzip member are not gzip data",
+                                 (size_t)zs.avail_in + left);
+                break;
+            }
             inflateReset(&zs);
         } else if (z == Z_BUF_ERROR && zs.avail_in == 0 && left == 0) {
             rc = sk_fail(err, SK_ERR_FORMAT, path, (int64_t)n, "gzip data ends early");
@@ -75,7 +91,7 @@ int gzip_inflate(const char *path, const unsigned char *in, size_t n, char **out
     return SK_OK;
 }
 
-int gzip_member(const char *path, const void *in, size_t n, int level, char **out,
+int at_gzip_member(const char *path, const void *in, size_t n, int level, char **out,
                 size_t *out_n, sk_error *err)
 {
     z_stream zs;

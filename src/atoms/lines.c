@@ -7,7 +7,7 @@
 
 #include "atoms/atoms_internal.h"
 
-int cursor_next(cursor *c, const char **b, const char **e)
+int at_cursor_next(cursor *c, const char **b, const char **e)
 {
     if (c->p >= c->end)
         return 0;
@@ -20,25 +20,25 @@ int cursor_next(cursor *c, const char **b, const char **e)
     return 1;
 }
 
-int cursor_next_nonblank(cursor *c, const char **b, const char **e, int comment, int64_t *line)
+int at_cursor_next_nonblank(cursor *c, const char **b, const char **e, int comment, int64_t *line)
 {
     for (;;) {
         int64_t number = c->line;
-        if (!cursor_next(c, b, e))
+        if (!at_cursor_next(c, b, e))
             return 0;
         if (comment) {
             const char *hash = memchr(*b, comment, (size_t)(*e - *b));
             if (hash)
                 *e = hash;
         }
-        if (!only_space(*b, *e)) {
+        if (!at_only_space(*b, *e)) {
             *line = number;
             return 1;
         }
     }
 }
 
-int only_space(const char *p, const char *end)
+int at_only_space(const char *p, const char *end)
 {
     for (; p < end; p++)
         if (!is_blank(*p) && *p != '\n' && *p != '\f' && *p != '\v')
@@ -46,7 +46,7 @@ int only_space(const char *p, const char *end)
     return 1;
 }
 
-int starts_with_word(const char *b, const char *e, const char *w)
+int at_starts_with_word(const char *b, const char *e, const char *w)
 {
     size_t n = strlen(w);
     if ((size_t)(e - b) < n || memcmp(b, w, n) != 0)
@@ -54,7 +54,7 @@ int starts_with_word(const char *b, const char *e, const char *w)
     return b + n == e || is_blank(b[n]);
 }
 
-void trim(const char **b, const char **e)
+void at_trim(const char **b, const char **e)
 {
     while (*b < *e && is_blank(**b))
         (*b)++;
@@ -87,7 +87,7 @@ static int64_t count_newlines(const char *p, const char *end)
     return total;
 }
 
-const char *skip_lines(const char *p, const char *end, int64_t n, int64_t *done)
+const char *at_skip_lines(const char *p, const char *end, int64_t n, int64_t *done)
 {
     int64_t left = n;
     enum { CHUNK = 4096 }; /* holds at most CHUNK line ends */
@@ -104,7 +104,7 @@ const char *skip_lines(const char *p, const char *end, int64_t n, int64_t *done)
     return p;
 }
 
-int64_t count_lines(const char *p, const char *end)
+int64_t at_count_lines(const char *p, const char *end)
 {
     return count_newlines(p, end) + (end > p && end[-1] != '\n');
 }

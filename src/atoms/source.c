@@ -5,6 +5,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+
+#include "core/openfile.h"
 #include <unistd.h>
 
 #include "atoms/atoms_internal.h"
@@ -16,7 +18,7 @@ static int inflate_if_gzip(source *src, sk_error *err)
         return SK_OK;
     char *out = NULL;
     size_t n = 0;
-    int rc = gzip_inflate(src->path, (const unsigned char *)src->data, src->size, &out, &n, err);
+    int rc = at_gzip_inflate(src->path, (const unsigned char *)src->data, src->size, &out, &n, err);
     if (rc != SK_OK)
         return rc;
     if (src->map) { /* the compressed bytes are no longer needed */
@@ -29,25 +31,28 @@ static int inflate_if_gzip(source *src, sk_error *err)
     return SK_OK;
 }
 
-int source_open(source *src, const char *path, sk_error *err)
+/* A UTF-8 byte-order mark (some editors write one) is not text: skip it,
+ * so that it is neither parsed nor echoed invisibly in messages. */
+static void skip_bom(source *src)
+{
+    if (src->size >= 3 && memcmp(src->data, "\xEF\xBB\xBF", 3) == 0) {
+        src->data += 3;
+        src->size -= 3;
+    }
+}
+
+int at_source_open(source *src, const char *path, sk_error *err)
 {
     memset(src, 0, sizeof *src);
     src->path = sk_strdup(path);
     if (!src->path)
         return sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory");
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        int e = errno;
-        source_close(src);
-        return sk_fail_errno(err, path, e, "cannot open");
-    }
+    int fd;
     struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        int e = errno;
-        close(fd);
-        source_close(src);
-        return e ? sk_fail_errno(err, path, e, "cannot stat")
-                 : sk_fail(err, SK_ERR_IO, path, -1, "not a regular file");
+    int orc = sk_open_regular(path, &fd, &st, err);
+    if (orc != SK_OK) {
+        at_source_close(src);
+        return orc;
     }
     src->data = "";
     if (st.st_size > 0) {
@@ -55,7 +60,7 @@ int source_open(source *src, const char *path, sk_error *err)
         if (map == MAP_FAILED) {
             int e = errno;
             close(fd);
-            source_close(src);
+            at_source_close(src);
             return sk_fail_errno(err, path, e, "cannot map");
         }
         madvise(map, (size_t)st.st_size, MADV_WILLNEED);
@@ -67,11 +72,13 @@ int source_open(source *src, const char *path, sk_error *err)
     close(fd);
     int rc = inflate_if_gzip(src, err);
     if (rc != SK_OK)
-        source_close(src);
+        at_source_close(src);
+    else
+        skip_bom(src);
     return rc;
 }
 
-int source_memory(source *src, const void *data, size_t size, const char *name, sk_error *err)
+int at_source_memory(source *src, const void *data, size_t size, const char *name, sk_error *err)
 {
     memset(src, 0, sizeof *src);
     src->path = sk_strdup(name ? name : "<memory>");
@@ -81,11 +88,13 @@ int source_memory(source *src, const void *data, size_t size, const char *name, 
     src->size = size;
     int rc = inflate_if_gzip(src, err);
     if (rc != SK_OK)
-        source_close(src);
+        at_source_close(src);
+    else
+        skip_bom(src);
     return rc;
 }
 
-void source_close(source *src)
+void at_source_close(source *src)
 {
     if (src->map)
         munmap(src->map, src->map_size);

@@ -8,7 +8,7 @@
 #include "core/number_calls.h"
 #include "snapkit/number.h"
 
-void text_put(text *t, const char *s, size_t n)
+void at_text_put(text *t, const char *s, size_t n)
 {
     if (t->failed)
         return;
@@ -29,12 +29,12 @@ void text_put(text *t, const char *s, size_t n)
     t->buf[t->len] = '\0';
 }
 
-void text_str(text *t, const char *s)
+void at_text_str(text *t, const char *s)
 {
-    text_put(t, s, strlen(s));
+    at_text_put(t, s, strlen(s));
 }
 
-void text_printf(text *t, const char *fmt, ...)
+void at_text_printf(text *t, const char *fmt, ...)
 {
     char small[512];
     va_list ap;
@@ -46,7 +46,7 @@ void text_printf(text *t, const char *fmt, ...)
         return;
     }
     if ((size_t)n < sizeof small) {
-        text_put(t, small, (size_t)n);
+        at_text_put(t, small, (size_t)n);
         return;
     }
     char *big = sk_malloc((size_t)n + 1);
@@ -57,18 +57,18 @@ void text_printf(text *t, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(big, (size_t)n + 1, fmt, ap);
     va_end(ap);
-    text_put(t, big, (size_t)n);
+    at_text_put(t, big, (size_t)n);
     sk_free(big);
 }
 
-void text_double(text *t, double v)
+void at_text_double(text *t, double v)
 {
     char buf[SK_NUMBER_BUFSIZE];
     int n = number_format_double(v, buf);
-    text_put(t, buf, (size_t)n);
+    at_text_put(t, buf, (size_t)n);
 }
 
-void text_free(text *t)
+void at_text_free(text *t)
 {
     sk_free(t->buf);
     memset(t, 0, sizeof *t);

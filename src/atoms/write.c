@@ -38,7 +38,7 @@ int sk_atoms_writer_open(sk_atoms_writer **out, const char *path, sk_atoms_forma
     int level = 0;
     if (ends_with_gz(path))
         level = opts && opts->gzip_level >= 1 && opts->gzip_level <= 9 ? opts->gzip_level : 6;
-    int rc = sink_open(&w->sink, path, level, threads, err);
+    int rc = at_sink_open(&w->sink, path, level, threads, !(opts && opts->no_fsync), err);
     if (rc != SK_OK) {
         sk_free(w->path);
         sk_free(w);
@@ -65,9 +65,9 @@ int sk_atoms_writer_add(sk_atoms_writer *w, const sk_table *frame, sk_error *err
         return sk_fail(err, SK_ERR_ARG, w->path, -1, "a LAMMPS data file holds one frame");
     int rc;
     switch (w->format) {
-    case SK_ATOMS_DUMP: rc = dump_write(w->sink, frame, err); break;
-    case SK_ATOMS_DATA: rc = data_write(w->sink, frame, err); break;
-    default: rc = xyz_write(w->sink, frame, err); break;
+    case SK_ATOMS_DUMP: rc = at_dump_write(w->sink, frame, err); break;
+    case SK_ATOMS_DATA: rc = at_data_write(w->sink, frame, err); break;
+    default: rc = at_xyz_write(w->sink, frame, err); break;
     }
     if (rc == SK_OK)
         w->frames++;
@@ -76,7 +76,13 @@ int sk_atoms_writer_add(sk_atoms_writer *w, const sk_table *frame, sk_error *err
 
 int sk_atoms_writer_commit(sk_atoms_writer *w, sk_error *err)
 {
-    int rc = sink_commit(w->sink, err);
+    if (w->frames == 0) {
+        /* An empty input must not become an empty file that looks written. */
+        int rc = sk_fail(err, SK_ERR_ARG, w->path, -1, "no frame to write (an empty input?)");
+        sk_atoms_writer_abort(w);
+        return rc;
+    }
+    int rc = at_sink_commit(w->sink, err);
     sk_free(w->path);
     sk_free(w);
     return rc;
@@ -86,7 +92,7 @@ void sk_atoms_writer_abort(sk_atoms_writer *w)
 {
     if (!w)
         return;
-    sink_abort(w->sink);
+    at_sink_abort(w->sink);
     sk_free(w->path);
     sk_free(w);
 }

@@ -20,7 +20,8 @@ struct out_sink {
     int threads;
 };
 
-int sink_open(out_sink **out, const char *path, int gzip_level, int threads, sk_error *err)
+int at_sink_open(out_sink **out, const char *path, int gzip_level, int threads, int fsync_on,
+                 sk_error *err)
 {
     *out = NULL;
     out_sink *s = sk_calloc(1, sizeof *s);
@@ -34,6 +35,7 @@ int sink_open(out_sink **out, const char *path, int gzip_level, int threads, sk_
         sk_free(s);
         return rc;
     }
+    sk_atomic_set_fsync(s->file, fsync_on);
     s->gzip_level = gzip_level;
     s->threads = threads > 0 ? threads : 1;
     *out = s;
@@ -57,13 +59,13 @@ static int put_raw(out_sink *s, const void *data, size_t n, sk_error *err)
     return rc;
 }
 
-int sink_write(out_sink *s, const void *data, size_t n, sk_error *err)
+int at_sink_write(out_sink *s, const void *data, size_t n, sk_error *err)
 {
     if (!s->gzip_level || n == 0)
         return put_raw(s, data, n, err);
     char *member;
     size_t m;
-    int rc = gzip_member(s->path, data, n, s->gzip_level, &member, &m, err);
+    int rc = at_gzip_member(s->path, data, n, s->gzip_level, &member, &m, err);
     if (rc == SK_OK)
         rc = put_raw(s, member, m, err);
     sk_free(member);
@@ -76,14 +78,14 @@ static void free_sink(out_sink *s)
     sk_free(s);
 }
 
-int sink_commit(out_sink *s, sk_error *err)
+int at_sink_commit(out_sink *s, sk_error *err)
 {
     int rc = sk_atomic_commit(s->file, err);
     free_sink(s);
     return rc;
 }
 
-void sink_abort(out_sink *s)
+void at_sink_abort(out_sink *s)
 {
     if (!s)
         return;
@@ -93,7 +95,7 @@ void sink_abort(out_sink *s)
 
 /* ---- rows ------------------------------------------------------------- */
 
-int out_field_for(const sk_column *c, out_field *f, sk_error *err)
+int at_out_field_for(const sk_column *c, out_field *f, sk_error *err)
 {
     memset(f, 0, sizeof *f);
     f->data = c->data;
@@ -194,7 +196,7 @@ static int64_t format_rows(const out_field *fields, int nfields, int64_t r0, int
     return p - buf;
 }
 
-int sink_rows(out_sink *s, const out_field *fields, int nfields, int64_t nrows, sk_error *err)
+int at_sink_rows(out_sink *s, const out_field *fields, int nfields, int64_t nrows, sk_error *err)
 {
     if (nrows == 0 || nfields == 0)
         return SK_OK;
@@ -231,7 +233,7 @@ int sink_rows(out_sink *s, const out_field *fields, int nfields, int64_t nrows, 
                             "a category column holds a code without a label (row %lld..)",
                             (long long)r0);
                 else if (s->gzip_level)
-                    gzip_member(s->path, buf, (size_t)len, s->gzip_level, &member, &mlen, &mine);
+                    at_gzip_member(s->path, buf, (size_t)len, s->gzip_level, &member, &mlen, &mine);
             }
 #pragma omp ordered
             {

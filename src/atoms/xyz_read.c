@@ -133,17 +133,17 @@ static int read_header(sk_atoms_file *f, cursor *c, xyz_header *h, sk_error *err
 {
     const char *b, *e, *stop;
     int64_t line;
-    if (!cursor_next_nonblank(c, &b, &e, 0, &line))
+    if (!at_cursor_next_nonblank(c, &b, &e, 0, &line))
         return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, c->line, 1, "no frame here");
-    trim(&b, &e);
+    at_trim(&b, &e);
     const char *lb = b;
-    if (!number_parse_int64(b, e, &h->natoms, &stop) || !only_space(stop, e) || h->natoms < 0)
+    if (!number_parse_int64(b, e, &h->natoms, &stop) || !at_only_space(stop, e) || h->natoms < 0)
         return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, line, (int64_t)(b - lb) + 1,
                             "expected the atom count of an XYZ frame, found '%.*s' (not XYZ, or "
                             "the previous frame's count is wrong)",
                             (int)(e - b > 40 ? 40 : e - b), b);
     h->comment_line = c->line;
-    if (!cursor_next(c, &h->comment, &h->comment_end))
+    if (!at_cursor_next(c, &h->comment, &h->comment_end))
         return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, c->line, 1,
                             "the file ends before the comment line");
     const char *bad;
@@ -159,7 +159,7 @@ static int read_header(sk_atoms_file *f, cursor *c, xyz_header *h, sk_error *err
 static int body_end(sk_atoms_file *f, const xyz_header *h, const char **end, sk_error *err)
 {
     int64_t done;
-    *end = skip_lines(h->body, f->src.data + f->src.size, h->natoms, &done);
+    *end = at_skip_lines(h->body, f->src.data + f->src.size, h->natoms, &done);
     if (done < h->natoms)
         return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, h->body_line + done, 1,
                             "the file ends after %lld of the %lld atom lines", (long long)done,
@@ -167,8 +167,8 @@ static int body_end(sk_atoms_file *f, const xyz_header *h, const char **end, sk_
     cursor c = {*end, f->src.data + f->src.size, h->body_line + h->natoms};
     const char *b, *e, *stop;
     int64_t line, count;
-    if (cursor_next_nonblank(&c, &b, &e, 0, &line)) {
-        trim(&b, &e);
+    if (at_cursor_next_nonblank(&c, &b, &e, 0, &line)) {
+        at_trim(&b, &e);
         if (!number_parse_int64(b, e, &count, &stop) || stop != e)
             return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, line, 1,
                                 "more atom lines than the count %lld (expected the next "
@@ -178,7 +178,7 @@ static int body_end(sk_atoms_file *f, const xyz_header *h, const char **end, sk_
     return SK_OK;
 }
 
-int xyz_skip(sk_atoms_file *f, int64_t pos, int64_t line, frame_span *span, sk_error *err)
+int at_xyz_skip(sk_atoms_file *f, int64_t pos, int64_t line, frame_span *span, sk_error *err)
 {
     cursor c = {f->src.data + pos, f->src.data + f->src.size, line};
     xyz_header h;
@@ -270,7 +270,7 @@ static int parse_properties(sk_atoms_file *f, const xyz_header *h, const char *b
             field_kind kind = type == 'S'   ? FIELD_CATEGORY
                               : type == 'R' ? FIELD_FLOAT64
                               : type == 'L' ? FIELD_BOOL
-                              : lammps_int32_column(cname) ? FIELD_INT32
+                              : at_lammps_int32_column(cname) ? FIELD_INT32
                                                        : FIELD_INT64;
             int rc = add_column(pc, cname, kind);
             if (rc == -1)
@@ -302,12 +302,19 @@ static int comment_meta(sk_atoms_file *f, const xyz_header *h, sk_table *t, sk_e
     if (lat) {
         double v[9];
         char *s = sk_strndup(lat->val, (size_t)(lat->val_end - lat->val));
-        int ok = s && parse_vec(s, v, 9) == 0;
+        int ok = s && at_parse_vec(s, v, 9) == 0;
         sk_free(s);
         if (!ok)
             return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, h->comment_line,
                                 (int64_t)(lat->raw - h->comment) + 1,
                                 "Lattice needs nine numbers");
+        int nonzero = 0;
+        for (int i = 0; i < 9; i++)
+            nonzero |= v[i] != 0.0;
+        if (!nonzero) /* no cell at all: write no Lattice rather than a zero one */
+            return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, h->comment_line,
+                                (int64_t)(lat->raw - h->comment) + 1,
+                                "Lattice is all zeros (no cell: leave the Lattice out)");
         memcpy(box.a, v, sizeof box.a);
         memcpy(box.b, v + 3, sizeof box.b);
         memcpy(box.c, v + 6, sizeof box.c);
@@ -316,7 +323,7 @@ static int comment_meta(sk_atoms_file *f, const xyz_header *h, sk_table *t, sk_e
     const pair *origin = find_pair(cl, "Origin");
     if (origin) {
         char *s = sk_strndup(origin->val, (size_t)(origin->val_end - origin->val));
-        int ok = s && parse_vec(s, box.origin, 3) == 0;
+        int ok = s && at_parse_vec(s, box.origin, 3) == 0;
         sk_free(s);
         if (!ok)
             return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, h->comment_line,
@@ -356,7 +363,7 @@ static int comment_meta(sk_atoms_file *f, const xyz_header *h, sk_table *t, sk_e
     return rc;
 }
 
-int xyz_read(sk_atoms_file *f, int64_t pos, int64_t line, int with_atoms, int64_t *natoms,
+int at_xyz_read(sk_atoms_file *f, int64_t pos, int64_t line, int with_atoms, int64_t *natoms,
              sk_table **out, sk_error *err)
 {
     *out = NULL;
@@ -385,14 +392,14 @@ int xyz_read(sk_atoms_file *f, int64_t pos, int64_t line, int with_atoms, int64_
             rc = sk_fail(err, SK_ERR_NOMEM, f->src.path, -1, "out of memory");
     }
     for (int i = 0; rc == SK_OK && i < pc->n; i++)
-        rc = field_add(t, pc->names[i], pc->kind[i], &fields[i], err);
+        rc = at_field_add(t, pc->names[i], pc->kind[i], &fields[i], err);
     if (rc == SK_OK)
         rc = comment_meta(f, h, t, err);
     if (rc == SK_OK && with_atoms && h->natoms > 0) {
         body b = {.path = f->src.path, .begin = h->body, .end = end, .first_line = h->body_line,
                   .nrows = h->natoms, .fields = fields, .nfields = pc->n, .nrequired = pc->n,
                   .threads = f->threads, .allow_extra = props == NULL};
-        rc = body_parse(&b, t, err);
+        rc = at_body_parse(&b, t, err);
     }
     sk_free(fields);
     if (pc)

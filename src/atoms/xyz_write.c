@@ -134,13 +134,13 @@ static int plan(const sk_table *t, layout *l, sk_error *err)
 /* A kept comment as a quoted value ("..." with \" and \\ escaped). */
 static void quoted(text *h, const char *s)
 {
-    text_str(h, "\"");
+    at_text_str(h, "\"");
     for (; *s; s++) {
         if (*s == '"' || *s == '\\')
-            text_str(h, "\\");
-        text_put(h, s, 1);
+            at_text_str(h, "\\");
+        at_text_put(h, s, 1);
     }
-    text_str(h, "\"");
+    at_text_str(h, "\"");
 }
 
 static int comment_line(text *h, const sk_table *t, const layout *l, sk_error *err)
@@ -152,15 +152,15 @@ static int comment_line(text *h, const sk_table *t, const layout *l, sk_error *e
         return rc;
     if (has_box) {
         const double *v[3] = {box.a, box.b, box.c};
-        text_str(h, "Lattice=\"");
+        at_text_str(h, "Lattice=\"");
         for (int i = 0; i < 9; i++) {
-            text_double(h, v[i / 3][i % 3]);
-            text_str(h, i < 8 ? " " : "\" ");
+            at_text_double(h, v[i / 3][i % 3]);
+            at_text_str(h, i < 8 ? " " : "\" ");
         }
     }
-    text_str(h, "Properties=");
+    at_text_str(h, "Properties=");
     for (int g = 0; g < l->ngroups; g++)
-        text_printf(h, "%s%s:%c:%d", g ? ":" : "", l->groups[g].name, l->groups[g].type,
+        at_text_printf(h, "%s%s:%c:%d", g ? ":" : "", l->groups[g].name, l->groups[g].type,
                     l->groups[g].count);
     int has_step = 0;
     for (int i = 0; i < sk_table_meta_count(t); i++) {
@@ -168,37 +168,37 @@ static int comment_line(text *h, const sk_table *t, const layout *l, sk_error *e
         if (strncmp(k, "extxyz.", 7) != 0)
             continue;
         has_step |= strcmp(k + 7, "timestep") == 0;
-        text_str(h, " ");
-        text_str(h, k + 7);
+        at_text_str(h, " ");
+        at_text_str(h, k + 7);
         if (*v) {
-            text_str(h, "=");
-            text_str(h, v);
+            at_text_str(h, "=");
+            at_text_str(h, v);
         }
     }
     const char *plain = sk_table_meta_get(t, "xyz.comment");
     if (plain && *plain && !sk_table_meta_get(t, "extxyz.comment")) {
-        text_str(h, " comment=");
+        at_text_str(h, " comment=");
         quoted(h, plain);
     }
     const char *step = sk_table_meta_get(t, "timestep");
     if (step && !has_step)
-        text_printf(h, " timestep=%s", step);
+        at_text_printf(h, " timestep=%s", step);
     if (has_box) {
         if (box.origin[0] != 0 || box.origin[1] != 0 || box.origin[2] != 0) {
-            text_str(h, " Origin=\"");
+            at_text_str(h, " Origin=\"");
             for (int i = 0; i < 3; i++) {
-                text_double(h, box.origin[i]);
-                text_str(h, i < 2 ? " " : "\"");
+                at_text_double(h, box.origin[i]);
+                at_text_str(h, i < 2 ? " " : "\"");
             }
         }
-        text_printf(h, " pbc=\"%c %c %c\"", box.pbc[0] ? 'T' : 'F', box.pbc[1] ? 'T' : 'F',
+        at_text_printf(h, " pbc=\"%c %c %c\"", box.pbc[0] ? 'T' : 'F', box.pbc[1] ? 'T' : 'F',
                     box.pbc[2] ? 'T' : 'F');
     }
-    text_str(h, "\n");
+    at_text_str(h, "\n");
     return SK_OK;
 }
 
-int xyz_write(out_sink *s, const sk_table *t, sk_error *err)
+int at_xyz_write(out_sink *s, const sk_table *t, sk_error *err)
 {
     layout l = {0};
     text h = {0};
@@ -207,7 +207,7 @@ int xyz_write(out_sink *s, const sk_table *t, sk_error *err)
     if (rc == SK_OK && l.norder == 0)
         rc = sk_fail(err, SK_ERR_ARG, NULL, -1, "the frame has no columns to write");
     if (rc == SK_OK) {
-        text_printf(&h, "%lld\n", (long long)sk_table_nrows(t));
+        at_text_printf(&h, "%lld\n", (long long)sk_table_nrows(t));
         rc = comment_line(&h, t, &l, err);
     }
     if (rc == SK_OK && !(fields = sk_calloc((size_t)l.norder, sizeof *fields)))
@@ -215,18 +215,18 @@ int xyz_write(out_sink *s, const sk_table *t, sk_error *err)
     for (int g = 0; rc == SK_OK && g < l.ngroups; g++)
         for (int k = 0; rc == SK_OK && k < l.groups[g].count; k++) {
             int at = l.groups[g].first + k;
-            rc = out_field_for(sk_table_col(t, l.order[at]), &fields[at], err);
+            rc = at_out_field_for(sk_table_col(t, l.order[at]), &fields[at], err);
             fields[at].as_bool = l.groups[g].type == 'L';
         }
     if (rc == SK_OK && h.failed)
         rc = sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
     if (rc == SK_OK)
-        rc = sink_write(s, h.buf, h.len, err);
+        rc = at_sink_write(s, h.buf, h.len, err);
     if (rc == SK_OK)
-        rc = sink_rows(s, fields, l.norder, sk_table_nrows(t), err);
+        rc = at_sink_rows(s, fields, l.norder, sk_table_nrows(t), err);
     sk_free(fields);
     sk_free(l.groups);
     sk_free(l.order);
-    text_free(&h);
+    at_text_free(&h);
     return rc;
 }

@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "snapkit/bench.h"
+#include "bench/bench.h"
+#include "snapkit/convert.h"
 #include "snapkit/memory.h"
 #include "snapkit/store.h"
 
@@ -16,6 +17,8 @@ void sk_convert_derive(sk_convert_bench *c)
      * write, and each later use saves read - reread. */
     double saved = c->read_seconds - c->reread_seconds;
     c->break_even_rereads = saved > 0 ? c->write_seconds / saved : INFINITY;
+    c->break_even_conversion = saved > 0 ? (c->read_seconds + c->write_seconds) / saved : INFINITY;
+    c->churn_ratio = c->alloc_reread > 0 ? (double)c->alloc_read / (double)c->alloc_reread : NAN;
 }
 
 static uint64_t allocated_so_far(void)

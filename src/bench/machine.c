@@ -1,6 +1,6 @@
 /* Facts about the machine and the job: CPU model, cores, RAM, the
  * filesystem under a path, and the thread levels a sweep may use. */
-#include "snapkit/bench.h"
+#include "bench/bench.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "snapkit/bench.h"
+#include "bench/bench.h"
 #include "snapkit/memory.h"
 #include "snapkit/project.h"
 

@@ -13,7 +13,7 @@
 
 #include "bench/source.h"
 #include "core/clock.h"
-#include "snapkit/bench.h"
+#include "bench/bench.h"
 #include "snapkit/memory.h"
 
 /* Pages of the file still in the page cache, after asking the kernel to
@@ -164,14 +164,14 @@ static int timed_read(sk_bench_source *src, const char *component, const sk_sele
 static int pick_components(sk_bench_source *src, const char *const *asked, const char **names,
                            int *n, sk_error *err)
 {
-    const char *present[4];
+    const char *present[SKB_MAX_COMPONENTS];
     int np = sk_bench_source_components(src, present);
     *n = 0;
     if (!asked || !asked[0]) {
         memcpy(names, present, (size_t)np * sizeof *names);
         *n = np;
     }
-    for (int i = 0; asked && asked[i] && i < 4; i++) {
+    for (int i = 0; asked && asked[i] && i < SKB_MAX_COMPONENTS; i++) {
         int found = 0;
         for (int k = 0; k < np; k++)
             found |= strcmp(asked[i], present[k]) == 0;
@@ -246,7 +246,7 @@ int sk_bench_read(sk_bench_source *src, const sk_selection *sel,
                   const sk_read_bench_options *opt, sk_read_bench *out, sk_error *err)
 {
     memset(out, 0, sizeof *out);
-    const char *names[4];
+    const char *names[SKB_MAX_COMPONENTS];
     int n;
     int rc = pick_components(src, opt->components, names, &n, err);
     if (rc != SK_OK)
@@ -269,7 +269,7 @@ int sk_bench_read(sk_bench_source *src, const sk_selection *sel,
 typedef struct sweep_ctx {
     sk_bench_source *src;
     const sk_selection *sel;
-    const char *names[4];
+    const char *names[SKB_MAX_COMPONENTS];
     int n;
 } sweep_ctx;
 

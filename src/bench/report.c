@@ -5,28 +5,28 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "bench/strbuf.h"
+#include "core/text.h"
 #include "snapkit/atomicfile.h"
-#include "snapkit/bench.h"
+#include "bench/bench.h"
 #include "snapkit/memory.h"
 
 /* One CSV row; the series is quoted because names may hold commas. */
-static void row(skb_buf *b, const char *stage, const char *series, int threads,
+static void row(sk_text *b, const char *stage, const char *series, int threads,
                 const char *quantity, double value, const char *unit)
 {
-    skb_printf(b, "%s,\"", stage);
+    sk_text_printf(b, "%s,\"", stage);
     for (const char *s = series; *s; s++)
-        skb_printf(b, *s == '"' ? "\"\"" : "%c", *s);
-    skb_puts(b, "\",");
+        sk_text_printf(b, *s == '"' ? "\"\"" : "%c", *s);
+    sk_text_puts(b, "\",");
     if (threads > 0)
-        skb_printf(b, "%d", threads);
+        sk_text_printf(b, "%d", threads);
     if (isfinite(value))
-        skb_printf(b, ",%s,%.17g,%s\n", quantity, value, unit);
+        sk_text_printf(b, ",%s,%.17g,%s\n", quantity, value, unit);
     else
-        skb_printf(b, ",%s,,%s\n", quantity, unit);
+        sk_text_printf(b, ",%s,,%s\n", quantity, unit);
 }
 
-static void scaling_rows(skb_buf *b, const char *stage, const char *series, const sk_scaling *s)
+static void scaling_rows(sk_text *b, const char *stage, const char *series, const sk_scaling *s)
 {
     for (int i = 0; i < s->npoints; i++) {
         const sk_sweep_point *p = &s->points[i];
@@ -44,7 +44,7 @@ static void scaling_rows(skb_buf *b, const char *stage, const char *series, cons
     row(b, stage, series, 0, "ceiling", s->amdahl.ceiling, "");
 }
 
-static void machine_rows(skb_buf *b, const sk_machine *m)
+static void machine_rows(sk_text *b, const sk_machine *m)
 {
     row(b, "machine", m->cpu_model, 0, "logical_cpus", m->logical_cpus, "count");
     row(b, "machine", m->cpu_model, 0, "physical_cores", m->physical_cores, "count");
@@ -52,7 +52,7 @@ static void machine_rows(skb_buf *b, const sk_machine *m)
     row(b, "machine", m->budget.limited_by, 0, "threads_owned", m->budget.owned, "count");
 }
 
-static void storage_rows(skb_buf *b, const sk_storage_result *s)
+static void storage_rows(sk_text *b, const sk_storage_result *s)
 {
     for (int i = 0; i < s->npoints; i++) {
         const sk_storage_point *p = &s->points[i];
@@ -64,7 +64,7 @@ static void storage_rows(skb_buf *b, const sk_storage_result *s)
     row(b, "storage", s->fs_type, 0, "bytes_read", (double)s->bytes_read, "B");
 }
 
-static void read_rows(skb_buf *b, const sk_read_bench *r)
+static void read_rows(sk_text *b, const sk_read_bench *r)
 {
     for (int i = 0; i < r->ncomponents; i++) {
         const sk_read_component *c = &r->components[i];
@@ -78,13 +78,15 @@ static void read_rows(skb_buf *b, const sk_read_bench *r)
     }
 }
 
-static void convert_rows(skb_buf *b, const sk_convert_bench *c)
+static void convert_rows(sk_text *b, const sk_convert_bench *c)
 {
     row(b, "convert", "", 0, "read_seconds", c->read_seconds, "s");
     row(b, "convert", "", 0, "write_seconds", c->write_seconds, "s");
     row(b, "convert", "", 0, "reread_seconds", c->reread_seconds, "s");
     row(b, "convert", "", 0, "speedup", c->speedup, "");
     row(b, "convert", "", 0, "break_even_rereads", c->break_even_rereads, "count");
+    row(b, "convert", "", 0, "break_even_conversion", c->break_even_conversion, "count");
+    row(b, "convert", "", 0, "churn_ratio", c->churn_ratio, "");
     row(b, "convert", "", 0, "bytes_ramses", (double)c->bytes_ramses, "B");
     row(b, "convert", "", 0, "bytes_file", (double)c->bytes_file, "B");
     row(b, "convert", "", 0, "bytes_allocated_read", (double)c->alloc_read, "B");
@@ -92,11 +94,64 @@ static void convert_rows(skb_buf *b, const sk_convert_bench *c)
     row(b, "convert", "", 0, "bytes_allocated_reread", (double)c->alloc_reread, "B");
 }
 
+static void lmax_path_rows(sk_text *b, const char *series, int threads, const sk_lmax_path *p,
+                           int lmax)
+{
+    char s[64];
+    snprintf(s, sizeof s, "%s lmax %d", series, lmax);
+    row(b, "lmax", s, threads, "rows", (double)p->rows, "count");
+    row(b, "lmax", s, threads, "bytes_allocated", (double)p->bytes_allocated, "B");
+    row(b, "lmax", s, threads, "bytes_read", (double)p->bytes_read, "B");
+    row(b, "lmax", s, threads, "seconds", p->seconds, "s");
+}
+
+static void lmax_fit_rows(sk_text *b, const char *series, const sk_lmax_fits *f)
+{
+    const sk_lmax_fit *fits[2] = {&f->allocated, &f->read};
+    static const char *const names[2] = {"allocated", "read"};
+    for (int k = 0; k < 2; k++) {
+        char s[64];
+        snprintf(s, sizeof s, "%s fit bytes %s", series, names[k]);
+        row(b, "lmax", s, 0, "gb_per_second", fits[k]->gb_per_second, "GB/s");
+        row(b, "lmax", s, 0, "intercept_seconds", fits[k]->ok ? fits[k]->intercept : NAN, "s");
+        row(b, "lmax", s, 0, "r2", fits[k]->ok ? fits[k]->r2 : NAN, "");
+    }
+}
+
+static void lmax_rows(sk_text *b, const sk_lmax_bench *l)
+{
+    int file = l->file[0] != 0;
+    for (int i = 0; i < l->npoints; i++) {
+        const sk_lmax_point *p = &l->points[i];
+        lmax_path_rows(b, "ramses", l->threads, &p->ramses, p->lmax);
+        if (file) {
+            lmax_path_rows(b, "file", l->threads, &p->file, p->lmax);
+            char s[32];
+            snprintf(s, sizeof s, "ratio lmax %d", p->lmax);
+            row(b, "lmax", s, l->threads, "time_ratio", p->time_ratio, "");
+            row(b, "lmax", s, l->threads, "alloc_ratio", p->alloc_ratio, "");
+        }
+    }
+    lmax_fit_rows(b, "ramses", &l->fit_ramses);
+    if (file)
+        lmax_fit_rows(b, "file", &l->fit_file);
+}
+
+static void outputs_rows(sk_text *b, const sk_outputs_bench *o)
+{
+    char s[32];
+    snprintf(s, sizeof s, "%d outputs", o->noutputs);
+    row(b, "outputs", s, o->threads_per_process, "processes_seconds", o->processes_seconds, "s");
+    row(b, "outputs", s, o->budget, "sequential_seconds", o->sequential_seconds, "s");
+    row(b, "outputs", s, 0, "ratio", o->ratio, "");
+}
+
 char *sk_report_csv(const sk_report *r)
 {
-    skb_buf b = {0};
-    skb_puts(&b, "stage,series,threads,quantity,value,unit\n");
-    machine_rows(&b, r->machine);
+    sk_text b = {0};
+    sk_text_puts(&b, "stage,series,threads,quantity,value,unit\n");
+    if (r->machine)
+        machine_rows(&b, r->machine);
     if (r->sweep)
         scaling_rows(&b, "sweep", "read", r->sweep);
     if (r->storage)
@@ -107,7 +162,11 @@ char *sk_report_csv(const sk_report *r)
         convert_rows(&b, r->convert);
     for (int i = 0; r->project && i < r->project->ncases; i++)
         scaling_rows(&b, "project", r->project->cases[i].name, &r->project->cases[i].scaling);
-    return skb_take(&b);
+    if (r->lmax)
+        lmax_rows(&b, r->lmax);
+    if (r->outputs)
+        outputs_rows(&b, r->outputs);
+    return sk_text_take(&b);
 }
 
 static int write_file(const char *dir, const char *name, const void *data, size_t n, sk_error *err)
@@ -158,14 +217,15 @@ int sk_report_write(const sk_report *r, const char *dir, sk_error *err)
         rc = write_text(dir, "report.json", j.failed ? NULL : with_newline(sk_json_text(&j)), err);
         sk_json_free(&j);
     }
-    if (rc == SK_OK)
-        rc = write_text(dir, "report.svg", sk_report_svg(r), err);
-    uint8_t *png = NULL;
-    size_t size = 0;
-    if (rc == SK_OK)
-        rc = sk_report_png(r, &png, &size, err);
-    if (rc == SK_OK)
-        rc = write_file(dir, "report.png", png, size, err);
-    sk_free(png);
+    static const char *const formats[] = {"png", "svg", "pdf"};
+    for (int i = 0; i < 3 && rc == SK_OK; i++) {
+        char *bytes = NULL, name[32];
+        size_t size = 0;
+        snprintf(name, sizeof name, "report.%s", formats[i]);
+        rc = sk_report_figure(r, formats[i], &bytes, &size, err);
+        if (rc == SK_OK)
+            rc = write_file(dir, name, bytes, size, err);
+        sk_free(bytes);
+    }
     return rc;
 }

@@ -2,7 +2,7 @@
  * what `snapkit bench <stage> --json` prints. */
 #include <math.h>
 
-#include "snapkit/bench.h"
+#include "bench/bench.h"
 
 void sk_thread_budget_json(const sk_thread_budget *b, sk_json *j)
 {
@@ -27,6 +27,17 @@ void sk_machine_json(const sk_machine *m, sk_json *j)
     sk_json_kv_string(j, "os", m->os);
     sk_json_key(j, "threads");
     sk_thread_budget_json(&m->budget, j);
+    if (m->touch.bytes > 0) {
+        sk_json_key(j, "first_touch");
+        sk_json_object_begin(j);
+        sk_json_kv_int(j, "bytes", m->touch.bytes);
+        sk_json_kv_double(j, "gb_per_s", m->touch.gb_per_s);
+        sk_json_kv_double(j, "madv_hugepage_gb_per_s", m->touch.huge_gb_per_s);
+        sk_json_kv_double(j, "second_touch_gb_per_s", m->touch.second_gb_per_s);
+        sk_json_kv_string(j, "thp_enabled", m->touch.thp_enabled);
+        sk_json_kv_string(j, "thp_defrag", m->touch.thp_defrag);
+        sk_json_object_end(j);
+    }
     char warning[256];
     if (sk_thread_warning(&m->budget, "--max-threads", warning, sizeof warning))
         sk_json_kv_string(j, "warning", warning);
@@ -122,6 +133,16 @@ void sk_scaling_json(const sk_scaling *s, sk_json *j)
     sk_json_kv_double(j, "one_thread_seconds", s->amdahl.one_thread_seconds);
     sk_json_kv_double(j, "ceiling", s->amdahl.ceiling);
     sk_json_kv_int(j, "points_used", s->amdahl.points_used);
+    sk_scaling_shares sh;
+    sk_scaling_shares_get(s, &sh);
+    sk_json_kv_double(j, "ceiling_share", sh.ceiling_share);
+    sk_json_object_end(j);
+    sk_json_key(j, "economical_cost");
+    sk_json_object_begin(j);
+    sk_json_kv_int(j, "threads", s->economical);
+    sk_json_kv_int(j, "of_threads", sh.most_threads);
+    sk_json_kv_double(j, "cores_share", sh.cores_share);
+    sk_json_kv_double(j, "speed_share", sh.speed_share);
     sk_json_object_end(j);
     sk_json_object_end(j);
 }
@@ -164,6 +185,8 @@ void sk_convert_json(const sk_convert_bench *c, sk_json *j)
     sk_json_kv_double(j, "reread_seconds", c->reread_seconds);
     sk_json_kv_double(j, "speedup", c->speedup);
     sk_json_kv_double(j, "break_even_rereads", c->break_even_rereads);
+    sk_json_kv_double(j, "break_even_conversion", c->break_even_conversion);
+    sk_json_kv_double(j, "churn_ratio", c->churn_ratio);
     sk_json_kv_int(j, "bytes_ramses", c->bytes_ramses);
     sk_json_kv_int(j, "bytes_file", c->bytes_file);
     sk_json_kv_double(j, "size_percent",
@@ -206,9 +229,90 @@ void sk_outputs_json(const sk_outputs_bench *o, sk_json *j)
     sk_json_object_end(j);
 }
 
+static void lmax_path_json(const sk_lmax_path *p, sk_json *j)
+{
+    sk_json_object_begin(j);
+    sk_json_kv_int(j, "rows", p->rows);
+    sk_json_kv_int(j, "bytes_allocated", p->bytes_allocated);
+    sk_json_kv_int(j, "bytes_read", p->bytes_read);
+    sk_json_kv_double(j, "seconds", p->seconds);
+    sk_json_kv_double(j, "seconds_min", p->seconds_min);
+    sk_json_object_end(j);
+}
+
+static void lmax_fit_json(const sk_lmax_fit *f, sk_json *j)
+{
+    sk_json_object_begin(j);
+    sk_json_key(j, "ok");
+    sk_json_bool(j, f->ok);
+    sk_json_kv_double(j, "slope_seconds_per_byte", f->ok ? f->slope : NAN);
+    sk_json_kv_double(j, "gb_per_second", f->gb_per_second);
+    sk_json_kv_double(j, "intercept_seconds", f->ok ? f->intercept : NAN);
+    sk_json_kv_double(j, "r2", f->ok ? f->r2 : NAN);
+    sk_json_object_end(j);
+}
+
+static void lmax_fits_json(const sk_lmax_fits *f, sk_json *j)
+{
+    sk_json_object_begin(j);
+    sk_json_key(j, "allocated");
+    lmax_fit_json(&f->allocated, j);
+    sk_json_key(j, "read");
+    lmax_fit_json(&f->read, j);
+    sk_json_kv_string(j, "explains", f->explains ? f->explains : "");
+    sk_json_object_end(j);
+}
+
+void sk_lmax_json(const sk_lmax_bench *b, sk_json *j)
+{
+    int file = b->file[0] != 0;
+    sk_json_object_begin(j);
+    sk_json_kv_string(j, "component", b->component);
+    sk_json_kv_int(j, "threads", b->threads);
+    sk_json_kv_int(j, "runs", b->runs);
+    sk_json_kv_int(j, "levelmin", b->levelmin);
+    sk_json_kv_int(j, "levelmax", b->levelmax);
+    if (file) {
+        sk_json_kv_string(j, "file", b->file);
+        sk_json_key(j, "file_exact");
+        sk_json_bool(j, b->file_exact);
+    }
+    sk_json_key(j, "points");
+    sk_json_array_begin(j);
+    for (int i = 0; i < b->npoints; i++) {
+        const sk_lmax_point *p = &b->points[i];
+        sk_json_object_begin(j);
+        sk_json_kv_int(j, "lmax", p->lmax);
+        sk_json_key(j, "ramses");
+        lmax_path_json(&p->ramses, j);
+        if (file) {
+            sk_json_key(j, "file");
+            lmax_path_json(&p->file, j);
+            sk_json_kv_double(j, "time_ratio", p->time_ratio);
+            sk_json_kv_double(j, "alloc_ratio", p->alloc_ratio);
+        }
+        sk_json_object_end(j);
+    }
+    sk_json_array_end(j);
+    sk_json_key(j, "fit");
+    sk_json_object_begin(j);
+    sk_json_key(j, "ramses");
+    lmax_fits_json(&b->fit_ramses, j);
+    if (file) {
+        sk_json_key(j, "file");
+        lmax_fits_json(&b->fit_file, j);
+    }
+    sk_json_object_end(j);
+    sk_json_object_end(j);
+}
+
 void sk_report_json(const sk_report *r, sk_json *j)
 {
     sk_json_object_begin(j);
+    if (r->meta) {
+        sk_json_key(j, "metadata");
+        sk_bench_meta_json(r->meta, j);
+    }
     sk_json_key(j, "machine");
     sk_machine_json(r->machine, j);
     if (r->source) {
@@ -234,6 +338,10 @@ void sk_report_json(const sk_report *r, sk_json *j)
     if (r->project) {
         sk_json_key(j, "project");
         sk_project_json(r->project, j);
+    }
+    if (r->lmax) {
+        sk_json_key(j, "lmax");
+        sk_lmax_json(r->lmax, j);
     }
     sk_json_object_end(j);
 }

@@ -1,6 +1,6 @@
 /* Thread sweeps and what they tell: speedup, efficiency, the fastest,
  * sweet-spot and economical thread counts, and an Amdahl fit. */
-#include "snapkit/bench.h"
+#include "bench/bench.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -220,4 +220,19 @@ int sk_bench_sweep(const sk_sweep_options *opt, sk_sweep_fn fn, void *ctx, sk_sc
     }
     sk_free(times);
     return rc == SK_OK ? sk_scaling_analyse(out, err) : rc;
+}
+
+void sk_scaling_shares_get(const sk_scaling *s, sk_scaling_shares *out)
+{
+    *out = (sk_scaling_shares){.ceiling_share = NAN, .cores_share = NAN, .speed_share = NAN};
+    if (s->npoints < 1)
+        return;
+    const sk_sweep_point *fast = point_at(s, s->fastest), *eco = point_at(s, s->economical);
+    out->most_threads = s->points[s->npoints - 1].threads;
+    if (fast && s->amdahl.points_used >= 2 && isfinite(s->amdahl.ceiling) && s->amdahl.ceiling > 0)
+        out->ceiling_share = fast->speedup / s->amdahl.ceiling;
+    if (fast && eco && eco->seconds > 0) {
+        out->cores_share = (double)eco->threads / out->most_threads;
+        out->speed_share = fast->seconds / eco->seconds;
+    }
 }

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "bench/source.h"
-#include "snapkit/bench.h"
+#include "bench/bench.h"
 #include "snapkit/memory.h"
 #include "snapkit/units.h"
 
@@ -42,7 +42,7 @@ int sk_bench_source_components(const sk_bench_source *s, const char **names)
         sk_store_file_info fi;
         sk_store_get_file_info(s->store, &fi);
         int n = 0;
-        for (int i = 0; i < fi.ntables && n < 4; i++) {
+        for (int i = 0; i < fi.ntables && n < SKB_MAX_COMPONENTS; i++) {
             sk_store_table_info ti;
             if (sk_store_get_table_info(s->store, i, &ti, NULL) == SK_OK)
                 names[n++] = ti.name;
@@ -50,13 +50,11 @@ int sk_bench_source_components(const sk_bench_source *s, const char **names)
         return n;
     }
     const sk_ramses_info *in = sk_ramses_get_info(s->ramses);
+    (void)in;
     int n = 0;
-    if (in->has_hydro)
-        names[n++] = "hydro";
-    if (in->has_gravity)
-        names[n++] = "gravity";
-    if (in->has_particles)
-        names[n++] = "particles";
+    for (int k = 0; sk_ramses_component_name(k) && n < SKB_MAX_COMPONENTS; k++)
+        if (sk_ramses_has_component(s->ramses, sk_ramses_component_name(k)))
+            names[n++] = sk_ramses_component_name(k);
     return n;
 }
 
@@ -66,7 +64,7 @@ int sk_bench_source_select(const sk_bench_source *s, const sk_region_request *re
     sk_units u;
     if (s->store) {
         /* The units of the stored tables (the first holds the source's). */
-        const char *names[4];
+        const char *names[SKB_MAX_COMPONENTS];
         sk_table *t = NULL;
         int rc = sk_bench_source_components(s, names) > 0
                      ? sk_store_describe(s->store, names[0], &t, err)
@@ -101,14 +99,17 @@ int sk_bench_source_read(sk_bench_source *s, const char *component, const sk_sel
 int skb_source_file_kinds(const char *component, const char **prefixes)
 {
     int n = 0;
-    if (strcmp(component, "hydro") == 0 || strcmp(component, "gravity") == 0)
+    static const char *const own[][2] = {{"hydro", "hydro_"},   {"gravity", "grav_"},
+                                          {"particles", "part_"}, {"rt", "rt_"},
+                                          {"clump_field", "clump_field_"}, {"sinks", "sink_"},
+                                          {"clumps", "clump_0"}};
+    int cells = strcmp(component, "particles") && strcmp(component, "sinks") &&
+                strcmp(component, "clumps");
+    if (cells)
         prefixes[n++] = "amr_";
-    if (strcmp(component, "hydro") == 0)
-        prefixes[n++] = "hydro_";
-    else if (strcmp(component, "gravity") == 0)
-        prefixes[n++] = "grav_";
-    else if (strcmp(component, "particles") == 0)
-        prefixes[n++] = "part_";
+    for (size_t k = 0; k < sizeof own / sizeof own[0]; k++)
+        if (strcmp(component, own[k][0]) == 0)
+            prefixes[n++] = own[k][1];
     return n;
 }
 
@@ -141,7 +142,6 @@ static int store_usage(sk_store *st, sk_source_usage *out)
 
 int sk_bench_source_usage(const sk_bench_source *s, sk_source_usage *out, sk_error *err)
 {
-    static const char *const names[] = {"amr", "hydro", "gravity", "particles", "other"};
     memset(out, 0, sizeof *out);
     snprintf(out->path, sizeof out->path, "%s", s->path);
     snprintf(out->kind, sizeof out->kind, s->store ? "snapkit" : "ramses");
@@ -153,13 +153,13 @@ int sk_bench_source_usage(const sk_bench_source *s, sk_source_usage *out, sk_err
         rc = sk_ramses_disk_usage(s->ramses, &u, err);
     if (rc != SK_OK)
         return rc;
-    for (int k = 0; k < 5; k++) {
+    for (int k = 0; k < SK_RAMSES_NKINDS; k++) {
         out->files += u.files[k];
         out->bytes += u.bytes[k];
         if (u.files[k] == 0)
             continue;
         snprintf(out->components[out->ncomponents].name, sizeof out->components[0].name, "%s",
-                 names[k]);
+                 sk_ramses_kind_name(k));
         out->components[out->ncomponents].files = u.files[k];
         out->components[out->ncomponents].bytes = u.bytes[k];
         out->ncomponents++;

@@ -1,6 +1,6 @@
 /* The storage probe: how fast files open and close, and how fast whole
  * files stream to concurrent readers, at each thread level. */
-#include "snapkit/bench.h"
+#include "bench/bench.h"
 
 #include <dirent.h>
 #include <errno.h>

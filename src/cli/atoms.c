@@ -7,7 +7,8 @@
 static const char k_help[] =
     "usage: snapkit atoms info FILE [--from FMT] [--json]\n"
     "       snapkit atoms convert IN OUT [--from FMT] [--to FMT] [--frame K] [--threads N]\n"
-    "                                    [--atom-style STYLE] [--masses M1,M2,..] [--gzip-level L]\n\n"
+    "                                    [--atom-style STYLE] [--masses M1,M2,..] [--gzip-level L]\n"
+    "                                    [--no-fsync]\n\n"
     "info     format, frames, atoms, columns and box of an atom file (frame 0)\n"
     "convert  rewrite IN as OUT with every digit kept: one frame (--frame K, negative\n"
     "         counts from the end) or every frame (a data file holds only one)\n\n"
@@ -84,6 +85,8 @@ static int parse_args(int argc, char **argv, options *o, const char **pos, int *
             } else {
                 o->lib.gzip_level = (int)v;
             }
+        } else if (cli_is(argv[i], "--no-fsync")) {
+            o->lib.no_fsync = 1;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             return cli_usage("atoms", "unknown option '%s'", argv[i]);
         } else if (*npos < 2) {

@@ -15,8 +15,12 @@ static const struct {
     {"sweep", cmd_bench_sweep, "full reads at each thread level: sweet spot, Amdahl fit"},
     {"convert", cmd_bench_convert, "does converting to a .snapkit file pay? the break-even"},
     {"project", cmd_bench_project, "projection at each thread level: one quantity and many, two geometries"},
+    {"lmax", cmd_bench_lmax, "each lmax: rows, bytes, read time; does time follow allocation or bytes read?"},
     {"outputs", cmd_bench_outputs, "several outputs: one process each against one after another"},
-    {"report", cmd_bench_report, "every stage in one run: report.txt, .csv, .json, .svg, .png"},
+    {"clumps", cmd_bench_clumps, "each clump finder, boundedness method and the statistics' scaling"},
+    {"report", cmd_bench_report, "every stage in one run: report.txt, .csv, .json, .png, .svg, .pdf"},
+    {"plot", cmd_bench_plot, "the figure of a saved report.json, redrawn without measuring"},
+    {"compare", cmd_bench_compare, "two saved reports: the ratio B/A per stage and measurement"},
 };
 
 static void usage(FILE *out)

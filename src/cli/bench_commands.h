@@ -8,6 +8,10 @@ int cmd_bench_sweep(int argc, char **argv);
 int cmd_bench_outputs(int argc, char **argv);
 int cmd_bench_convert(int argc, char **argv);
 int cmd_bench_project(int argc, char **argv);
+int cmd_bench_lmax(int argc, char **argv);
 int cmd_bench_report(int argc, char **argv);
+int cmd_bench_compare(int argc, char **argv);
+int cmd_bench_plot(int argc, char **argv);
+int cmd_bench_clumps(int argc, char **argv); /* bench_clumps.c */
 
 #endif

@@ -7,6 +7,10 @@ const char bench_common_help[] =
     "  --threads LIST        thread levels, e.g. 1,2,4,8 (default 1, 2, 4, ... the CPUs the\n"
     "                        job owns; levels above that are skipped with a warning)\n"
     "  --runs N              repetitions per level\n"
+    "  --max-threads N       never more than N threads (caps --threads and the defaults)\n"
+    "  --csv FILE            append one row per measurement to FILE with the run's metadata\n"
+    "                        (UTC time, host, version, build id, CPU, CPUs owned, filesystem,\n"
+    "                        source, selection, threads, warm/cold); header when FILE is new\n"
     "  --json                print the stage's JSON object (as in report.json)\n";
 
 void bench_common_init(bench_common *b, const char *stage, int takes)
@@ -16,6 +20,8 @@ void bench_common_init(bench_common *b, const char *stage, int takes)
     b->takes = takes;
     cli_selection_init(&b->cs);
 }
+
+static void selection_text(char *buf, size_t n, const char *arg);
 
 static int common_option(bench_common *b, int argc, char **argv, int *i)
 {
@@ -30,6 +36,16 @@ static int common_option(bench_common *b, int argc, char **argv, int *i)
             return -1;
         b->runs = (int)n;
         return 1;
+    }
+    if (cli_is(a, "--max-threads")) {
+        long long n;
+        if (cli_int_between(argc, argv, i, 1, 4096, &n))
+            return -1;
+        b->max_threads = (int)n;
+        return 1;
+    }
+    if (cli_is(a, "--csv")) {
+        return (b->csv = cli_value(argc, argv, i)) ? 1 : -1;
     }
     if (cli_is(a, "--threads")) {
         const char *v = cli_value(argc, argv, i);
@@ -57,12 +73,16 @@ static int component_option(bench_common *b, int argc, char **argv, int *i)
     snprintf(b->component_list, sizeof b->component_list, "%s", v);
     int k = 0;
     for (char *save = NULL, *tok = strtok_r(b->component_list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (strcmp(tok, "hydro") && strcmp(tok, "gravity") && strcmp(tok, "particles")) {
-            cli_fail("--component: '%s' is not hydro, gravity or particles", tok);
+        int known = 0;
+        for (int c = 0; sk_ramses_component_name(c); c++)
+            known |= strcmp(tok, sk_ramses_component_name(c)) == 0;
+        if (!known) {
+            cli_fail("--component: '%s' is not hydro, gravity, particles, rt, clump_field, sinks "
+                     "or clumps", tok);
             return -1;
         }
-        if (k == 3) {
-            cli_fail("--component: at most three components");
+        if (k == SKB_MAX_COMPONENTS) {
+            cli_fail("--component: at most %d components", SKB_MAX_COMPONENTS);
             return -1;
         }
         b->components[k++] = tok;
@@ -74,8 +94,12 @@ static int component_option(bench_common *b, int argc, char **argv, int *i)
 int bench_option(bench_common *b, int argc, char **argv, int *i)
 {
     int used = common_option(b, argc, argv, i);
-    if (!used && (b->takes & BENCH_SELECTION))
+    if (!used && (b->takes & BENCH_SELECTION)) {
+        int first = *i;
         used = cli_selection_option(&b->cs, argc, argv, i);
+        for (int k = first; used > 0 && k <= *i; k++)
+            selection_text(b->selection, sizeof b->selection, argv[k]);
+    }
     if (!used && (b->takes & BENCH_COMPONENTS))
         used = component_option(b, argc, argv, i);
     if (used)
@@ -87,6 +111,56 @@ int bench_option(bench_common *b, int argc, char **argv, int *i)
     }
     b->source = a;
     return 1;
+}
+
+static void selection_text(char *buf, size_t n, const char *arg)
+{
+    size_t len = strlen(buf);
+    snprintf(buf + len, n - len, "%s%s", len ? " " : "", arg);
+}
+
+void bench_cap_levels(bench_common *b)
+{
+    if (b->max_threads < 1)
+        return;
+    if (b->nlevels == 0) {
+        b->nlevels = sk_bench_default_levels(b->max_threads, b->levels, SK_BENCH_MAX_LEVELS);
+        return;
+    }
+    int n = sk_bench_clamp_levels(b->levels, b->nlevels, b->max_threads);
+    if (n < b->nlevels)
+        fprintf(stderr, "snapkit: --max-threads %d: levels above it are skipped\n", b->max_threads);
+    if (n == 0) { /* every level was above the cap: run at the cap */
+        b->levels[0] = b->max_threads;
+        n = 1;
+    }
+    b->nlevels = n;
+}
+
+int bench_one_thread(const bench_common *b)
+{
+    int t = b->nlevels ? b->levels[0] : 0;
+    if (b->max_threads > 0 && (t == 0 || t > b->max_threads)) {
+        sk_thread_budget budget;
+        sk_thread_budget_get(b->max_threads, &budget);
+        t = t && t < budget.threads ? t : budget.threads;
+    }
+    return t;
+}
+
+int bench_csv(const bench_common *b, sk_report *r, int threads, const char *cache)
+{
+    if (!b->csv)
+        return CLI_OK;
+    static sk_machine m;
+    sk_machine_get(threads ? threads : b->max_threads, &m);
+    r->machine = &m;
+    sk_bench_meta meta;
+    sk_bench_meta_get(&m, b->source, b->selection, threads, cache, &meta);
+    sk_error err;
+    if (sk_bench_csv_append(b->csv, &meta, r, &err) != SK_OK)
+        return cli_error(&err);
+    return CLI_OK;
 }
 
 void bench_warn_levels(const int *levels, int n)

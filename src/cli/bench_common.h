@@ -3,6 +3,7 @@
 #ifndef SNAPKIT_CLI_BENCH_COMMON_H
 #define SNAPKIT_CLI_BENCH_COMMON_H
 
+#include "bench/bench.h"
 #include "cli.h"
 
 /* Options a stage takes besides --json, --runs and --threads. */
@@ -16,9 +17,12 @@ typedef struct bench_common {
     int levels[SK_BENCH_MAX_LEVELS];  /* from --threads LIST */
     int nlevels;
     cli_selection cs;
-    const char *components[4];        /* --component a,b: NULL-terminated, NULL first: all */
-    char component_list[64];          /* what components[] points into */
+    const char *components[SKB_MAX_COMPONENTS + 1]; /* --component a,b: NULL-terminated, NULL first: all */
+    char component_list[128];         /* what components[] points into */
     const char *source;               /* the one positional argument */
+    const char *csv;                  /* --csv FILE: rows appended there */
+    int max_threads;                  /* --max-threads N (0: none) */
+    char selection[512];              /* the selection options as given, for the metadata */
 } bench_common;
 
 void bench_common_init(bench_common *b, const char *stage, int takes);
@@ -29,6 +33,20 @@ void bench_common_init(bench_common *b, const char *stage, int takes);
  * (message printed). */
 int bench_option(bench_common *b, int argc, char **argv, int *i);
 extern const char bench_common_help[];
+
+/* After the option loop: apply --max-threads to the --threads list (levels
+ * above it dropped; without a list, the defaults 1, 2, 4, ... up to it). */
+void bench_cap_levels(bench_common *b);
+
+/* The one thread count of a stage that takes one (--threads N), capped by
+ * --max-threads (0: the budget). */
+int bench_one_thread(const bench_common *b);
+
+/* With --csv FILE: append the report's rows (its machine filled here)
+ * with the run's metadata. threads: most threads used (0: the budget);
+ * cache: "warm" or "warm+cold". Prints the error and returns CLI_FAIL on
+ * failure. */
+int bench_csv(const bench_common *b, sk_report *r, int threads, const char *cache);
 
 /* Open SOURCE and resolve the selection options into sel (initialised
  * here; the caller clears it). Prints the error and returns CLI_FAIL on

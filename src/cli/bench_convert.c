@@ -21,6 +21,8 @@ static const char k_help[] =
     "  --components LIST     some of hydro,gravity,particles (default: all present)\n"
     "  --runs N              conversions and timed re-reads; medians\n"
     "  --json                print the stage's JSON object (as in report.json)\n"
+    "  --max-threads N       at most N threads\n"
+    "  --csv FILE            append one row per measurement to FILE with the run's metadata\n"
     "%s";
 
 static void convert_json(const void *c, sk_json *j)
@@ -69,7 +71,7 @@ int cmd_bench_convert(int argc, char **argv)
     cli_progress progress;
     cli_progress_init(&progress, "bench convert");
     sk_convert_bench_options opt = {.path = file, .components = components, .selection = &sel,
-                                    .threads = common.nlevels ? common.levels[0] : 0,
+                                    .threads = bench_one_thread(&common),
                                     .runs = common.runs,
                                     .progress = bench_progress_hook(&progress)};
     sk_convert_bench c;
@@ -81,5 +83,8 @@ int cmd_bench_convert(int argc, char **argv)
         unlink(file);
     if (rc != SK_OK)
         return cli_error(&err);
+    sk_report rep = {.convert = &c};
+    if (bench_csv(&common, &rep, opt.threads, "warm") != CLI_OK)
+        return CLI_FAIL;
     return bench_print(common.json, &c, convert_json, common.json ? NULL : sk_convert_text(&c));
 }

@@ -25,7 +25,8 @@ static const char k_help[] =
     "options:\n"
     "  --budget N            threads in all (default: the CPUs the job owns)\n"
     "  --runs N              repetitions of both ways, alternated (default 1); medians\n"
-    "  --json                print the result as JSON\n";
+    "  --json                print the result as JSON\n"
+    "  --csv FILE            append one row per measurement to FILE with the run's metadata\n";
 
 /* Every component of one output at `threads` threads. */
 static int read_output(const char *path, int threads, sk_error *err)
@@ -34,7 +35,7 @@ static int read_output(const char *path, int threads, sk_error *err)
     int rc = sk_bench_source_open(&src, path, err);
     if (rc != SK_OK)
         return rc;
-    const char *names[4];
+    const char *names[SKB_MAX_COMPONENTS];
     int n = sk_bench_source_components(src, names);
     for (int i = 0; i < n && rc == SK_OK; i++) {
         sk_table *t = NULL;
@@ -107,6 +108,8 @@ int cmd_bench_outputs(int argc, char **argv)
 {
     char *outputs[MAX_OUTPUTS];
     int k = 0, json = 0;
+    bench_common common;
+    bench_common_init(&common, "bench outputs", 0);
     long long budget = 0, runs = 1;
     for (int i = 1; i < argc; i++) {
         if (cli_is(argv[i], "--help") || cli_is(argv[i], "-h")) {
@@ -114,6 +117,9 @@ int cmd_bench_outputs(int argc, char **argv)
             return CLI_OK;
         } else if (cli_is(argv[i], "--json")) {
             json = 1;
+        } else if (cli_is(argv[i], "--csv")) {
+            if (!(common.csv = cli_value(argc, argv, &i)))
+                return CLI_USAGE;
         } else if (cli_is(argv[i], "--budget") || cli_is(argv[i], "--runs")) {
             const char *flag = argv[i];
             long long *dst = cli_is(flag, "--budget") ? &budget : &runs;
@@ -154,5 +160,9 @@ int cmd_bench_outputs(int argc, char **argv)
     o.processes_seconds = sk_bench_median(tp, n);
     o.sequential_seconds = sk_bench_median(ts, n);
     o.ratio = o.sequential_seconds / o.processes_seconds;
+    common.source = outputs[0];
+    sk_report rep = {.outputs = &o};
+    if (bench_csv(&common, &rep, o.budget, "warm") != CLI_OK)
+        return CLI_FAIL;
     return bench_print(json, &o, outputs_json, json ? NULL : sk_outputs_text(&o));
 }

@@ -48,7 +48,7 @@ int cmd_bench_read(int argc, char **argv)
         return cli_usage("bench read", "which output? (snapkit bench read SOURCE)");
     if (common.nlevels > 1)
         return cli_usage("bench read", "--threads takes one count here (bench sweep takes a list)");
-    opt.threads = common.nlevels ? common.levels[0] : 0;
+    opt.threads = bench_one_thread(&common);
     opt.runs = common.runs;
     memcpy(opt.components, common.components, sizeof opt.components);
     bench_warn_levels(common.levels, common.nlevels);
@@ -67,5 +67,8 @@ int cmd_bench_read(int argc, char **argv)
     sk_bench_source_close(src);
     if (rc != SK_OK)
         return cli_error(&err);
+    sk_report rep = {.read = &r};
+    if (bench_csv(&common, &rep, r.threads, r.cache_dropped ? "warm+cold" : "warm") != CLI_OK)
+        return CLI_FAIL;
     return bench_print(common.json, &r, read_json, common.json ? NULL : sk_read_bench_text(&r));
 }

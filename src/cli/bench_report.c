@@ -9,12 +9,14 @@
 
 #include "bench_commands.h"
 #include "bench_common.h"
+#include "snapkit/convert.h"
 
 static const char k_help[] =
     "usage: snapkit bench report SOURCE [--stages LIST] [--max-threads N] [--lmax N]\n"
     "                            [--runs N] [selection] [--out DIR]\n\n"
     "Measure SOURCE (a RAMSES output folder) on this machine and write DIR/report.txt,\n"
-    "report.csv, report.json, report.svg and report.png (default DIR: snapkit-report).\n"
+    "report.csv, report.json and the figure report.png, .svg, .pdf (default DIR:\n"
+    "snapkit-report).\n"
     "First prints the machine (CPU, cores, RAM), the filesystem, the file count, the bytes\n"
     "per component and the CPUs the job owns. Refuses a read whose estimated size in memory\n"
     "is above 60%% of the RAM the job may use, naming the --lmax that fits.\n\n"
@@ -24,6 +26,9 @@ static const char k_help[] =
     "  convert   converting to a .snapkit file (written in DIR, then removed): read, write,\n"
     "            re-read, sizes, the break-even number of re-reads (RAMSES sources only)\n"
     "  project   projection scaling: one quantity and four in one pass, along z and off-axis\n"
+    "  lmax      hydro at each lmax from the output and from a .snapkit file (written in\n"
+    "            DIR with refined cells, then removed); does time follow the bytes allocated\n"
+    "            or the bytes read? (only when named; RAMSES sources only)\n"
     "  sweep     full reads at each thread level (only when named; it runs first, and read\n"
     "            and convert then use its sweet spot; storage and project sweep threads\n"
     "            themselves)\n\n"
@@ -33,9 +38,16 @@ static const char k_help[] =
     "                        or the job's cgroup limit when lower)\n"
     "  --runs N              repetitions per measurement (default 3)\n"
     "  --out DIR             where the report goes (default snapkit-report)\n"
+    "  --csv FILE            also append one row per measurement to FILE with the run's\n"
+    "                        metadata (UTC time, host, version, build id, CPU, CPUs owned,\n"
+    "                        filesystem, source, selection, threads, warm/cold; report.json\n"
+    "                        carries the same block); header when FILE is new\n"
     "%s";
 
-enum { STAGE_STORAGE = 1, STAGE_READ = 2, STAGE_SWEEP = 4, STAGE_CONVERT = 8, STAGE_PROJECT = 16 };
+enum {
+    STAGE_STORAGE = 1, STAGE_READ = 2, STAGE_SWEEP = 4, STAGE_CONVERT = 8, STAGE_PROJECT = 16,
+    STAGE_LMAX = 32
+};
 
 static const struct {
     const char *name;
@@ -44,6 +56,7 @@ static const struct {
                      {"read", STAGE_READ},
                      {"convert", STAGE_CONVERT},
                      {"project", STAGE_PROJECT},
+                     {"lmax", STAGE_LMAX},
                      {"sweep", STAGE_SWEEP}};
 
 static int parse_stages(const char *text, int *stages)
@@ -57,7 +70,7 @@ static int parse_stages(const char *text, int *stages)
             if (strcmp(tok, k_stage_names[k].name) == 0)
                 bit = k_stage_names[k].bit;
         if (!bit) {
-            cli_fail("--stages: unknown stage '%s' (storage, read, convert, project, sweep)", tok);
+            cli_fail("--stages: unknown stage '%s' (storage, read, convert, project, lmax, sweep)", tok);
             return -1;
         }
         *stages |= bit;
@@ -140,6 +153,7 @@ typedef struct report_run {
     sk_scaling sweep;
     sk_convert_bench convert;
     sk_project_bench project;
+    sk_lmax_bench lmax;
     sk_report report;
 } report_run;
 
@@ -246,18 +260,61 @@ static int run_project(sk_bench_source *src, const sk_selection *sel, int max_th
     return CLI_OK;
 }
 
+/* The study's compact file goes into the report's folder and is removed. */
+static int run_lmax(const char *source, sk_bench_source *src, const char *out,
+                    const sk_selection *sel, int threads, int runs, report_run *rr)
+{
+    if (sk_store_is_file(source)) {
+        printf("lmax: skipped, the source is already a .snapkit file\n\n");
+        return CLI_OK;
+    }
+    if (mkdir(out, 0777) != 0 && errno != EEXIST)
+        return cli_fail("%s: cannot create the folder: %s", out, strerror(errno));
+    char path[4096];
+    snprintf(path, sizeof path, "%s/lmax.snapkit", out);
+    sk_store_convert_options copt;
+    sk_store_convert_options_init(&copt);
+    copt.components = "hydro";
+    copt.selection = sel;
+    copt.with_coarse = 1;
+    copt.write.threads = threads;
+    sk_store_convert_stats cs;
+    sk_error err;
+    int rc = sk_store_convert(source, path, &copt, &cs, &err);
+    if (rc == SK_OK) {
+        cli_progress progress;
+        cli_progress_init(&progress, "bench lmax");
+        sk_lmax_bench_options opt = {.component = "hydro", .file = path, .threads = threads,
+                                     .runs = runs, .progress = bench_progress_hook(&progress)};
+        rc = sk_bench_lmax(src, sel, &opt, &rr->lmax, &err);
+        cli_progress_done(&progress);
+    }
+    unlink(path);
+    if (rc != SK_OK)
+        return cli_error(&err);
+    rr->report.lmax = &rr->lmax;
+    show(sk_lmax_text(&rr->lmax));
+    return CLI_OK;
+}
+
 int cmd_bench_report(int argc, char **argv)
 {
     cli_selection cs;
     cli_selection_init(&cs);
-    const char *source = NULL, *out = "snapkit-report";
+    const char *source = NULL, *out = "snapkit-report", *csv = NULL;
+    char selection[512] = "";
     int stages = STAGE_STORAGE | STAGE_READ | STAGE_CONVERT | STAGE_PROJECT;
     long long max_threads = 0, runs = 3;
     double memory = 0;
     for (int i = 1; i < argc; i++) {
+        int first = i;
         int used = cli_selection_option(&cs, argc, argv, &i);
         if (used < 0)
             return CLI_USAGE;
+        for (int k = first; used && k <= i; k++) {
+            size_t len = strlen(selection);
+            snprintf(selection + len, sizeof selection - len, "%s%s", len ? " " : "", argv[k]);
+        }
         if (used)
             continue;
         const char *a = argv[i];
@@ -280,6 +337,9 @@ int cmd_bench_report(int argc, char **argv)
                 return CLI_USAGE;
             if (parse_size(v, &memory))
                 return cli_usage("bench report", "--memory: '%s' is not a size such as 16G", v);
+        } else if (cli_is(a, "--csv")) {
+            if (!(csv = cli_value(argc, argv, &i)))
+                return CLI_USAGE;
         } else if (cli_is(a, "--out")) {
             if (!(out = cli_value(argc, argv, &i)))
                 return CLI_USAGE;
@@ -294,6 +354,7 @@ int cmd_bench_report(int argc, char **argv)
     static report_run rr;
     memset(&rr, 0, sizeof rr);
     sk_machine_get((int)max_threads, &rr.machine);
+    sk_machine_first_touch(INT64_C(128) << 20, &rr.machine.touch);
     rr.report.machine = &rr.machine;
     rr.report.max_threads = (int)max_threads;
     int threads = rr.machine.budget.threads;
@@ -313,7 +374,7 @@ int cmd_bench_report(int argc, char **argv)
         if (sk_thread_warning(&rr.machine.budget, "--max-threads", warning, sizeof warning))
             fprintf(stderr, "snapkit: %s\n", warning);
     }
-    if (rc == CLI_OK && (stages & (STAGE_READ | STAGE_SWEEP | STAGE_CONVERT | STAGE_PROJECT)))
+    if (rc == CLI_OK && (stages & (STAGE_READ | STAGE_SWEEP | STAGE_CONVERT | STAGE_PROJECT | STAGE_LMAX)))
         rc = memory_guard(src, &sel, memory > 0 ? memory : (double)sk_machine_memory(&rr.machine));
     if (rc == CLI_OK && (stages & STAGE_SWEEP)) {
         rc = run_sweep(src, &sel, threads, (int)runs, &rr);
@@ -331,12 +392,20 @@ int cmd_bench_report(int argc, char **argv)
         rc = run_convert(source, out, &sel, threads, (int)runs, &rr);
     if (rc == CLI_OK && (stages & STAGE_PROJECT))
         rc = run_project(src, &sel, rr.machine.budget.threads, (int)runs, &rr);
+    if (rc == CLI_OK && (stages & STAGE_LMAX))
+        rc = run_lmax(source, src, out, &sel, threads, (int)runs, &rr);
     sk_selection_clear(&sel);
     sk_bench_source_close(src);
     if (rc != CLI_OK)
         return rc;
+    sk_bench_meta meta;
+    sk_bench_meta_get(&rr.machine, source, selection, rr.machine.budget.threads,
+                      rr.report.read && rr.read.cache_dropped ? "warm+cold" : "warm", &meta);
+    rr.report.meta = &meta;
     if (sk_report_write(&rr.report, out, &err) != SK_OK)
         return cli_error(&err);
-    printf("wrote %s/report.txt, report.csv, report.json, report.svg, report.png\n", out);
+    if (csv && sk_bench_csv_append(csv, &meta, &rr.report, &err) != SK_OK)
+        return cli_error(&err);
+    printf("wrote %s/report.txt, report.csv, report.json, report.png, report.svg, report.pdf\n", out);
     return CLI_OK;
 }

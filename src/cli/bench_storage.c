@@ -43,6 +43,7 @@ int cmd_bench_storage(int argc, char **argv)
     const char *dir = common.source;
     if (!dir)
         return cli_usage("bench storage", "which folder? (snapkit bench storage DIR)");
+    bench_cap_levels(&common);
     bench_warn_levels(common.levels, common.nlevels);
     cli_progress progress;
     cli_progress_init(&progress, "bench storage");
@@ -55,5 +56,8 @@ int cmd_bench_storage(int argc, char **argv)
     cli_progress_done(&progress);
     if (rc != SK_OK)
         return cli_error(&err);
+    sk_report rep = {.storage = &r};
+    if (bench_csv(&common, &rep, r.npoints ? r.points[r.npoints - 1].threads : 0, "warm") != CLI_OK)
+        return CLI_FAIL;
     return bench_print(common.json, &r, storage_json, common.json ? NULL : sk_storage_text(&r));
 }

@@ -46,6 +46,7 @@ int cmd_bench_sweep(int argc, char **argv)
     }
     if (!common.source)
         return cli_usage("bench sweep", "which output? (snapkit bench sweep SOURCE)");
+    bench_cap_levels(&common);
     bench_warn_levels(common.levels, common.nlevels);
     sk_bench_source *src;
     sk_selection sel;
@@ -78,6 +79,9 @@ int cmd_bench_sweep(int argc, char **argv)
     sk_bench_source_close(src);
     if (rc != SK_OK)
         return cli_error(&err);
+    sk_report rep = {.sweep = &s};
+    if (bench_csv(&common, &rep, s.points[s.npoints - 1].threads, "warm") != CLI_OK)
+        return CLI_FAIL;
     char title[192];
     snprintf(title, sizeof title, "sweep  full reads of %s", what);
     return bench_print(common.json, &s, sweep_json, common.json ? NULL : sk_scaling_text(&s, title));

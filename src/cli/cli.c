@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,10 +64,31 @@ int cli_int(const char *flag, const char *text, long long *out)
     return 0;
 }
 
+/* The valid range of the integer options that have one; any other
+ * integer option must at least fit an int, which is what it becomes. */
+static const struct {
+    const char *flag;
+    long long lo, hi;
+} k_int_ranges[] = {
+    {"--threads", 1, 65536},   {"--max-threads", 1, 65536}, {"--budget", 1, 65536},
+    {"--gzip-level", 0, 9},    {"--runs", 1, 1000000},
+    {"--nfiles", 1, 1 << 20},  {"--chunk-rows", 1, 1LL << 31},
+};
+
 int cli_int_value(int argc, char **argv, int *i, long long *out)
 {
     const char *flag = argv[*i], *v = cli_value(argc, argv, i);
-    return v ? cli_int(flag, v, out) : -1;
+    if (!v || cli_int(flag, v, out))
+        return -1;
+    long long lo = INT_MIN, hi = INT_MAX;
+    for (size_t k = 0; k < sizeof k_int_ranges / sizeof k_int_ranges[0]; k++)
+        if (!strcmp(flag, k_int_ranges[k].flag))
+            lo = k_int_ranges[k].lo, hi = k_int_ranges[k].hi;
+    if (*out < lo || *out > hi) {
+        cli_fail("%s must be between %lld and %lld, not %s", flag, lo, hi, v);
+        return -1;
+    }
+    return 0;
 }
 
 int cli_int_between(int argc, char **argv, int *i, long long lo, long long hi, long long *out)
@@ -97,8 +119,11 @@ const char cli_selection_help[] =
     "  --xrange LO HI        keep cells/particles with LO <= x < HI (also --yrange, --zrange)\n"
     "  --center X Y Z | bc   ranges are relative to this point (bc: box centre)\n"
     "  --unit U              unit of ranges and centre: standard (box 0..1, default), code,\n"
-    "                        cm, m, km, au, pc, kpc, Mpc\n"
-    "  --vars a,b,...        only these variables\n";
+    "                        cm, m, km, au, pc, kpc, Mpc; cosmological outputs also\n"
+    "                        kpccm, Mpccm, Mpc/h, Mpccm/h, ... (comoving, per h)\n"
+    "  --vars a,b,...        only these variables\n"
+    "  --family F,...        particles of these families only: dm, star, cloud, debris,\n"
+    "                        other, gas_tracer, dm_tracer, ..., or RAMSES family numbers\n";
 
 void cli_selection_init(cli_selection *s)
 {
@@ -160,6 +185,20 @@ int cli_selection_option(cli_selection *s, int argc, char **argv, int *i)
         if (!v)
             return -1;
         snprintf(s->region.unit, sizeof s->region.unit, "%s", v);
+        return 1;
+    }
+    if (cli_is(a, "--family")) {
+        const char *v = cli_value(argc, argv, i);
+        if (!v)
+            return -1;
+        sk_selection probe;
+        sk_error err;
+        sk_selection_init(&probe);
+        if (sk_selection_set_families(&probe, v, &err) != SK_OK) {
+            cli_error(&err);
+            return -1;
+        }
+        snprintf(s->families, sizeof s->families, "%s", v);
         return 1;
     }
     if (cli_is(a, "--vars")) {

@@ -38,12 +38,13 @@ int cli_int_between(int argc, char **argv, int *i, long long lo, long long hi, l
 
 /* Selection options shared by stats, convert, project and bench:
  * --lmax N, --xrange LO HI, --yrange, --zrange, --center X Y Z | --center bc,
- * --unit U, --vars a,b. Returns 1 when argv[*i] was one of them (consumed,
+ * --unit U, --vars a,b, --family dm,star. Returns 1 when argv[*i] was one of them (consumed,
  * *i advanced), 0 when it is another argument, -1 on a bad value. */
 typedef struct cli_selection {
     sk_region_request region;
     int lmax;
     char vars[4096];
+    char families[256]; /* --family as given, "" for every family */
 } cli_selection;
 void cli_selection_init(cli_selection *s);
 int cli_selection_option(cli_selection *s, int argc, char **argv, int *i);
@@ -57,12 +58,20 @@ typedef struct cli_source_read {
     sk_read_stats stats;
     int files_total;      /* files of the output, or chunks of the .snapkit table */
     int chunks;           /* a .snapkit file: stats.files_opened counts chunks */
+    int ranks;            /* MPI ranks that shared the read (cli_mpi_sum_read); 1 alone */
+    int64_t result_bytes; /* the table's bytes, over every rank (cli_mpi_sum_read) */
 } cli_source_read;
 /* Open SOURCE (a RAMSES output folder or a .snapkit file) and read
  * `component` ("hydro", "gravity", "particles") with the selection's
- * region, lmax and variables, showing progress on a terminal. */
+ * region, lmax and variables, showing progress on a terminal. Under MPI,
+ * this rank's share only (cli_mpi_share). */
 int cli_read_source(const char *source, const char *component, const cli_selection *cs,
                     int threads, cli_source_read *res, sk_error *err);
+/* The same, handing the rows to consumer in batches (snapkit/stream.h):
+ * res->table stays NULL. */
+int cli_stream_source(const char *source, const char *component, const cli_selection *cs,
+                      int threads, const sk_consumer *consumer, cli_source_read *res,
+                      sk_error *err);
 
 /* Print the JSON text and a newline on stdout. */
 void cli_print_json(const sk_json *j);

@@ -46,20 +46,57 @@ void info_print_namelist(const sk_table *meta)
 
 static void print_usage(const sk_ramses_usage *u)
 {
-    static const char *const names[] = {"amr", "hydro", "gravity", "particles", "other"};
     int64_t total = 0, files = 0;
-    for (int k = 0; k < 5; k++) {
+    for (int k = 0; k < SK_RAMSES_NKINDS; k++) {
         total += u->bytes[k];
         files += u->files[k];
     }
     char b[32];
     printf("\non disk\n  %-10s %6s %12s %7s\n", "component", "files", "bytes", "share");
-    for (int k = 0; k < 5; k++)
+    for (int k = 0; k < SK_RAMSES_NKINDS; k++)
         if (u->files[k])
-            printf("  %-10s %6lld %12s %6.1f%%\n", names[k], (long long)u->files[k],
+            printf("  %-10s %6lld %12s %6.1f%%\n", sk_ramses_kind_name(k), (long long)u->files[k],
                    cli_bytes((double)u->bytes[k], b, sizeof b),
                    total ? 100.0 * (double)u->bytes[k] / (double)total : 0.0);
     printf("  %-10s %6lld %12s\n", "total", (long long)files, cli_bytes((double)total, b, sizeof b));
+}
+
+static int print_cosmology(const sk_table *meta, sk_error *err)
+{
+    sk_cosmology_summary c;
+    int rc = sk_cosmology_from_table(meta, &c, err);
+    if (rc != SK_OK || !c.cosmological)
+        return rc;
+    const double gyr = 3.15576e16;
+    double kpc = sk_table_meta_double(meta, "unit_l", 1.0) / SK_CM_PER_KPC;
+    printf("\ncosmology\n");
+    printf("  %-22s %.15g\n  %-22s %.15g\n", "aexp", c.aexp, "redshift", c.redshift);
+    printf("  %-22s %.15g Gyr (%.15g code)\n", "age of the universe", c.age / gyr,
+           c.age / sk_table_meta_double(meta, "unit_t", 1.0));
+    printf("  %-22s %.15g Gyr\n  %-22s %.15g Gyr\n", "lookback time", c.lookback / gyr,
+           "age today", c.age_today / gyr);
+    printf("  %-22s %.15g kpc, %.15g kpccm, %.15g Mpccm/h\n", "unit_l", kpc, kpc / c.aexp,
+           kpc / c.aexp / 1e3 * c.h);
+    return SK_OK;
+}
+
+/* "families  dm (1) 32768, star (2) 1455": the header's non-zero counts. */
+static void print_families(const sk_table *meta)
+{
+    const char *prefix = "ramses.header.";
+    size_t n = strlen(prefix);
+    int shown = 0;
+    for (int i = 0; i < sk_table_meta_count(meta); i++) {
+        const char *k = sk_table_meta_key(meta, i), *v = sk_table_meta_value(meta, i);
+        int code;
+        if (strncmp(k, prefix, n) != 0 || sk_ramses_header_family(k + n, &code) != SK_OK ||
+            !strcmp(v, "0"))
+            continue;
+        printf("%s%s (%d) %s", shown++ ? ", " : "\nfamilies             ", sk_family_name(code),
+               code, v);
+    }
+    if (shown)
+        printf("\n");
 }
 
 static int print_text(sk_ramses *r, sk_error *err)
@@ -76,11 +113,18 @@ static int print_text(sk_ramses *r, sk_error *err)
         printf("RAMSES output %d (%s format): %d CPUs, levels %d-%d, boxlen %g, time %.15g\n",
                in->output, in->format == SK_RAMSES_2017 ? "late-2017" : "current", in->ncpu,
                in->levelmin, in->levelmax, in->boxlen, in->time);
-        printf("components: amr%s%s%s\n", in->has_hydro ? ", hydro" : "",
-               in->has_gravity ? ", gravity" : "", in->has_particles ? ", particles" : "");
+        printf("components: amr");
+        for (int k = 0; sk_ramses_component_name(k); k++)
+            if (sk_ramses_has_component(r, sk_ramses_component_name(k)))
+                printf(", %s", sk_ramses_component_name(k));
+        printf("\n");
         info_print_prefixed(meta, "ramses.info.", "info");
         printf("  %-22s %d domains\n", "bound_key", in->ndomain);
+        rc = print_cosmology(meta, err);
+    }
+    if (rc == SK_OK) {
         info_print_prefixed(meta, "ramses.header.", "header");
+        print_families(meta);
         info_print_descriptors(meta);
         const char *gamma = sk_table_meta_get(meta, "gamma");
         if (gamma)

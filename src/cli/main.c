@@ -3,7 +3,9 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_mpi.h"
 #include "commands.h"
+#include "figure/figure.h"
 
 static const struct {
     const char *name;
@@ -26,6 +28,8 @@ static void usage(FILE *out)
                  "  snapkit --version          version\n");
 }
 
+static int run(const char *cmd, int argc, char **argv);
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -33,6 +37,16 @@ int main(int argc, char **argv)
         return CLI_USAGE;
     }
     const char *cmd = argv[1];
+    int mrc = cli_mpi_begin(cmd);
+    if (mrc != CLI_OK)
+        return mrc;
+    int rc = run(cmd, argc, argv);
+    cli_mpi_end();
+    return rc;
+}
+
+static int run(const char *cmd, int argc, char **argv)
+{
     if (cli_is(cmd, "--version") || cli_is(cmd, "version")) {
         printf("snapkit %s\n", sk_version());
         return CLI_OK;
@@ -42,8 +56,11 @@ int main(int argc, char **argv)
         return CLI_OK;
     }
     for (size_t i = 0; i < sizeof k_commands / sizeof k_commands[0]; i++)
-        if (strcmp(cmd, k_commands[i].name) == 0)
-            return k_commands[i].fn(argc - 1, argv + 1);
+        if (strcmp(cmd, k_commands[i].name) == 0) {
+            int rc = k_commands[i].fn(argc - 1, argv + 1);
+            skf_release(); /* the font caches of figures, if any were drawn */
+            return rc;
+        }
     fprintf(stderr, "snapkit: unknown command '%s' (see snapkit --help)\n", cmd);
     return CLI_USAGE;
 }

@@ -21,6 +21,10 @@ static const char k_help[] =
     "  --nvar K              hydro variables, 5..99 (default 6: density, velocity x/y/z,\n"
     "                        pressure, metallicity; more adds passive scalars)\n"
     "  --npart P             particles (default 100000): P/4 stars, the rest dark matter\n"
+    "  --stray-particles F   move this fraction (0..1, default 0) of the particles anywhere in\n"
+    "                        the 3x3x3 block of levelmin octs around the one holding them (across\n"
+    "                        periodic faces), in their CPU's file: as far from their CPU's domain\n"
+    "                        as RAMSES can leave particles at an output\n"
     "  --refine MODE         sphere (default), clumps or random\n"
     "  --cells-target C      tune the refinement to about C leaf cells (within 0.2% when the\n"
     "                        levels allow it); default: a fixed refinement scale\n"
@@ -120,6 +124,11 @@ static int parse_option(args *a, int argc, char **argv, int *i)
     } else if (cli_is(f, "--npart")) {
         if (parse_count(f, v, 0, INT32_MAX, &a->opt.npart))
             return -1;
+    } else if (cli_is(f, "--stray-particles")) {
+        if (cli_double(f, v, &a->opt.stray_particles))
+            return -1;
+        if (!(a->opt.stray_particles >= 0 && a->opt.stray_particles <= 1))
+            return cli_fail("--stray-particles must be a fraction in 0..1, not '%s'", v), -1;
     } else if (cli_is(f, "--cells-target")) {
         if (parse_count(f, v, 0, (int64_t)1 << 40, &a->opt.cells_target))
             return -1;
@@ -189,6 +198,8 @@ static void report_json(const args *a, const sk_synth_report *r, sk_json *j)
     sk_json_kv_int(j, "octs", r->octs);
     sk_json_kv_int(j, "ngridmax", r->ngridmax);
     sk_json_kv_int(j, "particles", r->particles);
+    if (o->stray_particles > 0)
+        sk_json_kv_double(j, "stray_particles", o->stray_particles);
     if (!a->dry_run) {
         sk_json_kv_int(j, "oct_entries", r->oct_entries);
         sk_json_kv_double(j, "ghost_ratio", r->octs ? (double)r->oct_entries / (double)r->octs : 0);

@@ -1,14 +1,17 @@
 /* snapkit project: read one component of a source with a selection and
  * project any number of quantities onto maps in one pass, along an axis
- * or any direction; write FITS, .npy or PNG. The reading goes through
- * cli_read_source (source.c), the one place that knows source kinds. */
+ * or any direction; write FITS, .npy, or pictures: figures (PNG, SVG, PDF:
+ * the map with axes, a colour bar and the time, drawn by src/figure) or,
+ * with --raw, the bare PNG. The reading goes through cli_read_source
+ * (source.c), the one place that knows source kinds. */
 #include <math.h>
 #include <string.h>
 
 #include "cli.h"
+#include "figure/map.h"
 
 static const char k_help[] =
-    "usage: snapkit project SOURCE --vars sd,T,... -o maps.fits|maps.npy|maps.png [options]\n\n"
+    "usage: snapkit project SOURCE --vars sd,T,... -o maps.fits|.npy|.png|.svg|.pdf [options]\n\n"
     "Project quantities of SOURCE (a RAMSES output folder or a .snapkit file) onto maps\n"
     "in one pass over the cells (or particles), with every thread of the budget busy.\n\n"
     "quantities (--vars, default sd):\n"
@@ -38,16 +41,22 @@ static const char k_help[] =
     "  --kernel K            off-axis: exact, overlap (default), cic, ngp; particles: cic\n"
     "                        (default), ngp; along an axis cells are area-weighted (exact)\n"
     "  --overlap-max N       overlap kernel: samples per axis at most (default 64)\n"
-    "  --component C         hydro (default) or particles\n"
+    "  --component C         hydro (default), gravity, rt, clump_field or particles\n"
     "  --family F            particles: only this family (dm, star, ... or a number)\n"
     "  --mu X                mean molecular weight of T in K (default 1/0.76)\n"
     "  --threads N           use at most N threads (default: the job's budget)\n"
     "  --max-memory SIZE     refuse maps larger than this (default 4G)\n\n"
     "output:\n"
-    "  -o PATH               .fits (one image extension per map), .npy or .png (one map\n"
-    "                        each: use {var} in the name for several, e.g. maps_{var}.png)\n"
-    "  --scale log|linear    PNG colour scale (default: log for positive quantities)\n"
-    "  --range VMIN VMAX     PNG colour range (default: the map's)\n"
+    "  -o PATH               .fits (one image extension per map), .npy, or a figure .png,\n"
+    "                        .svg or .pdf (one map each: use {var} in the name for\n"
+    "                        several, e.g. maps_{var}.png). A figure shows the map with\n"
+    "                        axes in a length unit (--unit kpc, ...; default: one that\n"
+    "                        suits the map's width, or code lengths without physical\n"
+    "                        units), a colour bar with the quantity and its unit, and the\n"
+    "                        time (and redshift); PATH.json beside it holds the colour range\n"
+    "  --raw                 .png: the bare map instead, one pixel per map pixel\n"
+    "  --scale log|linear    colour scale (default: log for positive quantities)\n"
+    "  --range VMIN VMAX     colour range (default: the map's)\n"
     "  --json                one JSON object: quantities, files, extent, pixel size, rows\n"
     "                        deposited and the projection's own seconds (reading excluded)\n";
 
@@ -58,7 +67,8 @@ typedef struct project_args {
     cli_selection sel;
     sk_project_options opt;
     sk_image_options img;
-    int json, help;
+    char length_unit[16];    /* the --unit that is a length: the figure's axes */
+    int raw, json, help;
 } project_args;
 
 static int is_length_unit(const char *u)
@@ -82,6 +92,12 @@ static int take_values(project_args *a, const char *key, int count, int argc, ch
     const char *flag = argv[*i];
     if (*i + count >= argc)
         return cli_fail("%s needs %d value%s", flag, count, count == 1 ? "" : "s");
+    if (count == 1 && cli_is(flag, "--threads")) {
+        long long v; /* the command line's ranges, not the library's "0: default" */
+        int at = *i;
+        if (cli_int_value(argc, argv, &at, &v))
+            return -1;
+    }
     char value[256] = "";
     size_t n = 0;
     for (int k = 1; k <= count; k++)
@@ -133,6 +149,8 @@ static int parse_output_option(project_args *a, int argc, char **argv, int *i)
             return -1;
         a->img.has_range = 1;
         *i += 2;
+    } else if (cli_is(arg, "--raw")) {
+        a->raw = 1;
     } else if (cli_is(arg, "--json")) {
         a->json = 1;
     } else {
@@ -144,6 +162,10 @@ static int parse_output_option(project_args *a, int argc, char **argv, int *i)
 static int parse_project_option(project_args *a, int argc, char **argv, int *i)
 {
     const char *arg = argv[*i];
+    if (cli_is(arg, "--unit") && *i + 1 < argc && is_length_unit(argv[*i + 1])) {
+        snprintf(a->length_unit, sizeof a->length_unit, "%s", argv[*i + 1]);
+        return 0; /* the selection's unit too */
+    }
     for (size_t k = 0; k < sizeof k_options / sizeof k_options[0]; k++)
         if (cli_is(arg, k_options[k].flag))
             return take_values(a, k_options[k].key, k_options[k].count, argc, argv, i) ? -1 : 1;
@@ -162,8 +184,13 @@ static int parse_project_option(project_args *a, int argc, char **argv, int *i)
         const char *v = cli_value(argc, argv, i);
         if (!v)
             return -1;
-        if (strcmp(v, "hydro") && strcmp(v, "particles"))
-            return cli_fail("--component must be hydro or particles, not '%s'", v), -1;
+        static const char *const ok[] = {"hydro", "gravity", "rt", "clump_field", "particles"};
+        int known = 0;
+        for (size_t k = 0; k < sizeof ok / sizeof ok[0]; k++)
+            known |= !strcmp(v, ok[k]);
+        if (!known)
+            return cli_fail("--component must be hydro, gravity, rt, clump_field or particles, "
+                            "not '%s'", v), -1;
         snprintf(a->component, sizeof a->component, "%s", v);
         return 1;
     }
@@ -217,6 +244,51 @@ static int split_names(char *csv, const char **names, int max)
     return n;
 }
 
+/* Add name to a comma-separated list unless it is there already. */
+static void add_column(char *csv, size_t n, const char *name)
+{
+    char padded[4200], want[64];
+    snprintf(padded, sizeof padded, ",%s,", csv);
+    snprintf(want, sizeof want, ",%s,", name);
+    if (!strstr(padded, want))
+        snprintf(csv + strlen(csv), n - strlen(csv), "%s%s", *csv ? "," : "", name);
+}
+
+/* The hydro columns a cell projection of these quantities needs besides
+ * level, cx, cy, cz (which every cell read keeps), so that the read
+ * decodes nothing else (issue 13: a density projection reads density and
+ * the cell keys). Returns 0, and every column is read, when a quantity is
+ * none of those whose columns are known here (passive scalars, MHD ones):
+ * their messages then stay the projection's. */
+static int cell_columns(const char *const *names, int nq, char *csv, size_t n)
+{
+    static const struct {
+        const char *q, *cols;
+    } known[] = {
+        {"sd", ""}, {"mass", ""}, {"weight", ""}, {"count", ""},
+        {"T", "pressure"}, {"temperature", "pressure"}, {"Temp", "pressure"},
+        {"cs", "pressure"}, {"sound_speed", "pressure"},
+        {"v", "velocity_x,velocity_y,velocity_z"}, {"speed", "velocity_x,velocity_y,velocity_z"},
+        {"density", ""}, {"rho", ""}, {"pressure", "pressure"}, {"p", "pressure"},
+        {"velocity_x", "velocity_x"}, {"vx", "velocity_x"}, {"velocity_y", "velocity_y"},
+        {"vy", "velocity_y"}, {"velocity_z", "velocity_z"}, {"vz", "velocity_z"},
+    };
+    /* density: the mass of every cell (sd, mass, mass-weighted means). */
+    snprintf(csv, n, "density");
+    for (int i = 0; i < nq; i++) {
+        size_t k = 0;
+        while (k < sizeof known / sizeof *known && strcmp(known[k].q, names[i]))
+            k++;
+        if (k == sizeof known / sizeof *known)
+            return 0;
+        char cols[128];
+        snprintf(cols, sizeof cols, "%s", known[k].cols);
+        for (char *save = NULL, *c = strtok_r(cols, ",", &save); c; c = strtok_r(NULL, ",", &save))
+            add_column(csv, n, c);
+    }
+    return 1;
+}
+
 static void print_text(const project_args *a, const sk_maps *m, char **files, int nfiles)
 {
     const sk_maps_info *in = sk_maps_get_info(m);
@@ -265,16 +337,22 @@ int cmd_project(int argc, char **argv)
     int nq = split_names(a.quantities, names, SK_MAX_VARS);
     cli_source_read src;
     sk_error err;
+    char cols[sizeof a.sel.vars];
+    if (!a.sel.vars[0] && !strcmp(a.component, "hydro") && cell_columns(names, nq, cols, sizeof cols))
+        snprintf(a.sel.vars, sizeof a.sel.vars, "%s", cols);
     if (cli_read_source(a.source, a.component, &a.sel, a.opt.threads, &src, &err) != SK_OK)
         return cli_error(&err);
     sk_maps *maps = NULL;
     rc = sk_project(src.table, nq, names, &a.opt, &maps, &err);
+    skf_map_style style;
+    skf_map_style_init(&style, src.table, a.length_unit);
     sk_table_free(src.table);
     if (rc != SK_OK)
         return cli_error(&err);
     char **files = NULL;
     int nfiles = 0;
-    rc = sk_maps_write(maps, a.output, &a.img, &files, &nfiles, &err);
+    rc = sk_maps_write_pictures(maps, a.output, &a.img, a.raw ? NULL : skf_map_figure, &style,
+                                &files, &nfiles, &err);
     if (rc == SK_OK && a.json)
         print_json(&a, maps, src.stats.seconds, files, nfiles);
     else if (rc == SK_OK)

@@ -4,17 +4,21 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_mpi.h"
 #include "store_cli.h"
 
-int cli_read_source(const char *source, const char *component, const cli_selection *cs,
-                    int threads, cli_source_read *res, sk_error *err)
+/* Read into res->table, or stream to consumer when it is not NULL. */
+static int read_or_stream(const char *source, const char *component, const cli_selection *cs,
+                          int threads, const sk_consumer *consumer, cli_source_read *res,
+                          sk_error *err)
 {
     memset(res, 0, sizeof *res);
     if (sk_store_is_file(source)) {
         sk_read_options opt = {.threads = threads};
+        cli_mpi_share(&opt);
         res->chunks = 1;
-        return cli_store_read(source, component, cs, &opt, &res->table, &res->stats,
-                              &res->files_total, err);
+        return cli_store_read(source, component, cs, &opt, consumer, &res->table,
+                              &res->stats, &res->files_total, err);
     }
     sk_ramses *r;
     int rc = sk_ramses_open(&r, source, err);
@@ -26,11 +30,26 @@ int cli_read_source(const char *source, const char *component, const cli_selecti
     cli_progress prog;
     cli_progress_init(&prog, "reading");
     sk_read_options opt = {.threads = threads, .progress = cli_progress_hook(&prog)};
+    cli_mpi_share(&opt);
     if (rc == SK_OK)
-        rc = sk_ramses_read(r, component, &sel, &opt, &res->table, &res->stats, err);
+        rc = consumer ? sk_ramses_stream(r, component, &sel, &opt, consumer, &res->stats, err)
+                      : sk_ramses_read(r, component, &sel, &opt, &res->table, &res->stats, err);
     cli_progress_done(&prog);
     res->files_total = sk_ramses_get_info(r)->ncpu;
     sk_selection_clear(&sel);
     sk_ramses_close(r);
     return rc;
+}
+
+int cli_read_source(const char *source, const char *component, const cli_selection *cs,
+                    int threads, cli_source_read *res, sk_error *err)
+{
+    return read_or_stream(source, component, cs, threads, NULL, res, err);
+}
+
+int cli_stream_source(const char *source, const char *component, const cli_selection *cs,
+                      int threads, const sk_consumer *consumer, cli_source_read *res,
+                      sk_error *err)
+{
+    return read_or_stream(source, component, cs, threads, consumer, res, err);
 }

@@ -1,24 +1,29 @@
 /* snapkit stats: read one component of a source with a selection and
  * print per-column statistics.
  *
- * The source-specific step is cli_read_source() (source.c): it opens
- * SOURCE, reads the component with the selection into a table and reports
- * the read's measurements. Everything after it (statistics, JSON, text)
- * works on any table. */
+ * The source-specific step is cli_stream_source() (source.c): it opens
+ * SOURCE and streams the component with the selection in batches (one CPU
+ * file or one chunk) to a per-thread mergeable accumulator
+ * (sk_stats_acc), so the whole table is never allocated; the merged
+ * statistics have the bits of sk_table_stats_compute on the whole table. */
 #include <math.h>
 #include <string.h>
 
 #include "cli.h"
+#include "cli_mpi.h"
 
 static const char k_help[] =
-    "usage: snapkit stats SOURCE [--component hydro|gravity|particles] [selection]\n"
+    "usage: snapkit stats SOURCE [--component NAME] [selection]\n"
     "                     [--threads N] [--json]\n\n"
     "Read one component of SOURCE (a RAMSES output folder or a .snapkit file) and print,\n"
     "per column, the "
     "minimum, maximum, sum and (cells) volume-weighted sum, in code units as stored;\n"
-    "rows per level for cells; the files opened, the read's wall time, the result's\n"
-    "size and the bytes snapkit allocated for it.\n\n"
-    "  --component C         hydro (default), gravity or particles\n"
+    "rows per level for cells; the files opened, the wall time, the size of the rows\n"
+    "read and the bytes snapkit allocated. The rows are streamed (one CPU file or chunk\n"
+    "per thread at a time), never held whole; sums are exact, rounded once, so they do\n"
+    "not depend on the thread count or on the source's row order.\n\n"
+    "  --component C         hydro (default), gravity, particles, rt, clump_field, sinks\n"
+    "                        or clumps (catalogues: no levels, no volume sums)\n"
     "%s"
     "  --threads N           use at most N threads (default: the job's budget)\n"
     "  --json                one JSON object: component, rows, levels, columns{min, max,\n"
@@ -34,7 +39,8 @@ static void json_number(sk_json *j, const char *key, double v)
         sk_json_double(j, v);
 }
 
-static void print_json(const char *component, const cli_source_read *res, const sk_table_stats *s)
+static void print_json(const char *component, const cli_source_read *res,
+                       const sk_table_stats *s)
 {
     sk_json j;
     sk_json_init(&j, 0);
@@ -70,8 +76,9 @@ static void print_json(const char *component, const cli_source_read *res, const 
     sk_json_object_end(&j);
     sk_json_kv_int(&j, res->chunks ? "chunks_read" : "files_opened", res->stats.files_opened);
     sk_json_kv_double(&j, "seconds", res->stats.seconds);
-    sk_json_kv_int(&j, "result_bytes", sk_table_bytes(res->table));
+    sk_json_kv_int(&j, "result_bytes", res->result_bytes);
     sk_json_kv_int(&j, "bytes_allocated", res->stats.bytes_allocated);
+    sk_json_kv_int(&j, "ranks", res->ranks);
     sk_json_object_end(&j);
     cli_print_json(&j);
     sk_json_free(&j);
@@ -84,13 +91,15 @@ static const char *shortest(double v, char *buf)
     return buf;
 }
 
-static void print_text(const char *component, const cli_source_read *res, const sk_table_stats *s)
+static void print_text(const char *component, const cli_source_read *res,
+                       const sk_table_stats *s)
 {
     char b1[32], b2[32], b3[32], b4[32];
-    int64_t result = sk_table_bytes(res->table);
-    printf("%s: %lld rows from %d of %d %s in %.3f s\n", component, (long long)s->rows,
+    int64_t result = res->result_bytes;
+    printf("%s: %lld rows from %d of %d %s in %.3f s", component, (long long)s->rows,
            res->stats.files_opened, res->files_total, res->chunks ? "chunks" : "files",
            res->stats.seconds);
+    printf(res->ranks > 1 ? " on %d MPI ranks\n" : "\n", res->ranks);
     printf("read %s of %s (%s/s); result %s; allocated %s (%.2fx the result)\n",
            cli_bytes((double)res->stats.bytes_read, b1, sizeof b1),
            res->chunks ? "the file" : "files",
@@ -118,6 +127,61 @@ static void print_text(const char *component, const cli_source_read *res, const 
             printf(" %24s", shortest(cs->volume_sum, a));
         printf("\n");
     }
+}
+
+/* Per-thread accumulators of a stream and the bytes of the rows seen. */
+typedef struct stats_stream {
+    int nthreads;
+    sk_stats_acc **acc;
+    int64_t *bytes;
+    sk_stats_acc *all; /* the merged result's owner */
+} stats_stream;
+
+static int stats_begin(void *ctx, int nthreads, const sk_table *schema, sk_error *err)
+{
+    stats_stream *st = ctx;
+    st->acc = sk_calloc((size_t)nthreads, sizeof *st->acc);
+    st->bytes = sk_calloc((size_t)nthreads, sizeof *st->bytes);
+    if (!st->acc || !st->bytes)
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
+    st->nthreads = nthreads;
+    int rc = sk_stats_acc_new(schema, &st->all, err);
+    for (int i = 0; i < nthreads && rc == SK_OK; i++)
+        rc = sk_stats_acc_new(schema, &st->acc[i], err);
+    return rc;
+}
+
+static int stats_batch(void *ctx, int thread, const sk_table *batch, const sk_batch_info *info,
+                       sk_error *err)
+{
+    stats_stream *st = ctx;
+    st->bytes[thread] += sk_table_bytes(batch);
+    /* The source's number (CPU file, chunk) orders batches of every MPI
+     * rank alike, as the index of one process's read does. */
+    return sk_stats_acc_add(st->acc[thread], batch, info->source, err);
+}
+
+/* Merge the threads' accumulators into st->all (exact: any order gives the
+ * same bits); *bytes gets the rows' bytes. st->all stays NULL when nothing
+ * was streamed (an MPI rank whose share is empty). */
+static int stats_merge_threads(stats_stream *st, int64_t *bytes, sk_error *err)
+{
+    int rc = SK_OK;
+    *bytes = 0;
+    for (int i = 0; st->all && i < st->nthreads && rc == SK_OK; i++) {
+        rc = sk_stats_acc_merge(st->all, st->acc[i], err);
+        *bytes += st->bytes[i];
+    }
+    return rc;
+}
+
+static void stats_free(stats_stream *st)
+{
+    for (int i = 0; st->acc && i < st->nthreads; i++)
+        sk_stats_acc_free(st->acc[i]);
+    sk_free(st->acc);
+    sk_free(st->bytes);
+    sk_stats_acc_free(st->all);
 }
 
 int cmd_stats(int argc, char **argv)
@@ -156,18 +220,31 @@ int cmd_stats(int argc, char **argv)
         return cli_usage("stats", "missing SOURCE");
     sk_error err;
     sk_error_clear(&err);
+    stats_stream st = {0};
+    sk_consumer consumer = {.ctx = &st, .begin = stats_begin, .batch = stats_batch};
     cli_source_read res;
-    if (cli_read_source(source, component, &cs, (int)threads, &res, &err) != SK_OK)
-        return cli_error(&err);
-    sk_table_stats s;
-    int rc = sk_table_stats_compute(res.table, (int)threads, &s, &err);
-    if (rc == SK_OK) {
-        if (json)
-            print_json(component, &res, &s);
-        else
-            print_text(component, &res, &s);
-        sk_table_stats_free(&s);
+    /* Under MPI each rank streams its share; the ranks agree on the status
+     * before any reduction, so a rank's failure stops them all alike. */
+    int rc = cli_stream_source(source, component, &cs, (int)threads, &consumer, &res, &err);
+    if (rc == SK_OK)
+        rc = stats_merge_threads(&st, &res.result_bytes, &err);
+    rc = sk_mpi_agree(rc, &err);
+    if (rc == SK_OK)
+        rc = cli_mpi_sum_read(&res, &err);
+    if (rc == SK_OK)
+        rc = sk_mpi_stats_reduce(&st.all, &err);
+    if (rc == SK_OK && cli_mpi_world()->rank == 0) { /* rank 0 prints */
+        sk_table_stats s;
+        rc = st.all ? sk_stats_acc_result(st.all, &s, &err)
+                    : sk_fail(&err, SK_ERR_ARG, NULL, -1, "no rows were streamed");
+        if (rc == SK_OK) {
+            if (json)
+                print_json(component, &res, &s);
+            else
+                print_text(component, &res, &s);
+            sk_table_stats_free(&s);
+        }
     }
-    sk_table_free(res.table);
+    stats_free(&st);
     return rc == SK_OK ? CLI_OK : cli_error(&err);
 }

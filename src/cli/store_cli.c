@@ -11,6 +11,8 @@ static int select_in_units(const cli_selection *cs, const sk_units *u, sk_select
     int rc = sk_selection_set_region(sel, &cs->region, u, err);
     if (rc == SK_OK && cs->vars[0])
         rc = sk_selection_set_vars(sel, cs->vars, err);
+    if (rc == SK_OK && cs->families[0])
+        rc = sk_selection_set_families(sel, cs->families, err);
     return rc;
 }
 
@@ -20,6 +22,10 @@ int cli_ramses_selection(const sk_ramses *r, const cli_selection *cs, sk_selecti
     const sk_ramses_info *in = sk_ramses_get_info(r);
     sk_units u;
     sk_units_set(&u, in->boxlen, in->unit_l, in->unit_d, in->unit_t);
+    if (in->cosmological) {
+        u.aexp = in->aexp;
+        u.h = in->H0 / 100.0;
+    }
     return select_in_units(cs, &u, sel, err);
 }
 
@@ -40,8 +46,8 @@ int cli_store_selection(const sk_store *s, const char *table, const cli_selectio
 }
 
 int cli_store_read(const char *path, const char *component, const cli_selection *cs,
-                   const sk_read_options *opt, sk_table **out, sk_read_stats *stats,
-                   int *chunks_total, sk_error *err)
+                   const sk_read_options *opt, const sk_consumer *consumer, sk_table **out,
+                   sk_read_stats *stats, int *chunks_total, sk_error *err)
 {
     sk_store *s;
     int rc = sk_store_open(&s, path, NULL, err);
@@ -52,7 +58,8 @@ int cli_store_read(const char *path, const char *component, const cli_selection 
     int64_t total = 0;
     rc = cli_store_selection(s, component, cs, &sel, err);
     if (rc == SK_OK)
-        rc = sk_store_read(s, component, &sel, opt, out, stats, err);
+        rc = consumer ? sk_store_stream(s, component, &sel, opt, consumer, stats, err)
+                      : sk_store_read(s, component, &sel, opt, out, stats, err);
     if (rc == SK_OK)
         sk_store_chunks_for(s, component, NULL, NULL, &total, err);
     *chunks_total = (int)total;

@@ -17,8 +17,8 @@ int cli_ramses_selection(const sk_ramses *r, const cli_selection *cs, sk_selecti
 /* Read `component` of the .snapkit file `path` with the options'
  * selection; *chunks_total gets the table's chunk count. */
 int cli_store_read(const char *path, const char *component, const cli_selection *cs,
-                   const sk_read_options *opt, sk_table **out, sk_read_stats *stats,
-                   int *chunks_total, sk_error *err);
+                   const sk_read_options *opt, const sk_consumer *consumer, sk_table **out,
+                   sk_read_stats *stats, int *chunks_total, sk_error *err);
 
 /* `snapkit info FILE.snapkit [--json]`. Returns the exit status. */
 int cli_store_info(const char *path, int json);

@@ -1,12 +1,16 @@
 /* snapkit threads: show the thread budget, so users on a shared node can
  * see which scheduler variable or mask limits them. */
+#include "bench/bench.h"
 #include "cli.h"
+#include "cli_mpi.h"
 
 static const char k_help[] =
     "usage: snapkit threads [--threads N] [--json]\n\n"
     "Print how many threads snapkit will use: the smallest of the request, the\n"
     "scheduler's allocation (SLURM_CPUS_PER_TASK, SLURM_JOB_CPUS_PER_NODE, PBS_NP,\n"
-    "NSLOTS), OMP_NUM_THREADS, the CPU affinity mask and the machine.\n";
+    "NSLOTS), OMP_NUM_THREADS, the CPU affinity mask and the machine. Under mpirun or\n"
+    "srun the node's CPUs are divided among the ranks on the node, and rank 0 prints\n"
+    "every rank's budget (JSON: ranks, per_rank[]).\n";
 
 int cmd_threads(int argc, char **argv)
 {
@@ -27,6 +31,8 @@ int cmd_threads(int argc, char **argv)
     }
     sk_thread_budget b;
     sk_thread_budget_get((int)requested, &b);
+    if (cli_mpi_world()->size > 1)
+        return cli_mpi_threads(&b, json);
     if (json) {
         sk_json j;
         sk_json_init(&j, 0);

@@ -1,13 +1,19 @@
-/* Column statistics with compensated sums. Columns are independent, so
- * threads take whole columns: each sum keeps the row order, and the result
- * does not depend on the thread count. */
+/* Column statistics, mergeable: min and max with the position of their
+ * first occurrence, and sums kept exactly (core/exactsum.h) and rounded
+ * once at the end. Pieces of a table (batches of a stream, threads) added
+ * in any order and merged in any order give the same bits as one pass over
+ * the whole table: the exactly rounded sums, and among equal extremes
+ * (0 and -0) the first one in row order. */
 #include "snapkit/colstats.h"
 
 #include <math.h>
 #include <string.h>
 
+#include "core/exactsum.h"
 #include "snapkit/memory.h"
 #include "snapkit/threads.h"
+
+#include <omp.h>
 
 void sk_ksum_add(sk_ksum *s, double v)
 {
@@ -26,45 +32,73 @@ double sk_ksum_value(const sk_ksum *s)
 
 typedef struct col_acc {
     double min, max;
-    sk_ksum sum, abs_sum, vsum, abs_vsum;
+    int64_t min_at, max_at; /* batch index of the extreme's first occurrence */
     int64_t seen;
+    xs_acc pos, neg, vpos, vneg; /* magnitudes of positive and negative values (and volumes) */
 } col_acc;
 
-typedef struct cell_weights {
-    const int32_t *level;                    /* NULL: not a cell table */
-    double per_level[SK_STATS_MAX_LEVEL + 1]; /* (boxlen / 2^l)^3 */
-} cell_weights;
+struct sk_stats_acc {
+    int ncols;
+    char **names;
+    int is_cells;
+    int level_col;                           /* -1: not a cell table */
+    double per_level[SK_STATS_MAX_LEVEL + 1]; /* (boxlen / 2^l)^ndim */
+    int64_t rows;
+    int64_t levels[SK_STATS_MAX_LEVEL + 1];
+    col_acc *cols;
+};
 
-static void acc_add(col_acc *a, double v, const cell_weights *w, int64_t i)
+/* The batch's extremes and sums of one column, rows [0, n). */
+typedef struct batch_acc {
+    double min, max;
+    int64_t seen;
+} batch_acc;
+
+static inline void value_add(col_acc *a, batch_acc *b, double v, double weight)
 {
     if (v != v)
         return;
-    if (!a->seen++ || v < a->min)
-        a->min = v;
-    if (a->seen == 1 || v > a->max)
-        a->max = v;
-    sk_ksum_add(&a->sum, v);
-    sk_ksum_add(&a->abs_sum, fabs(v));
-    if (w->level) {
-        double vv = v * w->per_level[w->level[i]];
-        sk_ksum_add(&a->vsum, vv);
-        sk_ksum_add(&a->abs_vsum, fabs(vv));
+    if (!b->seen++ || v < b->min)
+        b->min = v;
+    if (b->seen == 1 || v > b->max)
+        b->max = v;
+    xs_add(v < 0 ? &a->neg : &a->pos, v);
+    if (weight == weight) {
+        double vv = v * weight;
+        xs_add(vv < 0 ? &a->vneg : &a->vpos, vv);
     }
 }
 
-/* One loop per element type keeps the per-row type switch out of the loop. */
-#define ACC_LOOP(ctype)                                        \
-    do {                                                       \
-        const ctype *d = data;                                 \
-        for (int64_t i = 0; i < n; i++)                        \
-            acc_add(&a, (double)d[i], w, i);              \
+static void extremes_merge(col_acc *a, double min, int64_t min_at, double max, int64_t max_at,
+                           int64_t seen)
+{
+    if (!seen)
+        return;
+    if (!a->seen || min < a->min || (min == a->min && min_at < a->min_at))
+        a->min = min, a->min_at = min_at;
+    if (!a->seen || max > a->max || (max == a->max && max_at < a->max_at))
+        a->max = max, a->max_at = max_at;
+    a->seen += seen;
+}
+
+/* One loop per element type keeps the per-row type switch out of the loop;
+ * the exact accumulators are normalised every XS_ADDS_MAX / 2 rows. */
+#define ACC_LOOP(ctype)                                                         \
+    do {                                                                        \
+        const ctype *d = data;                                                  \
+        for (int64_t i0 = 0; i0 < n; i0 += XS_ADDS_MAX / 2) {                   \
+            int64_t i1 = n - i0 < XS_ADDS_MAX / 2 ? n : i0 + XS_ADDS_MAX / 2;    \
+            for (int64_t i = i0; i < i1; i++)                                   \
+                value_add(a, &b, (double)d[i], level ? s->per_level[level[i]] : NAN); \
+            xs_normalize(&a->pos), xs_normalize(&a->neg);                        \
+            xs_normalize(&a->vpos), xs_normalize(&a->vneg);                      \
+        }                                                                       \
     } while (0)
 
-static void column_stats(const sk_column *c, int64_t n, const cell_weights *w,
-                         sk_column_stats *out)
+static void column_add(const sk_stats_acc *s, col_acc *a, const sk_column *c, int64_t n,
+                       const int32_t *level, int64_t index)
 {
-    col_acc a;
-    memset(&a, 0, sizeof a);
+    batch_acc b = {0};
     const void *data = c->data;
     switch (c->type) {
     case SK_INT8: ACC_LOOP(int8_t); break;
@@ -79,12 +113,7 @@ static void column_stats(const sk_column *c, int64_t n, const cell_weights *w,
     case SK_FLOAT32: ACC_LOOP(float); break;
     case SK_FLOAT64: ACC_LOOP(double); break;
     }
-    out->min = a.seen ? a.min : NAN;
-    out->max = a.seen ? a.max : NAN;
-    out->sum = sk_ksum_value(&a.sum);
-    out->abs_sum = sk_ksum_value(&a.abs_sum);
-    out->volume_sum = w->level ? sk_ksum_value(&a.vsum) : NAN;
-    out->abs_volume_sum = w->level ? sk_ksum_value(&a.abs_vsum) : NAN;
+    extremes_merge(a, b.min, index, b.max, index, b.seen);
 }
 
 static int is_cell_index(const char *name)
@@ -93,58 +122,288 @@ static int is_cell_index(const char *name)
            !strcmp(name, "cz");
 }
 
-/* Cell weights and rows per level when t is a cell table. */
-static int cell_weights_init(const sk_table *t, sk_table_stats *s, cell_weights *w, sk_error *err)
+/* Cell weights when the schema is a cell table. */
+static void cell_weights_init(const sk_table *t, sk_stats_acc *s)
 {
-    w->level = NULL;
+    s->level_col = -1;
     const sk_column *lev = sk_table_find(t, "level");
     const char *kind = sk_table_meta_get(t, "kind");
     if (!lev || lev->type != SK_INT32 || (kind && strcmp(kind, "cells") != 0))
-        return SK_OK;
+        return;
     double boxlen = sk_table_meta_double(t, "boxlen", 1.0);
+    /* A 1-D or 2-D output's cell "volume" is its length or area. */
+    double ndim = sk_table_meta_double(t, "ndim", 3.0);
+    int nd = ndim == 1.0 || ndim == 2.0 ? (int)ndim : 3;
     for (int l = 0; l <= SK_STATS_MAX_LEVEL; l++) {
         double size = ldexp(boxlen, -l);
-        w->per_level[l] = size * size * size;
+        s->per_level[l] = nd == 1 ? size : nd == 2 ? size * size : size * size * size;
     }
-    const int32_t *level = lev->data;
-    for (int64_t i = 0; i < s->rows; i++) {
+    s->is_cells = 1;
+    s->level_col = sk_table_index(t, "level");
+}
+
+int sk_stats_acc_new(const sk_table *schema, sk_stats_acc **out, sk_error *err)
+{
+    *out = NULL;
+    sk_stats_acc *s = sk_calloc(1, sizeof *s);
+    int n = sk_table_ncols(schema);
+    if (s) {
+        s->ncols = n;
+        s->names = sk_calloc((size_t)(n ? n : 1), sizeof *s->names);
+        s->cols = sk_calloc((size_t)(n ? n : 1), sizeof *s->cols);
+    }
+    int ok = s && s->names && s->cols;
+    for (int j = 0; ok && j < n; j++)
+        ok = (s->names[j] = sk_strdup(sk_table_col(schema, j)->name)) != NULL;
+    if (!ok) {
+        sk_stats_acc_free(s);
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory for column statistics");
+    }
+    cell_weights_init(schema, s);
+    *out = s;
+    return SK_OK;
+}
+
+void sk_stats_acc_free(sk_stats_acc *s)
+{
+    if (!s)
+        return;
+    for (int j = 0; s->names && j < s->ncols; j++)
+        sk_free(s->names[j]);
+    sk_free(s->names);
+    sk_free(s->cols);
+    sk_free(s);
+}
+
+/* Rows per level of a batch; its levels checked against the weights. */
+static int count_levels(sk_stats_acc *s, const sk_table *t, sk_error *err)
+{
+    if (s->level_col < 0)
+        return SK_OK;
+    const int32_t *level = sk_table_col(t, s->level_col)->data;
+    int64_t n = sk_table_nrows(t);
+    for (int64_t i = 0; i < n; i++) {
         int32_t l = level[i];
         if (l < 0 || l > SK_STATS_MAX_LEVEL)
             return sk_fail(err, SK_ERR_RANGE, NULL, -1, "row %lld: level %d out of range",
                            (long long)i, (int)l);
         s->levels[l]++;
     }
-    s->is_cells = 1;
-    w->level = level;
     return SK_OK;
 }
 
-int sk_table_stats_compute(const sk_table *t, int threads, sk_table_stats *s, sk_error *err)
+static int check_schema(const sk_stats_acc *s, const sk_table *t, sk_error *err)
 {
-    memset(s, 0, sizeof *s);
-    s->rows = sk_table_nrows(t);
-    s->ncols = sk_table_ncols(t);
-    s->cols = sk_calloc((size_t)(s->ncols ? s->ncols : 1), sizeof *s->cols);
-    if (!s->cols)
-        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory for column statistics");
-    cell_weights w;
-    int rc = cell_weights_init(t, s, &w, err);
-    if (rc != SK_OK) {
-        sk_table_stats_free(s);
+    int ok = sk_table_ncols(t) == s->ncols;
+    for (int j = 0; ok && j < s->ncols; j++)
+        ok = !strcmp(sk_table_col(t, j)->name, s->names[j]);
+    return ok ? SK_OK
+              : sk_fail(err, SK_ERR_ARG, NULL, -1,
+                        "column statistics: the batch's columns are not the schema's");
+}
+
+/* Rows of t into s, columns j with j % stride == first. */
+static void add_columns(sk_stats_acc *s, const sk_table *t, int64_t index, int first, int stride)
+{
+    const int32_t *level = s->level_col >= 0 ? sk_table_col(t, s->level_col)->data : NULL;
+    for (int j = first; j < s->ncols; j += stride)
+        column_add(s, &s->cols[j], sk_table_col(t, j), sk_table_nrows(t), level, index);
+}
+
+int sk_stats_acc_add(sk_stats_acc *s, const sk_table *batch, int64_t index, sk_error *err)
+{
+    int rc = check_schema(s, batch, err);
+    if (rc == SK_OK)
+        rc = count_levels(s, batch, err);
+    if (rc != SK_OK)
         return rc;
-    }
-    sk_thread_budget b;
-    int nthreads = sk_thread_budget_get(threads, &b);
-    int ncols = s->ncols;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nthreads)
-    for (int j = 0; j < ncols; j++) {
-        const sk_column *c = sk_table_col(t, j);
-        sk_column_stats *cs = &s->cols[j];
-        cs->name = c->name;
-        cs->is_cell_index = s->is_cells && is_cell_index(c->name);
-        column_stats(c, s->rows, &w, cs);
+    add_columns(s, batch, index, 0, 1);
+    s->rows += sk_table_nrows(batch);
+    return SK_OK;
+}
+
+int sk_stats_acc_merge(sk_stats_acc *s, const sk_stats_acc *from, sk_error *err)
+{
+    int ok = s->ncols == from->ncols && s->level_col == from->level_col;
+    for (int j = 0; ok && j < s->ncols; j++)
+        ok = !strcmp(s->names[j], from->names[j]);
+    if (!ok)
+        return sk_fail(err, SK_ERR_ARG, NULL, -1,
+                       "column statistics: merging accumulators of different columns");
+    s->rows += from->rows;
+    for (int l = 0; l <= SK_STATS_MAX_LEVEL; l++)
+        s->levels[l] += from->levels[l];
+    for (int j = 0; j < s->ncols; j++) {
+        col_acc *a = &s->cols[j];
+        const col_acc *b = &from->cols[j];
+        extremes_merge(a, b->min, b->min_at, b->max, b->max_at, b->seen);
+        xs_merge(&a->pos, &b->pos);
+        xs_merge(&a->neg, &b->neg);
+        xs_merge(&a->vpos, &b->vpos);
+        xs_merge(&a->vneg, &b->vneg);
     }
     return SK_OK;
+}
+
+/* The encoded state: a header, each name as its length and bytes, then the
+ * columns' accumulators as they lie in memory (the same build and machine
+ * kind at both ends, as MPI ranks of one job are). */
+typedef struct acc_head {
+    char magic[8];
+    int32_t ncols, is_cells, level_col, pad;
+    int64_t rows;
+    int64_t levels[SK_STATS_MAX_LEVEL + 1];
+    double per_level[SK_STATS_MAX_LEVEL + 1];
+} acc_head;
+
+static const char k_acc_magic[8] = "SKACC01";
+
+int sk_stats_acc_encode(const sk_stats_acc *s, void **bytes, size_t *size, sk_error *err)
+{
+    size_t n = sizeof(acc_head) + (size_t)s->ncols * sizeof *s->cols;
+    for (int j = 0; j < s->ncols; j++)
+        n += sizeof(uint32_t) + strlen(s->names[j]);
+    unsigned char *b = sk_malloc(n);
+    if (!b)
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory for column statistics");
+    acc_head h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, k_acc_magic, sizeof h.magic);
+    h.ncols = s->ncols;
+    h.is_cells = s->is_cells;
+    h.level_col = s->level_col;
+    h.rows = s->rows;
+    memcpy(h.levels, s->levels, sizeof h.levels);
+    memcpy(h.per_level, s->per_level, sizeof h.per_level);
+    memcpy(b, &h, sizeof h);
+    size_t at = sizeof h;
+    for (int j = 0; j < s->ncols; j++) {
+        uint32_t len = (uint32_t)strlen(s->names[j]);
+        memcpy(b + at, &len, sizeof len);
+        memcpy(b + at + sizeof len, s->names[j], len);
+        at += sizeof len + len;
+    }
+    if (s->ncols)
+        memcpy(b + at, s->cols, (size_t)s->ncols * sizeof *s->cols);
+    *bytes = b;
+    *size = n;
+    return SK_OK;
+}
+
+static int bad_encoding(sk_stats_acc *s, sk_error *err)
+{
+    sk_stats_acc_free(s);
+    return sk_fail(err, SK_ERR_FORMAT, NULL, -1,
+                   "column statistics: the bytes are not an encoded accumulator");
+}
+
+int sk_stats_acc_decode(const void *bytes, size_t size, sk_stats_acc **out, sk_error *err)
+{
+    *out = NULL;
+    const unsigned char *b = bytes;
+    acc_head h;
+    if (size < sizeof h)
+        return bad_encoding(NULL, err);
+    memcpy(&h, b, sizeof h);
+    if (memcmp(h.magic, k_acc_magic, sizeof h.magic) != 0 || h.ncols < 0 ||
+        (size_t)h.ncols > (size - sizeof h) / sizeof(col_acc))
+        return bad_encoding(NULL, err);
+    sk_stats_acc *s = sk_calloc(1, sizeof *s);
+    if (s) {
+        s->names = sk_calloc((size_t)(h.ncols ? h.ncols : 1), sizeof *s->names);
+        s->cols = sk_calloc((size_t)(h.ncols ? h.ncols : 1), sizeof *s->cols);
+    }
+    if (!s || !s->names || !s->cols) {
+        sk_stats_acc_free(s);
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory for column statistics");
+    }
+    s->ncols = h.ncols;
+    s->is_cells = h.is_cells;
+    s->level_col = h.level_col;
+    s->rows = h.rows;
+    memcpy(s->levels, h.levels, sizeof h.levels);
+    memcpy(s->per_level, h.per_level, sizeof h.per_level);
+    size_t at = sizeof h;
+    for (int j = 0; j < h.ncols; j++) {
+        uint32_t len;
+        if (size - at < sizeof len)
+            return bad_encoding(s, err);
+        memcpy(&len, b + at, sizeof len);
+        at += sizeof len;
+        if (size - at < len || !(s->names[j] = sk_malloc((size_t)len + 1)))
+            return bad_encoding(s, err);
+        memcpy(s->names[j], b + at, len);
+        s->names[j][len] = '\0';
+        at += len;
+    }
+    if (size - at != (size_t)h.ncols * sizeof *s->cols)
+        return bad_encoding(s, err);
+    if (h.ncols)
+        memcpy(s->cols, b + at, (size_t)h.ncols * sizeof *s->cols);
+    *out = s;
+    return SK_OK;
+}
+
+/* The statistics of s; column names point into names (s's or a table's). */
+static int result(const sk_stats_acc *s, char *const *names, sk_table_stats *out, sk_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->rows = s->rows;
+    out->ncols = s->ncols;
+    out->is_cells = s->is_cells;
+    memcpy(out->levels, s->levels, sizeof out->levels);
+    out->cols = sk_calloc((size_t)(s->ncols ? s->ncols : 1), sizeof *out->cols);
+    if (!out->cols)
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory for column statistics");
+    for (int j = 0; j < s->ncols; j++) {
+        const col_acc *a = &s->cols[j];
+        sk_column_stats *cs = &out->cols[j];
+        cs->name = names[j];
+        cs->is_cell_index = s->is_cells && is_cell_index(names[j]);
+        cs->min = a->seen ? a->min : NAN;
+        cs->max = a->seen ? a->max : NAN;
+        cs->sum = xs_round(&a->pos, &a->neg, -1);
+        cs->abs_sum = xs_round(&a->pos, &a->neg, 1);
+        cs->volume_sum = s->is_cells ? xs_round(&a->vpos, &a->vneg, -1) : NAN;
+        cs->abs_volume_sum = s->is_cells ? xs_round(&a->vpos, &a->vneg, 1) : NAN;
+    }
+    return SK_OK;
+}
+
+int sk_stats_acc_result(const sk_stats_acc *s, sk_table_stats *out, sk_error *err)
+{
+    return result(s, s->names, out, err);
+}
+
+int sk_table_stats_compute(const sk_table *t, int threads, sk_table_stats *out, sk_error *err)
+{
+    memset(out, 0, sizeof *out);
+    sk_stats_acc *s;
+    int rc = sk_stats_acc_new(t, &s, err);
+    if (rc == SK_OK)
+        rc = count_levels(s, t, err);
+    if (rc != SK_OK) {
+        sk_stats_acc_free(s);
+        return rc;
+    }
+    s->rows = sk_table_nrows(t);
+    sk_thread_budget b;
+    int nthreads = sk_thread_budget_get(threads, &b);
+    if (nthreads > s->ncols)
+        nthreads = s->ncols > 0 ? s->ncols : 1;
+    /* Columns are independent: each thread takes every nthreads-th. */
+#pragma omp parallel num_threads(nthreads)
+    add_columns(s, t, 0, omp_get_thread_num(), nthreads);
+    char **names = sk_malloc(sizeof *names * (size_t)(s->ncols ? s->ncols : 1));
+    if (!names)
+        rc = sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory for column statistics");
+    for (int j = 0; names && j < s->ncols; j++)
+        names[j] = sk_table_col(t, j)->name;
+    if (rc == SK_OK)
+        rc = result(s, names, out, err);
+    sk_free(names);
+    sk_stats_acc_free(s);
+    return rc;
 }
 
 void sk_table_stats_free(sk_table_stats *s)

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/text.h"
 #include "snapkit/memory.h"
 #include "snapkit/number.h"
 
@@ -24,17 +25,9 @@ static void put(sk_json *j, const char *s, size_t n)
 {
     if (j->failed)
         return;
-    if (j->len + n + 1 > j->cap) {
-        size_t cap = j->cap ? j->cap : 256;
-        while (cap < j->len + n + 1)
-            cap *= 2;
-        char *b = sk_realloc(j->buf, cap);
-        if (!b) {
-            j->failed = 1;
-            return;
-        }
-        j->buf = b;
-        j->cap = cap;
+    if (sk_text_reserve(&j->buf, j->len, &j->cap, n) != 0) {
+        j->failed = 1;
+        return;
     }
     memcpy(j->buf + j->len, s, n);
     j->len += n;

@@ -12,5 +12,9 @@
 int number_parse_double(const char *s, const char *end, double *out, const char **stop) SK_HIDDEN;
 int number_format_double(double v, char *buf) SK_HIDDEN;
 int number_parse_int64(const char *s, const char *end, int64_t *out, const char **stop) SK_HIDDEN;
+/* Did parsing [s, stop) lose the value: 1 when it overflowed to +-inf
+ * (the text is not "inf"), -1 when a nonzero value underflowed to zero
+ * (a subnormal result is exact enough and counts as kept), else 0. */
+int number_range_lost(const char *s, const char *stop, double v) SK_HIDDEN;
 
 #endif

@@ -12,6 +12,7 @@
  *    subnormals and huge exponents.
  * The grammar is strtod's decimal one (no hex floats), in any locale.
  */
+#include <math.h>
 #include <float.h>
 #include <string.h>
 
@@ -396,3 +397,20 @@ int number_parse_double(const char *s, const char *end, double *out, const char 
 
 int sk_parse_double(const char *s, const char *end, double *out, const char **stop)
     __attribute__((alias("number_parse_double")));
+
+int number_range_lost(const char *s, const char *stop, double v)
+{
+    if (isinf(v)) {
+        for (const char *p = s; p < stop; p++)
+            if (*p == 'i' || *p == 'I')
+                return 0; /* "inf" as written */
+        return 1;
+    }
+    if (v != 0.0)
+        return 0;
+    /* Zero from a mantissa with a nonzero digit: the value underflowed. */
+    for (const char *p = s; p < stop && *p != 'e' && *p != 'E'; p++)
+        if (*p >= '1' && *p <= '9')
+            return -1;
+    return 0;
+}

@@ -2,7 +2,10 @@
 #include "snapkit/select.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <math.h>
 #include <string.h>
+#include <strings.h>
 
 #include "snapkit/memory.h"
 #include "snapkit/number.h"
@@ -63,6 +66,9 @@ int sk_selection_set_region(sk_selection *sel, const sk_region_request *req,
             lo += c;
             hi += c;
         }
+        if (isnan(lo) || isnan(hi) || isinf(lo) || isinf(hi))
+            return sk_fail(err, SK_ERR_ARG, NULL, -1, "%crange: the ends must be finite numbers",
+                           axes[a]);
         if (!(lo < hi))
             return sk_fail(err, SK_ERR_ARG, NULL, -1, "%crange: low end must be below high end",
                            axes[a]);
@@ -98,6 +104,77 @@ int sk_selection_set_vars(sk_selection *sel, const char *csv, sk_error *err)
         p = comma ? comma + 1 : NULL;
     }
     return SK_OK;
+}
+
+static const struct {
+    int code;
+    const char *name;
+} k_families[] = {
+    {SK_FAMILY_DM, "dm"},
+    {SK_FAMILY_STAR, "star"},
+    {SK_FAMILY_CLOUD, "cloud"},
+    {SK_FAMILY_DEBRIS, "debris"},
+    {SK_FAMILY_OTHER, "other"},
+    {SK_FAMILY_GAS_TRACER, "gas_tracer"},
+    {SK_FAMILY_DM_TRACER, "dm_tracer"},
+    {SK_FAMILY_STAR_TRACER, "star_tracer"},
+    {SK_FAMILY_CLOUD_TRACER, "cloud_tracer"},
+    {SK_FAMILY_DEBRIS_TRACER, "debris_tracer"},
+    {SK_FAMILY_OTHER_TRACER, "other_tracer"},
+    {SK_FAMILY_UNDEFINED, "undefined"},
+};
+
+const char *sk_family_name(int code)
+{
+    for (size_t i = 0; i < sizeof k_families / sizeof k_families[0]; i++)
+        if (k_families[i].code == code)
+            return k_families[i].name;
+    return NULL;
+}
+
+int sk_family_code(const char *name, int *code, sk_error *err)
+{
+    for (size_t i = 0; i < sizeof k_families / sizeof k_families[0]; i++)
+        if (!strcasecmp(name, k_families[i].name)) {
+            *code = k_families[i].code;
+            return SK_OK;
+        }
+    char *end = NULL;
+    long v = strtol(name, &end, 10);
+    if (end != name && !*end && v >= -128 && v <= 127) {
+        *code = (int)v;
+        return SK_OK;
+    }
+    return sk_fail(err, SK_ERR_ARG, NULL, -1,
+                   "unknown particle family '%s' (dm, star, cloud, debris, other, gas_tracer, "
+                   "dm_tracer, star_tracer, cloud_tracer, debris_tracer, other_tracer, "
+                   "undefined, or a number -128..127)", name);
+}
+
+int sk_selection_set_families(sk_selection *sel, const char *csv, sk_error *err)
+{
+    memset(sel->family, 0, sizeof sel->family);
+    sel->has_family = 0;
+    for (const char *p = csv; p && *p;) {
+        const char *comma = strchr(p, ',');
+        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        char name[32];
+        snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), p);
+        int code;
+        if (n && sk_family_code(name, &code, err) != SK_OK)
+            return SK_ERR_ARG;
+        if (n) {
+            sel->family[code + 128] = 1;
+            sel->has_family = 1;
+        }
+        p = comma ? comma + 1 : NULL;
+    }
+    return SK_OK;
+}
+
+int sk_selection_wants_family(const sk_selection *sel, int code)
+{
+    return !sel->has_family || (code >= -128 && code <= 127 && sel->family[code + 128]);
 }
 
 int sk_selection_wants(const sk_selection *sel, const char *name)
@@ -137,6 +214,14 @@ int sk_selection_to_meta(const sk_selection *sel, sk_table *t)
         for (int i = 0; i < sel->nvars && n < sizeof buf; i++)
             n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", i ? "," : "", sel->vars[i]);
         rc = sk_table_meta_set(t, "selection.vars", buf);
+    }
+    if (rc == SK_OK && sel->has_family) {
+        char buf[1024] = "";
+        size_t n = 0;
+        for (int c = -128; c <= 127 && n < sizeof buf; c++)
+            if (sel->family[c + 128])
+                n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%d", n ? "," : "", c);
+        rc = sk_table_meta_set(t, "selection.family", buf);
     }
     return rc;
 }

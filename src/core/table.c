@@ -2,6 +2,7 @@
  * ordered string metadata. Small and linear: tables have tens of columns and
  * metadata keys, so look-ups scan. */
 #include "snapkit/table.h"
+#include "core/table_rows.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -385,4 +386,9 @@ double sk_column_get_double(const sk_column *c, int64_t i)
     case SK_FLOAT64: return ((const double *)c->data)[i];
     }
     return 0.0;
+}
+
+void tb_set_nrows(sk_table *t, int64_t nrows)
+{
+    t->nrows = nrows;
 }

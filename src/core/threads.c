@@ -67,9 +67,38 @@ static int affinity_count(void)
     return CPU_COUNT(&set);
 }
 
+static _Atomic int g_ranks_on_node = 1;
+
+void sk_thread_budget_set_ranks(int ranks_on_node)
+{
+    g_ranks_on_node = ranks_on_node > 1 ? ranks_on_node : 1;
+}
+
+int sk_thread_budget_ranks(void)
+{
+    return g_ranks_on_node;
+}
+
+/* A count that the ranks on the node share, rather than each one's own. */
+static int node_wide(const sk_thread_budget *b)
+{
+    return !strcmp(b->limited_by, "machine") || !strcmp(b->limited_by, "SLURM_JOB_CPUS_PER_NODE") ||
+           !strcmp(b->limited_by, "PBS_NP") || !strcmp(b->limited_by, "NSLOTS") ||
+           (!strcmp(b->limited_by, "affinity") && b->affinity == b->machine);
+}
+
 int sk_thread_budget_get(int requested, sk_thread_budget *out)
 {
     long machine = sysconf(_SC_NPROCESSORS_ONLN);
-    return sk_thread_budget_from(requested, real_env, NULL, affinity_count(),
-                                 machine > 0 ? (int)machine : 1, out);
+    sk_thread_budget_from(requested, real_env, NULL, affinity_count(),
+                          machine > 0 ? (int)machine : 1, out);
+    int ranks = g_ranks_on_node;
+    if (ranks > 1 && node_wide(out)) {
+        out->owned = out->owned / ranks > 0 ? out->owned / ranks : 1;
+        size_t len = strlen(out->limited_by);
+        snprintf(out->limited_by + len, sizeof out->limited_by - len, " / %d ranks", ranks);
+        out->threads = out->requested > 0 && out->requested < out->owned ? out->requested
+                                                                         : out->owned;
+    }
+    return out->threads;
 }

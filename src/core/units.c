@@ -13,12 +13,18 @@ void sk_units_set(sk_units *u, double boxlen, double unit_l, double unit_d, doub
     u->unit_m = unit_d * unit_l * unit_l * unit_l;
     u->unit_v = unit_l / unit_t;
     u->unit_p = unit_d * u->unit_v * u->unit_v;
+    u->aexp = 1.0;
+    u->h = 0.0;
 }
 
 void sk_units_from_table(sk_units *u, const sk_table *t)
 {
     sk_units_set(u, sk_table_meta_double(t, "boxlen", 1.0), sk_table_meta_double(t, "unit_l", 1.0),
                  sk_table_meta_double(t, "unit_d", 1.0), sk_table_meta_double(t, "unit_t", 1.0));
+    if (sk_table_meta_double(t, "cosmological", 0.0) != 0.0) {
+        u->aexp = sk_table_meta_double(t, "aexp", 1.0);
+        u->h = sk_table_meta_double(t, "H0", 0.0) / 100.0;
+    }
 }
 
 static const struct {
@@ -46,6 +52,32 @@ int sk_length_unit_cm(const char *name, double *cm_per_unit, sk_error *err)
                    name);
 }
 
+int sk_length_unit_cm_at(const sk_units *u, const char *name, double *cm_per_unit,
+                         sk_error *err)
+{
+    char base[16];
+    size_t n = strlen(name);
+    int per_h = n > 2 && !strcmp(name + n - 2, "/h");
+    n -= per_h ? 2 : 0;
+    int comoving = n > 2 && !strncmp(name + n - 2, "cm", 2);
+    n -= comoving ? 2 : 0;
+    if (!per_h && !comoving)
+        return sk_length_unit_cm(name, cm_per_unit, err);
+    if (n == 0 || n >= sizeof base)
+        return sk_length_unit_cm(name, cm_per_unit, err);
+    memcpy(base, name, n);
+    base[n] = '\0';
+    int rc = sk_length_unit_cm(base, cm_per_unit, err);
+    if (rc != SK_OK)
+        return rc;
+    if (!(u->h > 0))
+        return sk_fail(err, SK_ERR_ARG, NULL, -1,
+                       "'%s' is a comoving or little-h unit: the output is not cosmological",
+                       name);
+    *cm_per_unit *= (comoving ? u->aexp : 1.0) / (per_h ? u->h : 1.0);
+    return SK_OK;
+}
+
 int sk_box_units_per(const sk_units *u, const char *unit, double *factor, sk_error *err)
 {
     if (!unit || !*unit || strcmp(unit, "standard") == 0) {
@@ -57,7 +89,7 @@ int sk_box_units_per(const sk_units *u, const char *unit, double *factor, sk_err
         return SK_OK;
     }
     double cm;
-    int rc = sk_length_unit_cm(unit, &cm, err);
+    int rc = sk_length_unit_cm_at(u, unit, &cm, err);
     if (rc != SK_OK)
         return rc;
     *factor = cm / (u->unit_l * u->boxlen);

@@ -24,7 +24,7 @@ size_t proj_blocks_plan(proj_job *job, int lo, int hi)
     for (int l = 0; l <= PROJ_MAX_LEVEL; l++)
         job->blocks[l].k = 0;
     job->block_finest = -1;
-    if (!job->is_cells || f->axis < 0 || proj_is_point_kernel(job))
+    if (!job->is_cells || f->axis < 0 || proj_is_point_kernel(job) || job->ndim == 1)
         return 0;
     double corner_u = nearbyint(f->u0 * f->inv_pixel), corner_v = nearbyint(f->v0 * f->inv_pixel);
     for (int l = lo; l <= hi; l++) {

@@ -73,18 +73,23 @@ int proj_deposit_area(const proj_job *job, const proj_target *t, const proj_item
     double half = 0.5 * it->h * f->inv_pixel;
     double x = (it->u - f->u0) * f->inv_pixel, y = (it->v - f->v0) * f->inv_pixel;
     double a = x - half, b = x + half, c = y - half, d = y + half;
+    double total = proj_item_total(job, it);
+    if (job->is_cells && job->ndim == 1) { /* the slab fills the profile's strip */
+        c = 0.0;
+        d = 1.0;
+    }
     double fa = floor(a), fc = floor(c);
     if (b <= fa + 1 && d <= fc + 1) { /* inside one pixel */
         int inside = fa >= 0 && fa < f->nx && fc >= 0 && fc < f->ny;
         if (inside && fc >= t->r0 && fc < t->r1)
-            proj_add(job, t, (int)fa, (int)fc, it->total, coef);
+            proj_add(job, t, (int)fa, (int)fc, total, coef);
         return inside;
     }
     int i0 = clampi(fa, 0, f->nx), i1 = clampi(ceil(b), 0, f->nx);
     int j0 = clampi(fc, 0, f->ny), j1 = clampi(ceil(d), 0, f->ny);
     if (i0 >= i1 || j0 >= j1)
         return 0;
-    double inv_w = 1.0 / (b - a), inv_h = it->total / (d - c);
+    double inv_w = 1.0 / (b - a), inv_h = total / (d - c);
     for (int i = i0; i < i1; i++)
         t->fx[i - i0] = (proj_min(b, i + 1.0) - proj_max(a, (double)i)) * inv_w;
     for (int j = j0 < t->r0 ? t->r0 : j0; j < j1 && j < t->r1; j++) {
@@ -108,7 +113,7 @@ int proj_deposit_point(const proj_job *job, const proj_target *t, const proj_ite
     if (!cic) {
         int j = (int)y;
         if (j >= t->r0 && j < t->r1)
-            proj_add(job, t, (int)x, j, it->total, coef);
+            proj_add(job, t, (int)x, j, proj_item_total(job, it), coef);
         return 1;
     }
     double fx = x - 0.5, fy = y - 0.5;
@@ -122,7 +127,7 @@ int proj_deposit_point(const proj_job *job, const proj_target *t, const proj_ite
             w[k] = 0;
         inside += w[k];
     }
-    double scale = it->total / inside;
+    double scale = proj_item_total(job, it) / inside;
     for (int k = 0; k < 4; k++) {
         int i = i0 + (k & 1), j = j0 + (k >> 1);
         if (w[k] > 0 && j >= t->r0 && j < t->r1)

@@ -66,35 +66,84 @@ static void geometry_keys(fitsfile *ff, const sk_maps *maps, int *st)
     fits_write_key(ff, TLONGLONG, "NDEPOSIT", &deposited, "rows that reached the image", st);
 }
 
-/* A linear world coordinate system in code lengths, pixel 1 at the first
- * pixel's centre. */
+/* cm per length unit of sk_maps_info.length_unit; 0 when unknown. */
+static double cm_per_unit(const char *name)
+{
+    double cm = 0;
+    sk_error e;
+    return sk_length_unit_cm(name, &cm, &e) == SK_OK ? cm : 0;
+}
+
+/* Two linear world coordinate systems, pixel 1 at the first pixel's centre:
+ * the primary one in info.length_unit (CUNIT), the alternate one (key A) in
+ * code lengths. */
 static void wcs_keys(fitsfile *ff, const sk_maps *maps, int *st)
 {
     const sk_maps_info *in = &maps->info;
-    static const char *const names[] = {"x", "y", "z"};
+    static const char *const names[] = {"X", "Y", "Z"};
     static const int image_axes[3][2] = {{1, 2}, {2, 0}, {0, 1}};
-    for (int a = 0; a < 2; a++) {
-        char key[16];
-        const char *type = in->axis >= 0 ? names[image_axes[in->axis][a]] : a ? "up" : "right";
-        snprintf(key, sizeof key, "CTYPE%d", a + 1);
-        fits_write_key_str(ff, key, type, "image axis", st);
-        snprintf(key, sizeof key, "CRPIX%d", a + 1);
-        fits_write_key_dbl(ff, key, 1.0, -17, "reference pixel", st);
-        snprintf(key, sizeof key, "CRVAL%d", a + 1);
-        key_double(ff, key, in->extent[2 * a] + 0.5 * in->pixel_size,
-                   "centre of the first pixel [code length]", st);
-        snprintf(key, sizeof key, "CDELT%d", a + 1);
-        key_double(ff, key, in->pixel_size, "pixel size [code length]", st);
+    double cm = cm_per_unit(in->length_unit);
+    double scale = cm > 0 && isfinite(in->unit_l) && in->unit_l > 0 ? in->unit_l / cm : NAN;
+    const char *cunit = strcmp(in->length_unit, "au") == 0 ? "AU" : in->length_unit;
+    for (int alt = 0; alt < 2; alt++) {
+        const char *k = alt ? "A" : "";
+        double f = alt ? 1.0 : scale;
+        const char *u = alt ? "code length" : in->length_unit;
+        char key[16], comment[72];
+        if (!alt && !isfinite(f))
+            continue; /* no physical length: the code-length system only */
+        snprintf(key, sizeof key, "WCSNAME%s", k);
+        fits_write_key_str(ff, key, alt ? "code" : "physical",
+                           alt ? "image axes in code lengths" : "image axes in CUNIT", st);
+        for (int a = 0; a < 2; a++) {
+            const char *type = in->axis >= 0 ? names[image_axes[in->axis][a]] : a ? "UP" : "RIGHT";
+            snprintf(key, sizeof key, "CTYPE%d%s", a + 1, k);
+            fits_write_key_str(ff, key, type, in->axis >= 0 ? "box axis" : "image axis", st);
+            if (!alt) {
+                snprintf(key, sizeof key, "CUNIT%d", a + 1);
+                fits_write_key_str(ff, key, cunit, "unit of the image axes", st);
+            }
+            snprintf(key, sizeof key, "CRPIX%d%s", a + 1, k);
+            fits_write_key_dbl(ff, key, 1.0, -17, "reference pixel: the first", st);
+            snprintf(key, sizeof key, "CRVAL%d%s", a + 1, k);
+            snprintf(comment, sizeof comment, "centre of the first pixel [%s]", u);
+            key_double(ff, key, (in->extent[2 * a] + 0.5 * in->pixel_size) * f, comment, st);
+            snprintf(key, sizeof key, "CDELT%d%s", a + 1, k);
+            snprintf(comment, sizeof comment, "pixel size [%s]", u);
+            key_double(ff, key, in->pixel_size * f, comment, st);
+        }
     }
+}
+
+/* A map's unit as FITS and astropy.units spell it; NULL for code units
+ * (BUNIT is then left out). */
+static const char *fits_unit(const char *unit, char *buf, size_t n)
+{
+    if (strcmp(unit, "code") == 0)
+        return NULL;
+    if (strcmp(unit, "nH") == 0)
+        return "cm-3";
+    if (strcmp(unit, "Ba") == 0)
+        return "erg/cm3";
+    if (strncmp(unit, "Msun", 4) == 0) {
+        snprintf(buf, n, "solMass%s", unit + 4);
+        return buf;
+    }
+    return unit;
 }
 
 static void write_image(fitsfile *ff, const sk_maps *maps, int i, int *st)
 {
     const struct sk_map_entry *m = &maps->maps[i];
     long naxes[2] = {maps->nx, maps->ny};
+    char ubuf[40];
+    const char *bunit = fits_unit(m->unit, ubuf, sizeof ubuf);
     fits_create_img(ff, DOUBLE_IMG, 2, naxes, st);
     fits_write_key_str(ff, "EXTNAME", m->name, "quantity", st);
-    fits_write_key_str(ff, "BUNIT", m->unit, "unit of the values", st);
+    if (bunit)
+        fits_write_key_str(ff, "BUNIT", bunit, "unit of the values", st);
+    fits_write_key_str(ff, "SKUNIT", m->unit, "unit as snapkit names it (code: code units)",
+                       st);
     fits_write_key_str(ff, "CONTENT", m->what, "what the values are", st);
     wcs_keys(ff, maps, st);
     geometry_keys(ff, maps, st);
@@ -122,7 +171,8 @@ int sk_maps_write_fits(const sk_maps *maps, const char *path, sk_error *err)
     fits_create_memfile(&ff, &buf, &size, 64 * FITS_BLOCK, sk_realloc, &st);
     fits_create_img(ff, DOUBLE_IMG, 0, NULL, &st);
     geometry_keys(ff, maps, &st);
-    fits_write_comment(ff, "One image extension per quantity (EXTNAME), values in BUNIT.", &st);
+    fits_write_comment(ff, "One image extension per quantity (EXTNAME), values in BUNIT", &st);
+    fits_write_comment(ff, "(code units when BUNIT is absent: see SKUNIT, UNIT_L, UNIT_T).", &st);
     for (int i = 0; i < maps->nmaps && !st; i++)
         write_image(ff, maps, i, &st);
     fits_get_hduaddrll(ff, &head, &data, &end, &st);

@@ -102,6 +102,16 @@ int proj_orient(proj_job *job, const sk_project_options *opt, sk_error *err)
         else
             f->center[k] = 0.5 * (f->sel_lo[k] + f->sel_hi[k]) * L;
     }
+    /* A 2-D output's cells have no z: they are seen along z only, whole.
+     * A 1-D output's have no y either: its map is one row, a profile. */
+    if (job->is_cells && job->ndim < 3 &&
+        (opt->has_direction || opt->axis != 2 || opt->has_los_range || f->sel_lo[2] > 0 ||
+         f->sel_hi[2] < 1 || (job->ndim == 1 && (f->sel_lo[1] > 0 || f->sel_hi[1] < 1))))
+        return sk_fail(err, SK_ERR_ARG, NULL, -1,
+                       job->ndim == 2 ? "a 2-D output projects along z only, over the whole "
+                                        "depth (no direction, other axis, z range or depth range)"
+                                      : "a 1-D output projects to a profile along x only (no "
+                                        "direction, other axis, y or z range or depth range)");
     f->has_w = opt->has_los_range;
     f->w_lo = opt->los_range[0] * code_per_unit;
     f->w_hi = opt->los_range[1] * code_per_unit;
@@ -206,6 +216,12 @@ int proj_place_grid(proj_job *job, const sk_project_options *opt, int data_lmax,
     f->ny = (int)n[1];
     f->u0 = lo[0] * f->pixel;
     f->v0 = lo[1] * f->pixel;
+    if (job->is_cells && job->ndim == 1) {
+        /* The profile: one row of pixels, a strip of one pixel's height
+         * across the middle of the slabs (proj_item_total). */
+        f->ny = 1;
+        f->v0 = 0.5 * job->boxlen - 0.5 * f->pixel;
+    }
     return SK_OK;
 }
 
@@ -233,11 +249,12 @@ int proj_item_of(const proj_job *job, int64_t r, proj_item *it)
         int l = job->level[r];
         double s = job->inv_2l[l];
         b[0] = (job->cx[r] + 0.5) * s;
-        b[1] = (job->cy[r] + 0.5) * s;
-        b[2] = (job->cz[r] + 0.5) * s;
+        b[1] = job->cy ? (job->cy[r] + 0.5) * s : 0.5;
+        b[2] = job->cz ? (job->cz[r] + 0.5) * s : 0.5;
         it->h = job->cell_size[l];
         it->level = l;
-        it->total = it->h * it->h * it->h;
+        /* 2-D cells are columns of depth boxlen, 1-D cells slabs across y and z. */
+        it->total = it->h * (job->cy ? it->h : job->boxlen) * (job->cz ? it->h : job->boxlen);
     } else {
         if (job->family && job->family[r] != job->want_family)
             return 0;

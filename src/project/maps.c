@@ -141,6 +141,12 @@ const char *sk_maps_unit(const sk_maps *maps, int i)
     return m ? m->unit : NULL;
 }
 
+const char *sk_maps_what(const sk_maps *maps, int i)
+{
+    const struct sk_map_entry *m = entry(maps, i);
+    return m ? m->what : NULL;
+}
+
 const double *sk_maps_data(const sk_maps *maps, int i)
 {
     const struct sk_map_entry *m = entry(maps, i);
@@ -190,6 +196,7 @@ static void json_geometry(sk_json *j, const sk_maps *maps)
     sk_json_kv_double(j, "time", in->time);
     sk_json_kv_double(j, "unit_l", in->unit_l);
     sk_json_kv_double(j, "unit_t", in->unit_t);
+    sk_json_kv_string(j, "length_unit", in->length_unit);
 }
 
 void proj_map_range(const sk_maps *maps, int i, proj_range *r)

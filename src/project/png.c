@@ -1,5 +1,6 @@
-/* One map as a PNG picture in viridis, with a JSON sidecar that records
- * the quantity, unit, scale and value range of the colours. */
+/* One map as a PNG picture in viridis, or as a picture the caller draws
+ * from it (a figure), with a JSON sidecar that records the quantity, unit,
+ * scale and value range of the colours. */
 #include <math.h>
 #include <png.h>
 #include <setjmp.h>
@@ -143,7 +144,7 @@ static int write_rows(png_sink *s, const sk_maps *maps, const struct sk_map_entr
 }
 
 static int write_sidecar(const sk_maps *maps, const struct sk_map_entry *m,
-                         const colour_scale *cs, const char *png_path, sk_error *err)
+                         const colour_scale *cs, const char *png_path, int figure, sk_error *err)
 {
     char path[4096];
     if (snprintf(path, sizeof path, "%s.json", png_path) >= (int)sizeof path)
@@ -152,6 +153,8 @@ static int write_sidecar(const sk_maps *maps, const struct sk_map_entry *m,
     sk_json_init(&j, 1);
     sk_json_object_begin(&j);
     sk_json_kv_string(&j, "image", png_path);
+    sk_json_key(&j, "figure");
+    sk_json_bool(&j, figure);
     sk_json_kv_string(&j, "quantity", m->name);
     sk_json_kv_string(&j, "unit", m->unit);
     sk_json_kv_string(&j, "what", m->what);
@@ -203,6 +206,35 @@ int sk_maps_write_png(const sk_maps *maps, int i, const char *path, const sk_ima
     }
     sk_free(row);
     if (rc == SK_OK)
-        rc = write_sidecar(maps, m, &cs, path, err);
+        rc = write_sidecar(maps, m, &cs, path, 0, err);
+    return rc;
+}
+
+int proj_write_picture(const sk_maps *maps, int i, const char *path, const sk_image_options *img,
+                       sk_picture_writer writer, void *ctx, sk_error *err)
+{
+    if (i < 0 || i >= maps->nmaps)
+        return sk_fail(err, SK_ERR_ARG, path, -1, "no map %d to write", i);
+    const struct sk_map_entry *m = &maps->maps[i];
+    colour_scale cs;
+    int rc = choose_scale(maps, i, img, &cs, err, path);
+    if (rc != SK_OK)
+        return rc;
+    size_t nx = (size_t)maps->nx, ny = (size_t)maps->ny;
+    unsigned char *rgba = sk_malloc(4 * nx * ny);
+    if (!rgba)
+        return sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory for a %zu x %zu picture",
+                       nx, ny);
+    for (size_t r = 0; r < ny; r++) { /* top row first: the second axis runs upwards */
+        const double *src = m->data + (ny - 1 - r) * nx;
+        for (size_t c = 0; c < nx; c++)
+            colour(&cs, src[c], rgba + 4 * (r * nx + c));
+    }
+    sk_picture pic = {.maps = maps, .index = i, .log_scale = cs.log, .vmin = cs.vmin,
+                      .vmax = cs.vmax, .rgba = rgba};
+    rc = writer(ctx, &pic, path, err);
+    sk_free(rgba);
+    if (rc == SK_OK)
+        rc = write_sidecar(maps, m, &cs, path, 1, err);
     return rc;
 }

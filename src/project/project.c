@@ -24,9 +24,12 @@ static int setup_cells(proj_job *job, sk_error *err)
     job->cx = int32_column(t, "cx");
     job->cy = int32_column(t, "cy");
     job->cz = int32_column(t, "cz");
-    if (!job->level || !job->cx || !job->cy || !job->cz)
+    job->ndim = job->cz ? 3 : job->cy ? 2 : 1;
+    if (!job->level || !job->cx || (!job->cy && sk_table_find(t, "cy")) ||
+        (!job->cz && sk_table_find(t, "cz")) || (job->cz && !job->cy))
         return sk_fail(err, SK_ERR_ARG, NULL, -1,
-                       "cell tables need int32 columns level, cx, cy and cz");
+                       "cell tables need int32 columns level, cx, cy and cz (cz absent: 2-D; "
+                       "cy and cz absent: 1-D)");
     for (int l = 0; l <= PROJ_MAX_LEVEL; l++) {
         job->inv_2l[l] = ldexp(1.0, -l);
         job->cell_size[l] = job->boxlen * job->inv_2l[l];
@@ -198,7 +201,33 @@ static int check_budget(const proj_job *job, const sk_project_options *opt, sk_e
                                                                 sizeof b));
 }
 
-static void fill_info(const proj_job *job, const scan_result *s, sk_maps_info *in)
+/* The length unit to show the maps in (sk_maps_info.length_unit). */
+static void choose_length_unit(const sk_project_options *opt, const sk_maps_info *in,
+                               char *out, size_t n)
+{
+    static const struct {
+        const char *name;
+        double cm;
+    } k_units[] = {{"Mpc", SK_CM_PER_MPC}, {"kpc", SK_CM_PER_KPC}, {"pc", SK_CM_PER_PC},
+                   {"au", SK_CM_PER_AU},   {"km", SK_CM_PER_KM},   {"m", SK_CM_PER_M},
+                   {"cm", 1.0}};
+    const char *given[] = {opt->region.unit, opt->pixel_unit};
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < sizeof k_units / sizeof k_units[0]; i++)
+            if (strcmp(given[k], k_units[i].name) == 0) {
+                snprintf(out, n, "%s", k_units[i].name);
+                return;
+            }
+    double width_cm = fmax(in->extent[1] - in->extent[0], in->extent[3] - in->extent[2]) *
+                      in->unit_l;
+    size_t i = 0;
+    while (i + 1 < sizeof k_units / sizeof k_units[0] && !(width_cm >= k_units[i].cm))
+        i++;
+    snprintf(out, n, "%s", k_units[i].name);
+}
+
+static void fill_info(const proj_job *job, const sk_project_options *opt, const scan_result *s,
+                      sk_maps_info *in)
 {
     const proj_frame *f = &job->f;
     static const char *const kernels[] = {"auto", "exact", "overlap", "cic", "ngp"};
@@ -225,6 +254,7 @@ static void fill_info(const proj_job *job, const scan_result *s, sk_maps_info *i
     snprintf(in->weight, sizeof in->weight, "%s", job->weight_volume ? "volume" : "mass");
     snprintf(in->mode, sizeof in->mode, "%s", job->mode_sum ? "sum" : "mean");
     snprintf(in->kind, sizeof in->kind, "%s", job->is_cells ? "cells" : "particles");
+    choose_length_unit(opt, in, in->length_unit, sizeof in->length_unit);
 }
 
 static int data_lmax(const proj_job *job, const scan_result *s, sk_error *err, int *lmax)
@@ -269,7 +299,7 @@ static int project_job(proj_job *job, const sk_project_options *opt, sk_maps *ma
         rc = proj_maps_finish(job, acc, maps, err);
     sk_free(acc);
     if (rc == SK_OK)
-        fill_info(job, &s, &maps->info);
+        fill_info(job, opt, &s, &maps->info);
     return rc;
 }
 

@@ -89,8 +89,9 @@ typedef struct proj_job {
     int64_t nrows;
     sk_units units;
     double boxlen;
-    /* cells */
+    /* cells; a 2-D table (no cz) is a layer of columns of depth boxlen along z */
     const int32_t *level, *cx, *cy, *cz;
+    int ndim;
     double cell_size[PROJ_MAX_LEVEL + 1]; /* code lengths */
     double inv_2l[PROJ_MAX_LEVEL + 1];    /* 1 / 2^level */
     /* particles */
@@ -186,6 +187,14 @@ int proj_stamps_make(proj_job *job, int lo, int hi, sk_error *err);
 void proj_stamps_free(proj_job *job);
 
 /* min and max that compile to one instruction (fmin/fmax also order NaNs). */
+/* What an item deposits on the image: its total, except for a 1-D slab
+ * (across y and z), of which the profile's strip of one pixel's height
+ * holds pixel / boxlen. */
+static inline double proj_item_total(const proj_job *job, const proj_item *it)
+{
+    return job->is_cells && job->ndim == 1 ? it->total * job->f.pixel / job->boxlen : it->total;
+}
+
 static inline double proj_min(double a, double b)
 {
     return a < b ? a : b;
@@ -244,6 +253,10 @@ typedef struct proj_range {
     double lo, hi, plo, phi;
 } proj_range;
 void proj_map_range(const sk_maps *maps, int i, proj_range *r);
+
+/* png.c: map i coloured as the bare PNG, handed to writer, and PATH.json. */
+int proj_write_picture(const sk_maps *maps, int i, const char *path, const sk_image_options *img,
+                       sk_picture_writer writer, void *ctx, sk_error *err);
 
 
 #endif

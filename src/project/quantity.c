@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "project_internal.h"
+#include "ramses/internal.h"
 #include "snapkit/memory.h"
 
 static const struct {
@@ -98,8 +99,28 @@ static int unknown_quantity(const proj_job *job, const char *n, sk_error *err)
         len += (size_t)snprintf(cols + len, sizeof cols - len, "%s%s", i ? ", " : "",
                                 sk_table_col(job->table, i)->name);
     return sk_fail(err, SK_ERR_ARG, NULL, -1,
-                   "unknown quantity '%s': neither sd, mass, weight, count, T, cs, v nor a "
-                   "column of the table (%s)", n, cols);
+                   "unknown quantity '%s': neither sd, mass, weight, count, T, cs, v, an MHD "
+                   "quantity (B, B_x, magnetic_pressure, ...) nor a column of the table (%s)",
+                   n, cols);
+}
+
+/* A quantity the RAMSES module derives per row (|B|, plasma beta, ...):
+ * computed once into a column the job owns. */
+static int derived_column(proj_job *job, proj_quantity *q, sk_error *err)
+{
+    if (!rs_is_mhd_quantity(q->name))
+        return unknown_quantity(job, q->name, err);
+    if (job->nowned == (int)(sizeof job->owned / sizeof job->owned[0]))
+        return sk_fail(err, SK_ERR_ARG, NULL, -1, "too many derived columns");
+    double *v = sk_malloc((size_t)job->nrows * sizeof *v + 1);
+    if (!v)
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory deriving '%s'", q->name);
+    job->owned[job->nowned++] = v;
+    int rc = sk_ramses_derive(job->table, q->name, v, err);
+    q->value = V_COLUMN;
+    q->dim = DIM_NONE;
+    q->col = v;
+    return rc;
 }
 
 static int resolve_one(proj_job *job, proj_quantity *q, const sk_project_options *opt,
@@ -130,7 +151,7 @@ static int resolve_one(proj_job *job, proj_quantity *q, const sk_project_options
         if (strcmp(n, k_aliases[i].alias) == 0 && !sk_table_find(job->table, n))
             col = k_aliases[i].column;
     if (!sk_table_find(job->table, col))
-        return unknown_quantity(job, n, err);
+        return derived_column(job, q, err);
     q->value = V_COLUMN;
     q->dim = column_dim(col);
     return column_f64(job, col, n, &q->col, err);
@@ -172,7 +193,9 @@ static int plan_slots(proj_job *job, sk_error *err)
     job->nacc = job->nlin + need_count;
     if (need_mass) {
         const char *src = job->is_cells ? "density" : "mass";
-        return column_f64(job, src, "the projection", &job->mass_src, err);
+        const char *why = sk_table_find(job->table, src) ? "the projection"
+                          : "mass weighting (or use volume weighting)";
+        return column_f64(job, src, why, &job->mass_src, err);
     }
     return SK_OK;
 }

@@ -1,15 +1,17 @@
 /* Writing maps by the file's extension: .fits (every map), .npy and .png
- * (one map each; a "{var}" in the name makes one file per map). */
+ * (one map each; a "{var}" in the name makes one file per map), and .svg
+ * and .pdf when the caller draws the pictures. */
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
 #include "project_internal.h"
+#include "snapkit/atomicfile.h"
 #include "snapkit/memory.h"
 
-typedef enum { OUT_FITS, OUT_NPY, OUT_PNG } out_format;
+typedef enum { OUT_FITS, OUT_NPY, OUT_PNG, OUT_VECTOR } out_format;
 
-static int format_of(const char *path, out_format *fmt, sk_error *err)
+static int format_of(const char *path, int pictures, out_format *fmt, sk_error *err)
 {
     const char *dot = strrchr(path, '.');
     const char *slash = strrchr(path, '/');
@@ -26,9 +28,15 @@ static int format_of(const char *path, out_format *fmt, sk_error *err)
             *fmt = OUT_PNG;
             return SK_OK;
         }
+        if (pictures && (!strcasecmp(dot, ".svg") || !strcasecmp(dot, ".pdf"))) {
+            *fmt = OUT_VECTOR;
+            return SK_OK;
+        }
     }
     return sk_fail(err, SK_ERR_ARG, path, -1,
-                   "unknown output format: the name must end in .fits, .npy or .png");
+                   pictures ? "unknown output format: the name must end in .fits, .npy, .png, "
+                              ".svg or .pdf"
+                            : "unknown output format: the name must end in .fits, .npy or .png");
 }
 
 /* path with every "{var}" replaced by name. */
@@ -72,43 +80,58 @@ static int remember(char ***list, int *n, const char *name, const char *suffix)
 }
 
 static int write_each(const sk_maps *maps, const char *path, out_format fmt,
-                      const sk_image_options *img, char ***list, int *n, sk_error *err)
+                      const sk_image_options *img, sk_picture_writer writer, void *ctx,
+                      char ***list, int *n, sk_error *err)
 {
     int pattern = strstr(path, "{var}") != NULL;
     if (!pattern && maps->nmaps > 1)
         return sk_fail(err, SK_ERR_ARG, path, -1,
                        "%d maps need one file each: put {var} in the name (e.g. maps_{var}%s) "
-                       "or write .fits", maps->nmaps, fmt == OUT_NPY ? ".npy" : ".png");
-    for (int i = 0; i < maps->nmaps; i++) {
+                       "or write .fits", maps->nmaps, fmt == OUT_NPY ? ".npy" : strrchr(path, '.'));
+    /* All the maps (and their .json) are renamed into place together, or
+     * none is: a name that cannot be written leaves every target as it was. */
+    sk_atomic_batch batch;
+    sk_atomic_batch_begin(&batch);
+    int rc = SK_OK;
+    for (int i = 0; i < maps->nmaps && rc == SK_OK; i++) {
         char *name = expand(path, maps->maps[i].name);
-        if (!name)
-            return sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory");
-        int rc = fmt == OUT_NPY ? sk_maps_write_npy(maps, i, name, err)
-                                : sk_maps_write_png(maps, i, name, img, err);
+        if (!name) {
+            rc = sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory");
+            break;
+        }
+        rc = fmt == OUT_NPY ? sk_maps_write_npy(maps, i, name, err)
+             : writer     ? proj_write_picture(maps, i, name, img, writer, ctx, err)
+                          : sk_maps_write_png(maps, i, name, img, err);
         if (rc == SK_OK && remember(list, n, name, "") != SK_OK)
             rc = sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory");
-        if (rc == SK_OK && fmt == OUT_PNG && remember(list, n, name, ".json") != SK_OK)
+        if (rc == SK_OK && fmt != OUT_NPY && remember(list, n, name, ".json") != SK_OK)
             rc = sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory");
         sk_free(name);
-        if (rc != SK_OK)
-            return rc;
     }
-    return SK_OK;
+    int done = sk_atomic_batch_end(&batch, rc == SK_OK, err);
+    return rc != SK_OK ? rc : done;
 }
 
 int sk_maps_write(const sk_maps *maps, const char *path, const sk_image_options *img,
                   char ***written, int *nwritten, sk_error *err)
 {
+    return sk_maps_write_pictures(maps, path, img, NULL, NULL, written, nwritten, err);
+}
+
+int sk_maps_write_pictures(const sk_maps *maps, const char *path, const sk_image_options *img,
+                           sk_picture_writer writer, void *ctx, char ***written, int *nwritten,
+                           sk_error *err)
+{
     char **list = NULL;
     int n = 0;
-    out_format fmt;
-    int rc = format_of(path, &fmt, err);
+    out_format fmt = OUT_FITS;
+    int rc = format_of(path, writer != NULL, &fmt, err);
     if (rc == SK_OK && fmt == OUT_FITS) {
         rc = sk_maps_write_fits(maps, path, err);
         if (rc == SK_OK && remember(written ? &list : NULL, &n, path, "") != SK_OK)
             rc = sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory");
     } else if (rc == SK_OK) {
-        rc = write_each(maps, path, fmt, img, written ? &list : NULL, &n, err);
+        rc = write_each(maps, path, fmt, img, writer, ctx, written ? &list : NULL, &n, err);
     }
     if (written) {
         *written = list;

@@ -3,8 +3,6 @@
 
 #include <string.h>
 
-#define NCELL 8
-
 /* One int32 record and a check that it holds `want`. */
 static int expect_int(fr_cursor *c, int want, const char *what, sk_error *err)
 {
@@ -13,6 +11,32 @@ static int expect_int(fr_cursor *c, int want, const char *what, sk_error *err)
     if (rc == SK_OK && v != want)
         rc = fr_fail_last(c, 4, err, "%s is %d, expected %d", what, (int)v, want);
     return rc;
+}
+
+/* The coarse cell that is the box: the only one with a CPU in cpu_map
+ * (RAMSES pads the grid with boundary cells, whose cpu_map is 0, and puts
+ * the box at icoarse_min..icoarse_max; read_hydro_params.f90). A box of
+ * several coarse cells is refused: its cells are not on one level grid. */
+static int find_box_cell(rs_amr *a, fr_cursor *c, const int32_t nx[3], sk_error *err)
+{
+    size_t ncoarse = (size_t)nx[0] * (size_t)nx[1] * (size_t)nx[2];
+    const uint8_t *cpu_map;
+    int rc = fr_expect(c, 4 * ncoarse, &cpu_map, err);
+    if (rc != SK_OK || ncoarse == 1)
+        return rc;
+    size_t found = ncoarse, n = 0;
+    for (size_t i = 0; i < ncoarse; i++)
+        if (rd_i32(cpu_map, i) != 0)
+            found = i, n++;
+    if (n != 1 || a->nboundary == 0)
+        return fr_fail_last(c, 4 * ncoarse, err,
+                            "the box is %zu of the %dx%dx%d coarse cells (nboundary %d); only "
+                            "a box of one coarse cell is read",
+                            n, (int)nx[0], (int)nx[1], (int)nx[2], a->nboundary);
+    a->coarse_min[0] = (int)(found % (size_t)nx[0]);
+    a->coarse_min[1] = (int)(found / (size_t)nx[0] % (size_t)nx[1]);
+    a->coarse_min[2] = (int)(found / ((size_t)nx[0] * (size_t)nx[1]));
+    return SK_OK;
 }
 
 int rs_amr_open(rs_amr *a, const char *path, const void *data, size_t size,
@@ -25,10 +49,14 @@ int rs_amr_open(rs_amr *a, const char *path, const void *data, size_t size,
     int32_t v[3] = {0, 0, 0};
     int rc = expect_int(c, info->ncpu, "ncpu", err);
     if (rc == SK_OK)
-        rc = expect_int(c, 3, "ndim", err);
-    if (rc == SK_OK && (rc = fr_int32s(c, v, 3, err)) == SK_OK && (v[0] != 1 || v[1] != 1 || v[2] != 1))
-        rc = fr_fail_last(c, 12, err, "coarse grid is %dx%dx%d; only 1x1x1 is read", (int)v[0],
-                          (int)v[1], (int)v[2]);
+        rc = expect_int(c, info->ndim, "ndim", err);
+    a->ndim = info->ndim;
+    a->ncell = 1 << info->ndim;
+    int32_t nx[3] = {1, 1, 1};
+    if (rc == SK_OK && (rc = fr_int32s(c, nx, 3, err)) == SK_OK &&
+        (nx[0] < 1 || nx[1] < 1 || nx[2] < 1 || nx[0] > 64 || nx[1] > 64 || nx[2] > 64))
+        rc = fr_fail_last(c, 12, err, "coarse grid %dx%dx%d is out of range", (int)nx[0],
+                          (int)nx[1], (int)nx[2]);
     if (rc == SK_OK)
         rc = expect_int(c, info->levelmax, "nlevelmax", err);
     if (rc == SK_OK)
@@ -65,7 +93,9 @@ int rs_amr_open(rs_amr *a, const char *path, const void *data, size_t size,
         rc = fr_skip(c, bisection ? 5 : 1, err); /* bound_key, or the bisection tree */
     }
     if (rc == SK_OK)
-        rc = fr_skip(c, 3, err); /* coarse son, flag1, cpu_map */
+        rc = fr_skip(c, 2, err); /* coarse son, flag1 */
+    if (rc == SK_OK)
+        rc = find_box_cell(a, c, nx, err);
     if (rc == SK_OK)
         for (size_t i = 0; i < nl; i++)
             if (rd_i32(a->numbl, i) < 0)
@@ -82,29 +112,31 @@ int rs_amr_count(const rs_amr *a, int level, int ibound)
     return n > 0 ? n : 0;
 }
 
-/* A neighbour's oct block: ind_grid, next, prev, xg[3], then father,
- * nbor[6], son[8], cpu_map[8], flag1[8], each record checked for size. */
-static int skip_block(fr_cursor *c, int n, sk_error *err)
+/* A neighbour's oct block: ind_grid, next, prev, xg[ndim], then father,
+ * nbor[2 ndim], son, cpu_map and flag1 of each cell, each record checked
+ * for size (amr/output_amr.f90). */
+static int skip_block(const rs_amr *a, fr_cursor *c, int n, sk_error *err)
 {
     int rc = fr_skip_sized(c, 3, 4 * (size_t)n, err);
     if (rc == SK_OK)
-        rc = fr_skip_sized(c, 3, 8 * (size_t)n, err);
+        rc = fr_skip_sized(c, a->ndim, 8 * (size_t)n, err);
     if (rc == SK_OK)
-        rc = fr_skip_sized(c, 31, 4 * (size_t)n, err);
+        rc = fr_skip_sized(c, 1 + 2 * a->ndim + 3 * a->ncell, 4 * (size_t)n, err);
     return rc;
 }
 
-static int read_own_block(fr_cursor *c, int n, rs_octs *own, sk_error *err)
+static int read_own_block(const rs_amr *a, fr_cursor *c, int n, rs_octs *own, sk_error *err)
 {
     int rc = fr_skip_sized(c, 3, 4 * (size_t)n, err); /* ind_grid, next, prev */
+    memset(own->xg, 0, sizeof own->xg);
     if (rc == SK_OK)
-        rc = fr_records_sized(c, 3, 8 * (size_t)n, own->xg, err);
+        rc = fr_records_sized(c, a->ndim, 8 * (size_t)n, own->xg, err);
     if (rc == SK_OK)
-        rc = fr_skip_sized(c, 7, 4 * (size_t)n, err); /* father, nbor[6] */
+        rc = fr_skip_sized(c, 1 + 2 * a->ndim, 4 * (size_t)n, err); /* father, nbor */
     if (rc == SK_OK)
-        rc = fr_records_sized(c, NCELL, 4 * (size_t)n, own->son, err);
+        rc = fr_records_sized(c, a->ncell, 4 * (size_t)n, own->son, err);
     if (rc == SK_OK)
-        rc = fr_skip_sized(c, 16, 4 * (size_t)n, err); /* cpu_map[8], flag1[8] */
+        rc = fr_skip_sized(c, 2 * a->ncell, 4 * (size_t)n, err); /* cpu_map, flag1 */
     own->n = n;
     return rc;
 }
@@ -119,30 +151,34 @@ int rs_amr_level(rs_amr *a, int level, rs_octs *own, sk_error *err)
         if (n == 0)
             continue;
         if (ib == a->icpu)
-            rc = read_own_block(&a->cur, n, own, err);
+            rc = read_own_block(a, &a->cur, n, own, err);
         else
-            rc = skip_block(&a->cur, n, err);
+            rc = skip_block(a, &a->cur, n, err);
     }
     return rc;
 }
 
-int rs_cellfile_open(rs_cellfile *f, int is_hydro, const char *path, const void *data,
+int rs_cellfile_open(rs_cellfile *f, rs_cellform form, const char *path, const void *data,
                      size_t size, const rs_amr *a, sk_error *err)
 {
     fr_cursor *c = &f->cur;
     fr_init(c, path, data, size);
+    f->nvar = 1;
+    f->width = form == RS_FORM_IDS ? 4 : 8;
+    if (form == RS_FORM_IDS)
+        return SK_OK;
     int32_t nvar = 0;
     int rc = expect_int(c, a->ncpu, "ncpu", err);
     if (rc == SK_OK && (rc = fr_int32s(c, &nvar, 1, err)) == SK_OK && (nvar < 1 || nvar > 100000))
         rc = fr_fail_last(c, 4, err, "nvar = %d is out of range", (int)nvar);
     f->nvar = nvar;
-    if (rc == SK_OK && is_hydro)
-        rc = expect_int(c, 3, "ndim", err);
+    if (rc == SK_OK && form == RS_FORM_HYDRO)
+        rc = expect_int(c, a->ndim, "ndim", err);
     if (rc == SK_OK)
         rc = expect_int(c, a->nlevelmax, "nlevelmax", err);
     if (rc == SK_OK)
         rc = expect_int(c, a->nboundary, "nboundary", err);
-    if (rc == SK_OK && is_hydro)
+    if (rc == SK_OK && form == RS_FORM_HYDRO)
         rc = fr_skip(c, 1, err); /* gamma */
     return rc;
 }
@@ -152,7 +188,7 @@ int rs_cellfile_level(rs_cellfile *f, const rs_amr *a, int level, const uint8_t 
 {
     fr_cursor *c = &f->cur;
     int rc = SK_OK;
-    int64_t per_block = (int64_t)NCELL * f->nvar;
+    int64_t per_block = (int64_t)a->ncell * f->nvar;
     for (int ib = 1; ib <= a->ncpu + a->nboundary && rc == SK_OK; ib++) {
         int n = rs_amr_count(a, level, ib);
         rc = expect_int(c, level, "level", err);
@@ -161,10 +197,10 @@ int rs_cellfile_level(rs_cellfile *f, const rs_amr *a, int level, const uint8_t 
         if (rc != SK_OK || n == 0)
             continue;
         if (ib != a->icpu) {
-            rc = fr_skip_sized(c, per_block, 8 * (size_t)n, err);
+            rc = fr_skip_sized(c, per_block, (size_t)f->width * (size_t)n, err);
             continue;
         }
-        rc = fr_records_sized(c, per_block, 8 * (size_t)n, vars, err);
+        rc = fr_records_sized(c, per_block, (size_t)f->width * (size_t)n, vars, err);
     }
     return rc;
 }

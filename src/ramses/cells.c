@@ -24,6 +24,7 @@ typedef struct cell_plan {
     int with_refined;
     int has_box;
     double lo[3], hi[3];
+    int ndim;         /* 1, 2 or 3: the index columns are cx (, cy (, cz)) */
     int nvar;         /* fields per cell in the files */
     const rs_var *vars;
     int nsel;         /* fields wanted, as indices into vars */
@@ -34,6 +35,7 @@ typedef struct cell_out {
     int32_t *level, *cx, *cy, *cz;
     uint8_t *refined;
     double *var[SK_MAX_VARS];
+    int32_t *ids; /* the clump_id column of a clump_field read */
 } cell_out;
 
 /* Per-thread buffers sized to the largest own oct block seen. */
@@ -104,18 +106,21 @@ static inline int axis_bits(const cell_plan *p, int d, int32_t base, double inv)
 }
 
 /* Selected cells of each own oct of one level into mask (and the octs'
- * cell indices into base); their number into *count. */
-static int oct_masks(const cell_plan *p, const rs_octs *o, const char *path, scratch *s,
-                     int64_t *count, sk_error *err)
+ * cell indices into base); their number into *count. Axes beyond ndim
+ * have index 0 and select their one cell (bit 0). */
+static int oct_masks(const cell_plan *p, const rs_octs *o, const int coarse_min[3],
+                     const char *path, scratch *s, int64_t *count, sk_error *err)
 {
-    int l = o->level;
+    int l = o->level, ncell = 1 << p->ndim;
     double scale = ldexp(1.0, l), inv = ldexp(1.0, -l);
     int all_cells = p->with_refined || l == p->cap;
     int64_t total = 0;
     for (int i = 0; i < o->n; i++) {
-        int in[3];
-        for (int d = 0; d < 3; d++) {
-            double v = rd_f64(o->xg[d], (size_t)i) * scale;
+        int in[3] = {1, 1, 1};
+        for (int d = 0; d < 3; d++)
+            s->base[3 * i + d] = 0;
+        for (int d = 0; d < p->ndim; d++) {
+            double v = (rd_f64(o->xg[d], (size_t)i) - coarse_min[d]) * scale;
             /* A level-l oct centre is an odd multiple of 2^-l. */
             if (!(v >= 1.0 && v < scale) || (double)(int64_t)v != v || !((int64_t)v & 1))
                 return sk_fail(err, SK_ERR_FORMAT, path, -1,
@@ -125,7 +130,7 @@ static int oct_masks(const cell_plan *p, const rs_octs *o, const char *path, scr
             in[d] = axis_bits(p, d, s->base[3 * i + d], inv);
         }
         unsigned m = 0;
-        for (int ind = 0; ind < 8; ind++) {
+        for (int ind = 0; ind < ncell; ind++) {
             if (!all_cells && rd_i32(o->son[ind], (size_t)i) != 0)
                 continue;
             m |= (unsigned)((in[0] >> (ind & 1)) & (in[1] >> ((ind >> 1) & 1)) &
@@ -144,7 +149,7 @@ static void fill_level(const cell_plan *p, const rs_octs *o, const scratch *s,
                        const uint8_t *const *vars, const cell_out *out, int64_t *row)
 {
     int64_t r0 = *row;
-    for (int ind = 0; ind < 8; ind++) {
+    for (int ind = 0; ind < 1 << p->ndim; ind++) {
         int k = 0;
         for (int i = 0; i < o->n; i++)
             if ((s->mask[i] >> ind) & 1)
@@ -153,13 +158,20 @@ static void fill_level(const cell_plan *p, const rs_octs *o, const scratch *s,
             const int32_t *b = &s->base[3 * s->idx[j]];
             out->level[r0 + j] = o->level;
             out->cx[r0 + j] = b[0] + (ind & 1);
-            out->cy[r0 + j] = b[1] + ((ind >> 1) & 1);
-            out->cz[r0 + j] = b[2] + (ind >> 2);
         }
+        for (int j = 0; j < k && out->cy; j++)
+            out->cy[r0 + j] = s->base[3 * s->idx[j] + 1] + ((ind >> 1) & 1);
+        for (int j = 0; j < k && out->cz; j++)
+            out->cz[r0 + j] = s->base[3 * s->idx[j] + 2] + (ind >> 2);
         if (out->refined)
             for (int j = 0; j < k; j++)
                 out->refined[r0 + j] = rd_i32(o->son[ind], (size_t)s->idx[j]) != 0;
-        for (int v = 0; v < p->nsel; v++) {
+        if (out->ids) {
+            const uint8_t *rec = vars[ind];
+            for (int j = 0; j < k; j++)
+                out->ids[r0 + j] = rd_i32(rec, (size_t)s->idx[j]);
+        }
+        for (int v = 0; v < p->nsel && !out->ids; v++) {
             const uint8_t *rec = vars[ind * p->nvar + p->sel[v]];
             double *dst = out->var[v] + r0;
             for (int j = 0; j < k; j++)
@@ -168,6 +180,20 @@ static void fill_level(const cell_plan *p, const rs_octs *o, const scratch *s,
         r0 += k;
     }
     *row = r0;
+}
+
+static int at_end(const fr_cursor *c, sk_error *err)
+{
+    if (c->pos == c->size)
+        return SK_OK;
+    return sk_fail(err, SK_ERR_FORMAT, c->path, (int64_t)c->pos,
+                   "%zu bytes after the last record (record %lld) of the file", c->size - c->pos,
+                   (long long)c->record);
+}
+
+static rs_cellform cell_form(rs_kind kind)
+{
+    return kind == RS_GRAV ? RS_FORM_GRAV : kind == RS_CLUMP_FIELD ? RS_FORM_IDS : RS_FORM_HYDRO;
 }
 
 /* Count (out == NULL) or write the selected cells of one CPU's files,
@@ -181,11 +207,11 @@ static int walk_memory(const cell_plan *p, const sk_ramses_info *info, int icpu,
     rs_cellfile cf;
     int rc = rs_amr_open(&a, amr_path, am->data, am->size, info, icpu, err);
     if (rc == SK_OK && out) {
-        rc = rs_cellfile_open(&cf, p->kind == RS_HYDRO, cell_path, cm->data, cm->size, &a, err);
+        rc = rs_cellfile_open(&cf, cell_form(p->kind), cell_path, cm->data, cm->size, &a, err);
         if (rc == SK_OK && cf.nvar != p->nvar)
             rc = sk_fail(err, SK_ERR_FORMAT, cell_path, -1,
                          "%d fields per cell, but the first file has %d", cf.nvar, p->nvar);
-        if (rc == SK_OK && scratch_fit(s, 0, 8 * p->nvar) != SK_OK)
+        if (rc == SK_OK && scratch_fit(s, 0, a.ncell * p->nvar) != SK_OK)
             rc = sk_fail(err, SK_ERR_NOMEM, cell_path, -1, "out of memory");
     }
     int64_t row = *rows, count = 0;
@@ -200,11 +226,17 @@ static int walk_memory(const cell_plan *p, const sk_ramses_info *info, int icpu,
             rc = sk_fail(err, SK_ERR_NOMEM, amr_path, -1, "out of memory");
         int64_t n = 0;
         if (rc == SK_OK)
-            rc = oct_masks(p, &o, amr_path, s, &n, err);
+            rc = oct_masks(p, &o, a.coarse_min, amr_path, s, &n, err);
         count += n;
         if (rc == SK_OK && out)
             fill_level(p, &o, s, s->vars, out, &row);
     }
+    /* A full walk ends exactly at the end of each file: bytes after the last
+     * level are damage (or another file's data), not something to ignore. */
+    if (rc == SK_OK && p->cap == info->levelmax)
+        rc = at_end(&a.cur, err);
+    if (rc == SK_OK && out && p->cap == info->levelmax)
+        rc = at_end(&cf.cur, err);
     if (rc == SK_OK && out && row - *rows != count)
         rc = sk_fail(err, SK_ERR_FORMAT, amr_path, -1, "cell count changed between passes");
     *rows = out ? row : count;
@@ -232,6 +264,22 @@ static int walk_file(rs_read_ctx *ctx, const void *plan, int icpu, const void *o
     return rc;
 }
 
+static void component_vars(const sk_ramses *r, rs_kind kind, const rs_var **vars, int *n)
+{
+    switch (kind) {
+    case RS_GRAV: *vars = r->grav_vars, *n = r->ngrav; break;
+    case RS_RT: *vars = r->rt_vars, *n = r->info.nvar_rt; break;
+    case RS_CLUMP_FIELD: *vars = &r->clump_field_var, *n = 1; break;
+    default: *vars = r->hydro_vars, *n = r->info.nvar_hydro; break;
+    }
+}
+
+static const char *component_label(rs_kind kind)
+{
+    return kind == RS_GRAV ? "gravity" : kind == RS_RT ? "rt"
+                                     : kind == RS_CLUMP_FIELD ? "clump_field" : "hydro";
+}
+
 static int make_plan(rs_read_ctx *ctx, rs_kind kind, cell_plan *p, sk_error *err)
 {
     const sk_ramses *r = ctx->r;
@@ -242,16 +290,17 @@ static int make_plan(rs_read_ctx *ctx, rs_kind kind, cell_plan *p, sk_error *err
     p->with_refined = ctx->opt->with_refined;
     p->lowest = rs_lowest_level(r, sel, ctx->opt);
     p->has_box = sel->has_box;
+    p->ndim = r->info.ndim;
     for (int d = 0; d < 3; d++) {
         p->lo[d] = sel->lo[d];
         p->hi[d] = sel->hi[d];
     }
-    p->vars = kind == RS_HYDRO ? r->hydro_vars : r->grav_vars;
-    p->nvar = kind == RS_HYDRO ? r->info.nvar_hydro : r->ngrav;
+    component_vars(r, kind, &p->vars, &p->nvar);
     for (int i = 0; i < sel->nvars; i++) {
         const char *name = sel->vars[i];
-        int found = !strcmp(name, "level") || !strcmp(name, "cx") || !strcmp(name, "cy") ||
-                    !strcmp(name, "cz") || (p->with_refined && !strcmp(name, "refined"));
+        int found = !strcmp(name, "level") || !strcmp(name, "cx") ||
+                    (!strcmp(name, "cy") && p->ndim >= 2) || (!strcmp(name, "cz") && p->ndim == 3) ||
+                    (p->with_refined && !strcmp(name, "refined"));
         for (int v = 0; v < p->nvar && !found; v++)
             found = !strcmp(name, p->vars[v].name);
         if (!found) {
@@ -261,7 +310,7 @@ static int make_plan(rs_read_ctx *ctx, rs_kind kind, cell_plan *p, sk_error *err
                 n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", v ? ", " : "",
                                       p->vars[v].name);
             return sk_fail(err, SK_ERR_ARG, r->dir, -1, "no %s variable '%s' (there are: %s)",
-                           kind == RS_HYDRO ? "hydro" : "gravity", name, list);
+                           component_label(kind), name, list);
         }
     }
     for (int v = 0; v < p->nvar && p->nsel < SK_MAX_VARS; v++)
@@ -280,12 +329,16 @@ static int make_table(const void *plan, int64_t nrows, sk_table **out, void *col
     if (!t)
         return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
     int ok = (cols->level = sk_table_add(t, "level", SK_INT32, err)) &&
-             (cols->cx = sk_table_add(t, "cx", SK_INT32, err)) &&
-             (cols->cy = sk_table_add(t, "cy", SK_INT32, err)) &&
-             (cols->cz = sk_table_add(t, "cz", SK_INT32, err));
+             (cols->cx = sk_table_add(t, "cx", SK_INT32, err));
+    if (ok && p->ndim >= 2)
+        ok = (cols->cy = sk_table_add(t, "cy", SK_INT32, err)) != NULL;
+    if (ok && p->ndim == 3)
+        ok = (cols->cz = sk_table_add(t, "cz", SK_INT32, err)) != NULL;
     if (ok && p->with_refined)
         ok = (cols->refined = sk_table_add(t, "refined", SK_UINT8, err)) != NULL;
-    for (int v = 0; v < p->nsel && ok; v++)
+    if (ok && p->kind == RS_CLUMP_FIELD && p->nsel)
+        ok = (cols->ids = sk_table_add(t, p->vars[0].name, SK_INT32, err)) != NULL;
+    for (int v = 0; v < p->nsel && ok && p->kind != RS_CLUMP_FIELD; v++)
         ok = (cols->var[v] = sk_table_add(t, p->vars[p->sel[v]].name, SK_FLOAT64, err)) != NULL;
     if (!ok) {
         sk_table_free(t);
@@ -303,7 +356,8 @@ int rs_read_cells(rs_read_ctx *ctx, rs_kind kind, sk_table **out, sk_error *err)
         return rc;
     cell_out cols;
     rs_file_reader fr = {.plan = &p, .walk_file = walk_file, .make_table = make_table,
-                         .scratch_free = scratch_free, .out = &cols};
+                         .scratch_free = scratch_free, .out = &cols,
+                         .out_size = sizeof cols};
     return rs_read_files(ctx, &fr, out, err);
 }
 
@@ -313,6 +367,7 @@ int rs_cells_from_memory(const void *amr, size_t amr_size, const void *hydro, si
     cell_plan p;
     memset(&p, 0, sizeof p);
     p.kind = RS_HYDRO;
+    p.ndim = info->ndim >= 1 && info->ndim <= 3 ? info->ndim : 3;
     p.cap = info->levelmax;
     p.lowest = info->levelmin;
     rs_mapped am = {amr, amr_size}, cm = {hydro, hydro_size};

@@ -1,6 +1,8 @@
 /* info_NNNNN.txt: `key = value` lines found by key, and the DOMAIN table
  * of Hilbert key bounds. */
 #include <ctype.h>
+#include <math.h>
+#include <limits.h>
 #include <string.h>
 
 #include "ramses/text.h"
@@ -187,9 +189,12 @@ int rs_info_int(const rs_info_text *t, const char *path, const char *key, int *o
     int rc = value_of(t, path, key, &v, &kv, err);
     if (rc != SK_OK)
         return rc;
-    if (!(v >= -1e9 && v <= 1e9) || v != (double)(int)v)
+    if (v != floor(v))
         return sk_fail_text(err, SK_ERR_FORMAT, path, kv->line, -1,
                             "%s = '%s' is not an integer", key, kv->value);
+    if (!(v >= INT_MIN && v <= INT_MAX))
+        return sk_fail_text(err, SK_ERR_FORMAT, path, kv->line, -1,
+                            "%s = '%s' is out of range (at most %d)", key, kv->value, INT_MAX);
     *out = (int)v;
     return SK_OK;
 }

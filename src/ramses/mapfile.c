@@ -3,24 +3,17 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/openfile.h"
 #include "snapkit/memory.h"
 
-/* Open path read-only (the descriptor into *fd) and stat it. */
 static int open_stat(const char *path, int *fd, struct stat *st, sk_error *err)
 {
-    *fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (*fd < 0)
-        return sk_fail_errno(err, path, errno, "cannot open");
-    if (fstat(*fd, st) != 0) {
-        int e = errno;
-        close(*fd);
-        return sk_fail_errno(err, path, e, "cannot stat");
-    }
-    return SK_OK;
+    return sk_open_regular(path, fd, st, err);
 }
 
 int rs_map(const char *path, rs_mapped *m, sk_error *err)
@@ -87,6 +80,10 @@ int rs_read_text(const char *path, size_t max_bytes, char **text, size_t *len, s
         got += (size_t)n;
     }
     close(fd);
+    if (got >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) { /* a byte-order mark is not text */
+        memmove(buf, buf + 3, got - 3);
+        got -= 3;
+    }
     buf[got] = '\0';
     *text = buf;
     *len = got;

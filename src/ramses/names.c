@@ -18,8 +18,23 @@ static void set_var(rs_var *v, const char *name, char type)
  * hydro, 6-10 add the metallicity, 11 is MHD (left and right face fields),
  * more than 11 is MHD with metallicity; further ones are scalars, numbered
  * from 1 after the metallicity as current RAMSES numbers them (scalar_01). */
-static void conventional_hydro(rs_var *v, int nvar)
+static void conventional_hydro(rs_var *v, int nvar, int ndim)
 {
+    if (ndim < 3) {
+        /* density, ndim velocities, pressure, then scalars (hydro/output_hydro.f90). */
+        static const char *const low[] = {"density", "velocity_x", "velocity_y"};
+        for (int i = 0; i < nvar; i++) {
+            char name[RS_NAME_MAX];
+            if (i <= ndim)
+                snprintf(name, sizeof name, "%s", low[i]);
+            else if (i == ndim + 1)
+                snprintf(name, sizeof name, "pressure");
+            else
+                snprintf(name, sizeof name, "scalar_%02d", i - ndim - 2);
+            set_var(&v[i], name, 'd');
+        }
+        return;
+    }
     static const char *const hydro[] = {"density", "velocity_x", "velocity_y", "velocity_z",
                                         "pressure"};
     static const char *const mhd[] = {"density",  "velocity_x", "velocity_y", "velocity_z",
@@ -73,7 +88,7 @@ int rs_hydro_names(sk_ramses *r, int nvar, sk_error *err)
     if (!r->hydro_vars)
         return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
     if (!d->n)
-        conventional_hydro(r->hydro_vars, nvar);
+        conventional_hydro(r->hydro_vars, nvar, r->info.ndim);
     for (int i = 0; i < d->n; i++) {
         if (d->vars[i].type != 'd')
             return sk_fail(err, SK_ERR_FORMAT, r->dir, -1,
@@ -90,6 +105,39 @@ int rs_hydro_names(sk_ramses *r, int nvar, sk_error *err)
             if (strcmp(r->hydro_vars[i].name, r->hydro_vars[j].name) == 0)
                 return sk_fail(err, SK_ERR_FORMAT, r->dir, -1,
                                "hydro variable name '%s' appears twice", r->hydro_vars[i].name);
+    return SK_OK;
+}
+
+/* RAMSES-RT writes, per photon group g, the photon density (in flux units,
+ * rt_c N) and the three flux components: nvar = 4 x nGroups in 3-D. The
+ * descriptor, where this RAMSES writes one, names them the same way. */
+int rs_rt_names(sk_ramses *r, int nvar, sk_error *err)
+{
+    const rs_varlist *d = &r->rt_desc;
+    if (d->n && d->n != nvar)
+        return sk_fail(err, SK_ERR_FORMAT, r->dir, -1,
+                       "rt_file_descriptor.txt lists %d variables but the rt files hold %d", d->n,
+                       nvar);
+    if (!d->n && nvar % 4 != 0)
+        return sk_fail(err, SK_ERR_FORMAT, r->dir, -1,
+                       "the rt files hold %d variables, not 4 per photon group, and there is "
+                       "no rt_file_descriptor.txt to name them", nvar);
+    r->rt_vars = sk_calloc((size_t)nvar, sizeof *r->rt_vars);
+    if (!r->rt_vars)
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
+    for (int i = 0; i < nvar; i++) {
+        char name[RS_NAME_MAX];
+        static const char *const axis[] = {"", "_x", "_y", "_z"};
+        if (d->n && d->vars[i].type != 'd')
+            return sk_fail(err, SK_ERR_FORMAT, r->dir, -1,
+                           "rt_file_descriptor.txt: variable %s has type '%c'; only float64 "
+                           "('d') cell variables are read", d->vars[i].name, d->vars[i].type);
+        if (d->n)
+            snprintf(name, sizeof name, "%s", d->vars[i].name);
+        else
+            snprintf(name, sizeof name, "photon_flux_%02d%s", i / 4 + 1, axis[i % 4]);
+        set_var(&r->rt_vars[i], name, 'd');
+    }
     return SK_OK;
 }
 
@@ -114,7 +162,7 @@ static int push_token(sk_ramses *r, int *cap, const char *tok, char id_type)
     char name[RS_NAME_MAX];
     int rc = SK_OK;
     if (!strcmp(tok, "pos") || !strcmp(tok, "vel")) {
-        for (int a = 0; a < 3 && rc == SK_OK; a++) {
+        for (int a = 0; a < r->info.ndim && rc == SK_OK; a++) {
             snprintf(name, sizeof name, "%s_%s", tok[0] == 'p' ? "position" : "velocity", xyz[a]);
             rc = push_field(r, cap, name, 'd');
         }

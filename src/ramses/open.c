@@ -14,7 +14,7 @@
 
 #define TEXT_MAX (64u << 20)
 
-static const char *const k_prefix[] = {"amr", "hydro", "grav", "part"};
+static const char *const k_prefix[] = {"amr", "hydro", "grav", "part", "rt", "clump_field"};
 
 void rs_cpu_path(const sk_ramses *r, rs_kind kind, int icpu, char *buf, size_t n)
 {
@@ -107,8 +107,8 @@ static int check_info(const sk_ramses *r, sk_error *err)
 {
     const sk_ramses_info *in = &r->info;
     const char *p = r->info_path;
-    if (in->ndim != 3)
-        return sk_fail(err, SK_ERR_FORMAT, p, -1, "ndim = %d: only 3-D outputs are read", in->ndim);
+    if (in->ndim < 1 || in->ndim > 3)
+        return sk_fail(err, SK_ERR_FORMAT, p, -1, "ndim = %d is not 1, 2 or 3", in->ndim);
     if (in->ncpu < 1 || in->ncpu > 10000000)
         return sk_fail(err, SK_ERR_FORMAT, p, -1, "ncpu = %d is out of range", in->ncpu);
     if (in->levelmin < 1 || in->levelmax < in->levelmin || in->levelmax > 30)
@@ -189,6 +189,20 @@ static int read_descriptor(const sk_ramses *r, const char *name, rs_varlist *out
     return rc;
 }
 
+static int read_info_rt(sk_ramses *r, sk_error *err)
+{
+    char name[64], path[4096], *text;
+    size_t len;
+    snprintf(name, sizeof name, "info_rt_%05d.txt", r->info.output);
+    int rc = read_optional(r, name, &text, &len, err);
+    if (rc != SK_OK || !text)
+        return rc;
+    text_path(r, name, path, sizeof path);
+    rc = rs_parse_info_rt(path, text, len, &r->rt_info, err);
+    sk_free(text);
+    return rc;
+}
+
 static int read_text_files(sk_ramses *r, sk_error *err)
 {
     size_t len;
@@ -208,6 +222,10 @@ static int read_text_files(sk_ramses *r, sk_error *err)
         rc = read_descriptor(r, "hydro_file_descriptor.txt", &r->hydro_desc, err);
     if (rc == SK_OK && r->info.has_particles)
         rc = read_descriptor(r, "part_file_descriptor.txt", &r->part_desc, err);
+    if (rc == SK_OK && r->info.has_rt)
+        rc = read_descriptor(r, "rt_file_descriptor.txt", &r->rt_desc, err);
+    if (rc == SK_OK && r->info.has_rt)
+        rc = read_info_rt(r, err);
     return rc;
 }
 
@@ -231,27 +249,29 @@ static int probe_cell_file(sk_ramses *r, rs_kind kind, int *nvar, sk_error *err)
     if (rc == SK_OK && (v[0] < 1 || v[0] > 100000))
         rc = fr_fail_last(&c, 4, err, "nvar = %d is out of range", (int)v[0]);
     *nvar = v[0];
-    if (rc == SK_OK && kind == RS_HYDRO) {
+    if (rc == SK_OK && (kind == RS_HYDRO || kind == RS_RT)) {
         rc = fr_skip(&c, 3, err);
         if (rc == SK_OK)
-            rc = fr_float64(&c, &r->gamma, err);
+            rc = fr_float64(&c, kind == RS_HYDRO ? &r->gamma : &(double){0}, err);
     }
     rs_unmap(&m);
     return rc;
 }
 
+/* potential and ndim acceleration components (poisson/output_poisson.f90). */
 static int gravity_names(sk_ramses *r, int nvar, sk_error *err)
 {
     static const char *const names[] = {"potential", "acceleration_x", "acceleration_y",
                                         "acceleration_z"};
+    int ndim = r->info.ndim;
     /* -DOUTPUT_PARTICLE_DENSITY writes the density Poisson solved for first. */
-    int shift = nvar == 5 ? 1 : 0;
-    if (nvar != 4 && nvar != 5) {
+    int shift = nvar == ndim + 2 ? 1 : 0;
+    if (nvar != ndim + 1 && nvar != ndim + 2) {
         char path[4096];
         rs_cpu_path(r, RS_GRAV, 1, path, sizeof path);
         return sk_fail(err, SK_ERR_FORMAT, path, -1,
-                       "%d gravity fields per cell; expected 4 (potential, acceleration) or 5",
-                       nvar);
+                       "%d gravity fields per cell; expected %d (potential, acceleration) or %d "
+                       "(ndim = %d)", nvar, ndim + 1, ndim + 2, ndim);
     }
     r->grav_vars = sk_calloc((size_t)nvar, sizeof *r->grav_vars);
     if (!r->grav_vars)
@@ -259,7 +279,7 @@ static int gravity_names(sk_ramses *r, int nvar, sk_error *err)
     r->ngrav = nvar;
     if (shift)
         snprintf(r->grav_vars[0].name, RS_NAME_MAX, "density");
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < ndim + 1; i++)
         snprintf(r->grav_vars[i + shift].name, RS_NAME_MAX, "%s", names[i]);
     for (int i = 0; i < nvar; i++)
         r->grav_vars[i].type = 'd';
@@ -276,6 +296,14 @@ static int probe_components(sk_ramses *r, sk_error *err)
     in->has_gravity = rs_file_exists(path, NULL);
     rs_cpu_path(r, RS_PART, 1, path, sizeof path);
     in->has_particles = rs_file_exists(path, NULL);
+    rs_cpu_path(r, RS_RT, 1, path, sizeof path);
+    in->has_rt = rs_file_exists(path, NULL);
+    rs_cpu_path(r, RS_CLUMP_FIELD, 1, path, sizeof path);
+    in->has_clump_field = rs_file_exists(path, NULL);
+    snprintf(path, sizeof path, "%s/sink_%05d.csv", r->dir, in->output);
+    in->has_sinks = rs_file_exists(path, NULL);
+    snprintf(path, sizeof path, "%s/clump_%05d.txt00001", r->dir, in->output);
+    in->has_clumps = rs_file_exists(path, NULL);
     int rc = read_text_files(r, err);
     if (rc == SK_OK && in->has_hydro) {
         rc = probe_cell_file(r, RS_HYDRO, &in->nvar_hydro, err);
@@ -290,9 +318,22 @@ static int probe_components(sk_ramses *r, sk_error *err)
     }
     if (rc == SK_OK && in->has_particles)
         rc = rs_particle_fields(r, err);
+    if (rc == SK_OK && in->has_rt) {
+        rc = probe_cell_file(r, RS_RT, &in->nvar_rt, err);
+        if (rc == SK_OK)
+            rc = rs_rt_names(r, in->nvar_rt, err);
+    }
+    if (rc == SK_OK && in->has_clump_field) {
+        snprintf(r->clump_field_var.name, RS_NAME_MAX, "clump_id");
+        r->clump_field_var.type = 'i';
+    }
     int old_hydro = in->has_hydro && r->hydro_desc.version != 1;
     int old_part = in->has_particles && r->part_desc.n == 0;
     in->format = (old_hydro || old_part) ? SK_RAMSES_2017 : SK_RAMSES_CURRENT;
+    char cosmo[16];
+    in->cosmological = in->aexp < 1.0 ||
+                       (r->namelist && rs_fortran_true(rs_namelist_value(r->namelist, "cosmo",
+                                                                        cosmo, sizeof cosmo)));
     return rc;
 }
 
@@ -316,7 +357,10 @@ int sk_ramses_open(sk_ramses **out, const char *dir, sk_error *err)
     if (rc == SK_OK) {
         char path[4096];
         snprintf(path, sizeof path, "%s/info_%05d.txt", r->dir, r->info.output);
-        if (!rs_file_exists(path, NULL))
+        struct stat ist;
+        if (stat(path, &ist) != 0 && errno != ENOENT)
+            rc = sk_fail_errno(err, path, errno, "cannot read"); /* e.g. a folder of mode 000 */
+        else if (!rs_file_exists(path, NULL))
             rc = sk_fail(err, SK_ERR_FORMAT, r->dir, -1, "not a RAMSES output (no %s)",
                          strrchr(path, '/') + 1);
         else if (!(r->info_path = sk_strdup(path)))
@@ -346,6 +390,9 @@ void sk_ramses_close(sk_ramses *r)
     rs_header_text_free(&r->header);
     rs_varlist_free(&r->hydro_desc);
     rs_varlist_free(&r->part_desc);
+    rs_varlist_free(&r->rt_desc);
+    rs_kv_free(&r->rt_info);
+    sk_free(r->rt_vars);
     sk_free(r->hydro_vars);
     sk_free(r->grav_vars);
     sk_free(r->part_vars);
@@ -360,6 +407,31 @@ const sk_ramses_info *sk_ramses_get_info(const sk_ramses *r)
     return &r->info;
 }
 
+const char *sk_ramses_kind_name(int kind)
+{
+    static const char *const names[SK_RAMSES_NKINDS] = {
+        "amr", "hydro", "gravity", "particles", "rt", "clump_field", "sinks", "clumps", "other"};
+    return kind >= 0 && kind < SK_RAMSES_NKINDS ? names[kind] : NULL;
+}
+
+/* Which kind a file of the folder counts for. */
+static int usage_kind(const char *name, int output)
+{
+    char sinks[64], clumps[64];
+    snprintf(sinks, sizeof sinks, "sink_%05d.", output);
+    snprintf(clumps, sizeof clumps, "clump_%05d.txt", output);
+    if (strncmp(name, sinks, strlen(sinks)) == 0)
+        return SK_RAMSES_SINKS;
+    if (strncmp(name, clumps, strlen(clumps)) == 0)
+        return SK_RAMSES_CLUMPS;
+    for (int k = RS_CLUMP_FIELD; k >= RS_AMR; k--) {
+        size_t pl = strlen(k_prefix[k]);
+        if (strncmp(name, k_prefix[k], pl) == 0 && name[pl] == '_' && strstr(name, ".out"))
+            return k; /* rs_kind and the usage kinds agree up to RS_CLUMP_FIELD */
+    }
+    return SK_RAMSES_OTHER;
+}
+
 int sk_ramses_disk_usage(const sk_ramses *r, sk_ramses_usage *u, sk_error *err)
 {
     memset(u, 0, sizeof *u);
@@ -372,13 +444,7 @@ int sk_ramses_disk_usage(const sk_ramses *r, sk_ramses_usage *u, sk_error *err)
         snprintf(path, sizeof path, "%s/%s", r->dir, e->d_name);
         if (!rs_file_exists(path, &size))
             continue;
-        int kind = SK_RAMSES_OTHER;
-        for (int k = 0; k < 4; k++) {
-            size_t pl = strlen(k_prefix[k]);
-            if (strncmp(e->d_name, k_prefix[k], pl) == 0 && e->d_name[pl] == '_' &&
-                strstr(e->d_name, ".out"))
-                kind = k;
-        }
+        int kind = usage_kind(e->d_name, r->info.output);
         u->files[kind]++;
         u->bytes[kind] += size;
     }

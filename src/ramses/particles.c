@@ -3,7 +3,8 @@
  * As for cells (rs_read_files): count the selected particles of each file,
  * allocate the table once, fill each file's rows at its offset. Particles ignore lmax.
  * Outputs without a family record (late 2017) get a derived int8 `family`:
- * 2 (star) where birth_time != 0, else 1 (dark matter). */
+ * 2 (star) where birth_time != 0, else 1 (dark matter). A family filter
+ * (sk_selection.has_family) uses the record or the derived value alike. */
 #include <stdio.h>
 #include <string.h>
 
@@ -17,10 +18,12 @@
 typedef struct part_plan {
     int nfields;
     const rs_var *fields;
-    int has_box;
+    int has_box, ndim;
     double lo[3], hi[3], boxlen;
     int pos[3];         /* field index of position_x/y/z, -1 when absent */
     int birth;          /* field index of birth_time, -1 when absent */
+    int family;         /* field index of an int8 family, -1 when absent (derived) */
+    const sk_selection *select; /* the family filter, when has_family */
     int nsel;
     int sel[MAX_FIELDS];
     int derive_family;
@@ -30,6 +33,25 @@ typedef struct part_out {
     void *col[MAX_FIELDS];
     int8_t *family;
 } part_out;
+
+/* Records after the last field: a descriptor (or header line) that lists
+ * fewer fields than the file holds would silently lose a column. */
+static int extra_records(fr_cursor *c, int nfields, sk_error *err)
+{
+    size_t at = c->pos;
+    int64_t first = c->record + 1, n = 0;
+    const uint8_t *payload;
+    size_t len;
+    while (c->pos < c->size && fr_next(c, &payload, &len, NULL) == SK_OK)
+        n++;
+    if (c->pos != c->size)
+        return sk_fail_record(err, SK_ERR_FORMAT, c->path, first, (int64_t)at,
+                              "%zu bytes after the %d fields the descriptor lists",
+                              c->size - at, nfields);
+    return sk_fail_record(err, SK_ERR_FORMAT, c->path, first, (int64_t)at,
+                          "%lld more records than the %d fields the descriptor lists (a column "
+                          "the descriptor does not name)", (long long)n, nfields);
+}
 
 /* The header and field records of one file. */
 typedef struct part_file {
@@ -47,8 +69,8 @@ static int open_part_file(rs_read_ctx *ctx, const part_plan *p, const char *path
     int rc = fr_int32s(&c, &v, 1, err);
     if (rc == SK_OK && v != ctx->r->info.ncpu)
         rc = fr_fail_last(&c, 4, err, "ncpu is %d, expected %d", (int)v, ctx->r->info.ncpu);
-    if (rc == SK_OK && (rc = fr_int32s(&c, &v, 1, err)) == SK_OK && v != 3)
-        rc = fr_fail_last(&c, 4, err, "ndim is %d, expected 3", (int)v);
+    if (rc == SK_OK && (rc = fr_int32s(&c, &v, 1, err)) == SK_OK && v != ctx->r->info.ndim)
+        rc = fr_fail_last(&c, 4, err, "ndim is %d, expected %d", (int)v, ctx->r->info.ndim);
     if (rc == SK_OK && (rc = fr_int_any(&c, &pf->npart, &width, err)) == SK_OK &&
         (pf->npart < 0 || width != ctx->r->part_id_width))
         rc = fr_fail_last(&c, (size_t)width, err, "bad particle count %lld (%d-byte)",
@@ -64,17 +86,32 @@ static int open_part_file(rs_read_ctx *ctx, const part_plan *p, const char *path
         else
             rc = fr_expect(&c, size * (size_t)pf->npart, &pf->rec[f], err);
     }
+    if (rc == SK_OK && c.pos != c.size && p->nfields == ctx->r->npart_vars)
+        rc = extra_records(&c, p->nfields, err);
     return rc;
 }
 
 static int in_box(const part_plan *p, const part_file *pf, int64_t i)
 {
-    for (int d = 0; d < 3; d++) {
+    for (int d = 0; d < p->ndim; d++) {
         double x = rd_f64(pf->rec[p->pos[d]], (size_t)i) / p->boxlen;
         if (!(x >= p->lo[d] && x < p->hi[d]))
             return 0;
     }
     return 1;
+}
+
+static int family_of(const part_plan *p, const part_file *pf, int64_t i)
+{
+    if (p->family >= 0)
+        return (int8_t)pf->rec[p->family][i];
+    return (p->birth >= 0 && rd_f64(pf->rec[p->birth], (size_t)i) != 0) ? 2 : 1;
+}
+
+static int selected(const part_plan *p, const part_file *pf, int64_t i)
+{
+    return (!p->has_box || in_box(p, pf, i)) &&
+           (!p->select || sk_selection_wants_family(p->select, family_of(p, pf, i)));
 }
 
 static void copy_field(void *dst, const uint8_t *src, size_t size, const int32_t *idx,
@@ -99,10 +136,8 @@ static void fill_file(const part_plan *p, const part_file *pf, const int32_t *id
                    idx, n);
     }
     if (out->family)
-        for (int64_t j = 0; j < n; j++) {
-            int64_t i = idx ? idx[j] : j;
-            out->family[row + j] = (p->birth >= 0 && rd_f64(pf->rec[p->birth], (size_t)i) != 0) ? 2 : 1;
-        }
+        for (int64_t j = 0; j < n; j++)
+            out->family[row + j] = (int8_t)family_of(p, pf, idx ? idx[j] : j);
 }
 
 /* Per-thread indices of the selected particles of one file. */
@@ -131,7 +166,8 @@ static int walk_file(rs_read_ctx *ctx, const void *plan, int icpu, const void *o
     if (rc == SK_OK)
         rc = open_part_file(ctx, p, path, &m, &pf, err);
     int64_t n = rc == SK_OK ? pf.npart : 0;
-    if (rc == SK_OK && p->has_box) {
+    int filter = p->has_box || p->select;
+    if (rc == SK_OK && filter) {
         if (pf.npart > s->cap) {
             sk_free(s->idx);
             s->idx = sk_malloc(sizeof *s->idx * (size_t)pf.npart);
@@ -141,11 +177,11 @@ static int walk_file(rs_read_ctx *ctx, const void *plan, int icpu, const void *o
         }
         n = 0;
         for (int64_t i = 0; i < pf.npart && rc == SK_OK; i++)
-            if (in_box(p, &pf, i))
+            if (selected(p, &pf, i))
                 s->idx[n++] = (int32_t)i;
     }
     if (rc == SK_OK && out)
-        fill_file(p, &pf, p->has_box ? s->idx : NULL, n, out, *rows);
+        fill_file(p, &pf, filter ? s->idx : NULL, n, out, *rows);
     if (rc == SK_OK && !out)
         *rows = n;
     *bytes = (int64_t)m.size;
@@ -170,18 +206,25 @@ static int make_plan(rs_read_ctx *ctx, part_plan *p, sk_error *err)
     p->fields = r->part_vars;
     p->has_box = sel->has_box;
     p->boxlen = r->info.boxlen;
+    p->ndim = r->info.ndim;
     static const char *const pos[] = {"position_x", "position_y", "position_z"};
     for (int d = 0; d < 3; d++) {
         p->lo[d] = sel->lo[d];
         p->hi[d] = sel->hi[d];
         p->pos[d] = find_field(r, pos[d]);
-        if (p->has_box && (p->pos[d] < 0 || r->part_vars[p->pos[d]].type != 'd'))
+        if (p->has_box && d < p->ndim && (p->pos[d] < 0 || r->part_vars[p->pos[d]].type != 'd'))
             return sk_fail(err, SK_ERR_FORMAT, r->dir, -1,
                            "particles have no float64 %s field to select a region by", pos[d]);
     }
     p->birth = find_field(r, "birth_time");
     if (p->birth >= 0 && r->part_vars[p->birth].type != 'd')
         p->birth = -1;
+    p->family = r->part_family_derived ? -1 : find_field(r, "family");
+    p->select = sel->has_family ? sel : NULL;
+    if (p->select && !r->part_family_derived &&
+        (p->family < 0 || r->part_vars[p->family].type != 'b'))
+        return sk_fail(err, SK_ERR_FORMAT, r->dir, -1,
+                       "particles have no int8 family field to select families by");
     for (int i = 0; i < sel->nvars; i++) {
         int derived = r->part_family_derived && !strcmp(sel->vars[i], "family");
         if (!derived && find_field(r, sel->vars[i]) < 0)
@@ -232,6 +275,7 @@ int rs_read_particles(rs_read_ctx *ctx, sk_table **out, sk_error *err)
         return rc;
     part_out cols;
     rs_file_reader fr = {.plan = &p, .walk_file = walk_file, .make_table = make_table,
-                         .scratch_free = scratch_free, .out = &cols};
+                         .scratch_free = scratch_free, .out = &cols,
+                         .out_size = sizeof cols};
     return rs_read_files(ctx, &fr, out, err);
 }

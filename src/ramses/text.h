@@ -31,6 +31,9 @@ typedef struct rs_info_text {
     int ndomain;       /* 0 when there is no DOMAIN table */
     double *bound_key; /* ndomain + 1 keys */
 } rs_info_text;
+/* info_rt_NNNNN.txt: its keys (group properties as group_N.key). */
+int rs_parse_info_rt(const char *path, const char *text, size_t len, rs_kvlist *out,
+                     sk_error *err);
 int rs_parse_info(const char *path, const char *text, size_t len, rs_info_text *out,
                   sk_error *err);
 void rs_info_text_free(rs_info_text *t);

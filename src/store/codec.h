@@ -33,5 +33,11 @@ int st_check_minmax(sk_dtype type, const void *values, int64_t n, const st_cc *c
 /* Byte shuffle: out[b * n + i] = in[i * size + b], and its inverse. */
 void st_shuffle(const uint8_t *in, uint8_t *out, int64_t n, size_t size);
 void st_unshuffle(const uint8_t *in, uint8_t *out, int64_t n, size_t size);
+/* The unshuffle's forms (shuffle.c): st_unshuffle runs the best one this
+ * CPU has; st_unshuffle_with runs a given one (-1: the CPU lacks it), so
+ * that tests can check they agree. */
+enum { ST_UNSHUFFLE_SCALAR = 0, ST_UNSHUFFLE_SSE2 = 1, ST_UNSHUFFLE_AVX2 = 2 };
+int st_unshuffle_best(void);
+int st_unshuffle_with(int variant, const uint8_t *in, uint8_t *out, int64_t n, size_t size);
 
 #endif

@@ -9,6 +9,7 @@
 #include "snapkit/memory.h"
 #include "snapkit/store.h"
 #include "store/format.h"
+#include "store/order.h"
 
 typedef struct cursor {
     const uint8_t *base;
@@ -171,21 +172,26 @@ static int get_column(cursor *c, st_table *t, int j)
 static int check_geometry(cursor *c, const st_table *t)
 {
     static const char *const cells[4] = {"level", "cx", "cy", "cz"};
-    static const char *const points[3] = {"position_x", "position_y", "position_z"};
     if (t->geometry == SK_STORE_CELLS) {
-        for (int k = 0; k < 4; k++) {
+        int dims = (int)sk_table_meta_double(t->schema, "ndim", 3.0);
+        for (int k = 0; k <= (dims == 1 || dims == 2 ? dims : 3); k++) {
             const sk_column *col = sk_table_find(t->schema, cells[k]);
             if (!col || col->type != SK_INT32)
                 return bad(c, SK_ERR_FORMAT, "table %s: cell table without int32 column %s",
                            t->name, cells[k]);
         }
+        if (!st_cell_dims(t->schema))
+            return bad(c, SK_ERR_FORMAT, "table %s: cell table with index columns for %s axes "
+                       "but metadata ndim %d", t->name,
+                       sk_table_find(t->schema, "cz") ? "3" : "fewer", dims);
     } else if (t->geometry == SK_STORE_POINTS) {
-        for (int k = 0; k < 3; k++) {
-            const sk_column *col = sk_table_find(t->schema, points[k]);
-            if (!col || !sk_dtype_is_float(col->type))
-                return bad(c, SK_ERR_FORMAT, "table %s: point table without float column %s",
-                           t->name, points[k]);
-        }
+        int pos[3];
+        if (!st_point_columns(t->schema, pos))
+            return bad(c, SK_ERR_FORMAT,
+                       "table %s: point table without float position columns (%s)", t->name,
+                       sk_table_meta_get(t->schema, "position_columns")
+                           ? sk_table_meta_get(t->schema, "position_columns")
+                           : "position_x,position_y,position_z");
     } else if (t->geometry != SK_STORE_ROWS) {
         return bad(c, SK_ERR_FORMAT, "table %s: unknown geometry %d", t->name, t->geometry);
     }

@@ -7,6 +7,7 @@
  * chunks, and it is RAMSES's own domain order. */
 #include "store/order.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "snapkit/hilbert.h"
@@ -26,6 +27,41 @@ static int float_col(const sk_table *t, const char *name)
     return i >= 0 && sk_dtype_is_float(sk_table_col(t, i)->type) ? i : -1;
 }
 
+int st_point_columns(const sk_table *t, int idx[3])
+{
+    static const char *const fallback[3] = {"position_x", "position_y", "position_z"};
+    const char *list = sk_table_meta_get(t, "position_columns");
+    for (int a = 0; a < 3; a++) {
+        char name[256];
+        const char *comma = list ? strchr(list, ',') : NULL;
+        size_t n = list ? (comma ? (size_t)(comma - list) : strlen(list)) : 0;
+        if (list && n < sizeof name) {
+            memcpy(name, list, n);
+            name[n] = '\0';
+            list = comma ? comma + 1 : list + n;
+        } else {
+            snprintf(name, sizeof name, "%s", list ? "" : fallback[a]);
+        }
+        idx[a] = float_col(t, name);
+    }
+    return idx[0] >= 0 && idx[1] >= 0 && idx[2] >= 0;
+}
+
+int st_cell_dims(const sk_table *t)
+{
+    if (int32_col(t, "level") < 0 || int32_col(t, "cx") < 0)
+        return 0;
+    int cy = int32_col(t, "cy") >= 0, cz = int32_col(t, "cz") >= 0;
+    if (cy && cz)
+        return 3;
+    double ndim = sk_table_meta_double(t, "ndim", 3.0);
+    if (cy && !cz && ndim == 2.0)
+        return 2;
+    if (!cy && !cz && ndim == 1.0)
+        return 1;
+    return 0;
+}
+
 void st_geometry_detect(const sk_table *t, st_geometry *g)
 {
     memset(g, 0, sizeof *g);
@@ -35,18 +71,17 @@ void st_geometry_detect(const sk_table *t, st_geometry *g)
     g->cx = int32_col(t, "cx");
     g->cy = int32_col(t, "cy");
     g->cz = int32_col(t, "cz");
-    g->pos[0] = float_col(t, "position_x");
-    g->pos[1] = float_col(t, "position_y");
-    g->pos[2] = float_col(t, "position_z");
+    int points = st_point_columns(t, g->pos);
     g->boxlen = sk_table_meta_double(t, "boxlen", 1.0);
     if (!(g->boxlen > 0))
         g->boxlen = 1.0;
-    if (g->level >= 0 && g->cx >= 0 && g->cy >= 0 && g->cz >= 0) {
+    g->dims = st_cell_dims(t);
+    if (g->dims) {
         g->kind = SK_STORE_CELLS;
         int r = sk_table_index(t, "refined");
         if (r >= 0 && sk_table_col(t, r)->type == SK_UINT8)
             g->refined = r;
-    } else if (g->pos[0] >= 0 && g->pos[1] >= 0 && g->pos[2] >= 0) {
+    } else if (points) {
         g->kind = SK_STORE_POINTS;
     }
 }
@@ -126,29 +161,30 @@ static int make_keys(const sk_table *t, const st_geometry *g, const int64_t *idx
     }
     const int32_t *lv = sk_table_col(t, g->level)->data;
     const int32_t *cx = sk_table_col(t, g->cx)->data;
-    const int32_t *cy = sk_table_col(t, g->cy)->data;
-    const int32_t *cz = sk_table_col(t, g->cz)->data;
+    const int32_t *cy = g->dims >= 2 ? sk_table_col(t, g->cy)->data : NULL;
+    const int32_t *cz = g->dims == 3 ? sk_table_col(t, g->cz)->data : NULL;
     int64_t bad = -1;
 #pragma omp parallel for schedule(static)
     for (int64_t r = 0; r < n; r++) {
         int64_t i = idx[r];
         int32_t l = lv[i];
         int64_t side = l >= 0 && l <= 31 ? (int64_t)1 << l : 0;
-        if (cx[i] < 0 || cx[i] >= side || cy[i] < 0 || cy[i] >= side || cz[i] < 0 ||
-            cz[i] >= side) {
+        /* 1-D and 2-D cells sit at index 0 of the missing axes. */
+        int32_t y = cy ? cy[i] : 0, z = cz ? cz[i] : 0;
+        if (cx[i] < 0 || cx[i] >= side || y < 0 || y >= side || z < 0 || z >= side) {
 #pragma omp critical(st_order_bad)
             if (bad < 0 || i < bad)
                 bad = i;
             key[r] = 0;
             continue;
         }
-        key[r] = cell_key(l, (uint32_t)cx[i], (uint32_t)cy[i], (uint32_t)cz[i], bits);
+        key[r] = cell_key(l, (uint32_t)cx[i], (uint32_t)y, (uint32_t)z, bits);
     }
     if (bad >= 0)
         return sk_fail(err, SK_ERR_ARG, NULL, -1,
                        "row %lld: cell level %d, cx %d, cy %d, cz %d is not a cell (indices run "
                        "0..2^level-1, levels 0..31)",
-                       (long long)bad, lv[bad], cx[bad], cy[bad], cz[bad]);
+                       (long long)bad, lv[bad], cx[bad], cy ? cy[bad] : 0, cz ? cz[bad] : 0);
     return SK_OK;
 }
 

@@ -11,12 +11,24 @@
 /* Columns that place a table's rows (indices into the table, -1 absent). */
 typedef struct st_geometry {
     int kind;                /* sk_store_geometry */
-    int level, cx, cy, cz;   /* cells */
+    int level, cx, cy, cz;   /* cells; cy, cz are -1 on axes beyond dims */
+    int dims;                /* cells: index axes (1-D and 2-D outputs: 1, 2) */
     int pos[3];              /* points */
     int refined;             /* cells: uint8 `refined` column, or -1 */
     double boxlen;           /* points: box units = position / boxlen */
 } st_geometry;
 
+/* The float columns that place a point table's rows, into idx[3]: the
+ * ones metadata `position_columns` names ("x,y,z" for sinks), else
+ * position_x/y/z. Returns 1 when all three exist. */
+int st_point_columns(const sk_table *t, int idx[3]);
+
+/* Cell index axes of a table: 3 with int32 level, cx, cy and cz; 2 or 1
+ * when metadata `ndim` says the output is 2-D or 1-D and the table has
+ * level, cx (and cy) only; 0 when it is not a cell table. A 1-D or 2-D
+ * cell sits at index 0 and centre 0.5 on the missing axes, which no box
+ * test looks at (as the RAMSES reader ignores those axes). */
+int st_cell_dims(const sk_table *t);
 /* Find the geometry of a table from its columns and metadata. */
 void st_geometry_detect(const sk_table *t, st_geometry *g);
 
@@ -24,6 +36,13 @@ void st_geometry_detect(const sk_table *t, st_geometry *g);
 static inline double st_cell_centre(int32_t c, int32_t level)
 {
     return ((double)c + 0.5) / (double)((uint64_t)1 << level);
+}
+
+/* Centre of row i on an axis whose index column is c; 0.5 on an axis the
+ * table does not have (c == NULL: 1-D and 2-D outputs). */
+static inline double st_cell_centre_of(const int32_t *c, int64_t i, int32_t level)
+{
+    return c ? st_cell_centre(c[i], level) : 0.5;
 }
 
 /* The file order of a table. */

@@ -12,7 +12,6 @@
 #include "store/reader.h"
 
 static const char *const k_cell_keys[4] = {"level", "cx", "cy", "cz"};
-static const char *const k_point_keys[3] = {"position_x", "position_y", "position_z"};
 
 void st_plan_free(st_plan *p)
 {
@@ -28,7 +27,7 @@ void st_plan_free(st_plan *p)
 static int is_key_column(const st_table *t, const char *name)
 {
     if (t->geometry == SK_STORE_CELLS) {
-        for (int k = 0; k < 4; k++)
+        for (int k = 0; k <= st_cell_dims(t->schema); k++)
             if (strcmp(name, k_cell_keys[k]) == 0)
                 return 1;
     }
@@ -64,11 +63,14 @@ static int pick_columns(st_plan *p, const sk_store *s, const st_table *t, const 
             p->out[p->nout++] = j;
     }
     if (t->geometry == SK_STORE_CELLS)
-        for (int k = 0; k < 4; k++)
+        for (int k = 0; k <= p->dims; k++)
             p->key[p->nkey++] = sk_table_index(t->schema, k_cell_keys[k]);
-    else if (t->geometry == SK_STORE_POINTS && p->has_box)
+    else if (t->geometry == SK_STORE_POINTS && p->has_box) {
+        int pos[3];
+        st_point_columns(t->schema, pos);
         for (int k = 0; k < 3; k++)
-            p->key[p->nkey++] = sk_table_index(t->schema, k_point_keys[k]);
+            p->key[p->nkey++] = pos[k];
+    }
     return SK_OK;
 }
 
@@ -93,7 +95,7 @@ static int box_test(const st_plan *p, const st_chunk *ch)
     if (!p->has_box || p->t->geometry == SK_STORE_ROWS)
         return 1;
     int whole = 1;
-    for (int a = 0; a < 3; a++) {
+    for (int a = 0; a < p->dims; a++) {
         if (!(ch->hi[a] >= p->lo[a]) || !(ch->lo[a] < p->hi[a]))
             return -1;
         if (!(ch->lo[a] >= p->lo[a] && ch->hi[a] < p->hi[a]))
@@ -107,6 +109,7 @@ int st_plan_make(st_plan *p, const sk_store *s, const st_table *t, const sk_sele
 {
     memset(p, 0, sizeof *p);
     p->t = t;
+    p->dims = t->geometry == SK_STORE_CELLS ? st_cell_dims(t->schema) : 3;
     p->boxlen = sk_table_meta_double(t->schema, "boxlen", 1.0);
     if (!(p->boxlen > 0))
         p->boxlen = 1.0;
@@ -130,6 +133,13 @@ int st_plan_make(st_plan *p, const sk_store *s, const st_table *t, const sk_sele
             p->hi[a] = sel->hi[a];
         }
     }
+    static const char axis[] = "xyz";
+    for (int d = p->dims; p->has_box && d < 3; d++)
+        if (p->lo[d] > 0 || p->hi[d] < 1)
+            return sk_fail(err, SK_ERR_ARG, s->path, -1,
+                           "table %s holds %d-D cells: they have no %c axis, so a %c range "
+                           "[%.17g, %.17g) (box units) selects nothing meaningful; leave it out",
+                           t->name, p->dims, axis[d], axis[d], p->lo[d], p->hi[d]);
     if (p->has_box && t->geometry == SK_STORE_ROWS)
         return sk_fail(err, SK_ERR_ARG, s->path, -1,
                        "table %s has no positions in box units, so a box cannot select from it",
@@ -162,8 +172,9 @@ static int keep_level(const st_plan *p, const st_chunk *ch, int32_t level)
 
 static int in_box(const st_plan *p, double x, double y, double z)
 {
-    return x >= p->lo[0] && x < p->hi[0] && y >= p->lo[1] && y < p->hi[1] && z >= p->lo[2] &&
-           z < p->hi[2];
+    return x >= p->lo[0] && x < p->hi[0] &&
+           (p->dims < 2 || (y >= p->lo[1] && y < p->hi[1])) &&
+           (p->dims < 3 || (z >= p->lo[2] && z < p->hi[2]));
 }
 
 static double float_at(sk_dtype type, const void *v, int64_t i)
@@ -175,14 +186,15 @@ int64_t st_plan_mask(const st_plan *p, const st_chunk *ch, void *const *keys, ui
 {
     int64_t n = ch->nrows, kept = 0;
     if (p->t->geometry == SK_STORE_CELLS) {
-        const int32_t *lv = keys[0], *cx = keys[1], *cy = keys[2], *cz = keys[3];
+        const int32_t *lv = keys[0], *cx = keys[1];
+        const int32_t *cy = p->dims >= 2 ? keys[2] : NULL, *cz = p->dims == 3 ? keys[3] : NULL;
         for (int64_t i = 0; i < n; i++) {
             /* (levels outside 0..31 only come from damaged files read
              * without checksums: no cell) */
             int keep = lv[i] >= 0 && lv[i] <= 31 && keep_level(p, ch, lv[i]);
             if (keep && p->has_box)
-                keep = in_box(p, st_cell_centre(cx[i], lv[i]), st_cell_centre(cy[i], lv[i]),
-                              st_cell_centre(cz[i], lv[i]));
+                keep = in_box(p, st_cell_centre(cx[i], lv[i]), st_cell_centre_of(cy, i, lv[i]),
+                              st_cell_centre_of(cz, i, lv[i]));
             mask[i] = (uint8_t)keep;
             kept += keep;
         }

@@ -26,6 +26,7 @@ typedef struct st_plan {
     double boxlen;           /* points */
     int *out;                /* schema indices of the result's columns */
     int nout;
+    int dims;                /* cells: index axes (1..3); a box only tests these */
     int key[4];              /* schema indices the row test needs */
     int nkey;
     st_planned *chunks;
@@ -40,6 +41,11 @@ typedef struct st_plan {
 int st_plan_make(st_plan *p, const sk_store *s, const st_table *t, const sk_selection *sel,
                  int with_refined, sk_error *err);
 void st_plan_free(st_plan *p);
+
+/* Keep only the planned chunks of share `rank` of `count` (share.c):
+ * contiguous chunk ranges balanced by stored bytes; nothing when count <= 1.
+ * Call before the rows are counted (no masks yet). */
+void st_plan_share(st_plan *p, const st_table *t, int rank, int count);
 
 /* Row test of one chunk from its decoded key columns (in p->key order):
  * mask[i] = 1 for rows kept. Returns the count. */

@@ -7,10 +7,14 @@
 
 #include "core/clock.h"
 #include "snapkit/memory.h"
+#include "snapkit/stream.h"
 #include "snapkit/threads.h"
+#include "core/table_rows.h"
 #include "store/codec.h"
 #include "store/plan.h"
 #include "store/reader.h"
+
+#include <omp.h>
 
 /* Per-thread buffers, sized for the largest planned chunk. */
 typedef struct worker {
@@ -20,6 +24,8 @@ typedef struct worker {
     uint8_t *scratch;        /* decoding */
     uint8_t *column;         /* one decoded column of a partial chunk */
     void *keys[4];           /* decoded key columns */
+    sk_table *batch;         /* streams: this thread's reused batch */
+    int thread;
     sk_error err;
 } worker;
 
@@ -30,10 +36,15 @@ typedef struct reader {
     sk_table *out;
     int64_t max_rows, max_stored;
     _Atomic int64_t bytes_read;
-    _Atomic int failed;
+    _Atomic int64_t failed_at; /* lowest failing chunk; INT64_MAX: none */
     sk_progress progress;
     int64_t done;
+    const sk_consumer *consumer; /* streams (stream.c's sk_store_stream) */
+    const sk_selection *sel;
 } reader;
+
+static int new_table(const reader *r, const sk_selection *sel, int64_t rows, sk_table **res,
+                     sk_error *err);
 
 static void worker_free(worker *w)
 {
@@ -45,6 +56,7 @@ static void worker_free(worker *w)
     sk_free(w->column);
     for (int k = 0; k < 4; k++)
         sk_free(w->keys[k]);
+    sk_table_free(w->batch);
 }
 
 static int worker_init(worker *w, const reader *r)
@@ -64,6 +76,9 @@ static int worker_init(worker *w, const reader *r)
         ok = (w->keys[k] = sk_malloc(rows)) && ok;
     if (!ok)
         sk_fail(&w->err, SK_ERR_NOMEM, r->s->path, -1, "out of memory for read buffers");
+    /* A stream's batch holds the largest chunk, made once per thread. */
+    if (ok && r->consumer && new_table(r, r->sel, r->max_rows, &w->batch, &w->err) != SK_OK)
+        ok = 0;
     return ok ? SK_OK : SK_ERR_NOMEM;
 }
 
@@ -136,7 +151,9 @@ static int is_direct(const reader *r, const st_planned *pc, int k)
     return !pc->partial && cc->codec == ST_CODEC_RAW && cc->encoding == ST_ENC_PLAIN;
 }
 
-static int fill_chunk(reader *r, worker *w, const st_planned *pc)
+/* Decode chunk pc's planned columns into rows [row, ...) of dst. */
+static int fill_chunk(reader *r, worker *w, const st_planned *pc, sk_table *dst_table,
+                      int64_t row)
 {
     const st_plan *p = r->plan;
     const uint8_t **at = w->at;
@@ -152,9 +169,9 @@ static int fill_chunk(reader *r, worker *w, const st_planned *pc)
         at[slot[i]] = at[i];
     int64_t rows = r->t->chunks[pc->ci].nrows;
     for (int k = 0; k < p->nout && rc == SK_OK; k++) {
-        const sk_column *col = sk_table_col(r->out, k);
+        const sk_column *col = sk_table_col(dst_table, k);
         size_t size = sk_dtype_size(col->type);
-        uint8_t *dst = (uint8_t *)col->data + (size_t)pc->out_row * size;
+        uint8_t *dst = (uint8_t *)col->data + (size_t)row * size;
         if (is_direct(r, pc, k)) {
             const st_cc *cc = st_cc_at(r->t, pc->ci, p->out[k]);
             rc = st_read_at(r->s, dst, (size_t)cc->stored, cc->offset, &w->err);
@@ -185,36 +202,55 @@ static void report(reader *r)
     }
 }
 
+static void lower_failed_at(reader *r, int64_t chunk)
+{
+    int64_t seen = atomic_load(&r->failed_at);
+    while (chunk < seen && !atomic_compare_exchange_weak(&r->failed_at, &seen, chunk))
+        ;
+}
+
 /* Run phase(r, w, chunk) over the planned chunks (only partial ones when
  * partial_only) on at most `threads` threads, one per 16 chunks to do
  * (about a megabyte of result): a thread costs a wake-up, which on a busy
  * machine can take a scheduler time slice, far more than decoding a few
- * chunks. The first error lands in *err. */
-static int run_parallel(reader *r, int threads, int partial_only,
-                        int (*phase)(reader *, worker *, st_planned *), sk_error *err)
+ * chunks. Chunks above the lowest failing one are skipped and those below
+ * it still run, so the error that lands in *err is the lowest chunk's,
+ * whatever the thread count or timing. */
+static int run_threads(const reader *r, int threads, int partial_only)
 {
     int64_t work = 0;
     for (int64_t i = 0; i < r->plan->nchunks; i++)
         work += !partial_only || r->plan->chunks[i].partial;
     if (work == 0)
-        return SK_OK;
+        return 0;
     if (threads > (work + 15) / 16)
         threads = (int)((work + 15) / 16);
+    return threads;
+}
+
+static int run_parallel(reader *r, int threads, int partial_only,
+                        int (*phase)(reader *, worker *, st_planned *), sk_error *err)
+{
+    threads = run_threads(r, threads, partial_only);
+    if (threads == 0)
+        return SK_OK;
     sk_error first;
     sk_error_clear(&first);
     int64_t first_chunk = -1;
+    atomic_store(&r->failed_at, INT64_MAX);
 #pragma omp parallel num_threads(threads)
     {
         worker w;
         if (worker_init(&w, r) != SK_OK)
-            atomic_store(&r->failed, 1);
+            atomic_store(&r->failed_at, -1);
+        w.thread = omp_get_thread_num();
 #pragma omp for schedule(dynamic, 1)
         for (int64_t i = 0; i < r->plan->nchunks; i++) {
             st_planned *pc = &r->plan->chunks[i];
-            if (atomic_load(&r->failed) || (partial_only && !pc->partial))
+            if (i > atomic_load(&r->failed_at) || (partial_only && !pc->partial))
                 continue;
             if (phase(r, &w, pc) != SK_OK)
-                atomic_store(&r->failed, 1);
+                lower_failed_at(r, i);
         }
         if (w.err.code != SK_OK) {
 #pragma omp critical(st_read_error)
@@ -240,7 +276,7 @@ static int phase_count(reader *r, worker *w, st_planned *pc)
 
 static int phase_fill(reader *r, worker *w, st_planned *pc)
 {
-    int rc = fill_chunk(r, w, pc);
+    int rc = fill_chunk(r, w, pc, r->out, pc->out_row);
     if (rc == SK_OK)
         report(r);
     return rc;
@@ -259,15 +295,10 @@ static void measure(reader *r)
     }
 }
 
-/* The empty result: output columns, labels, metadata. */
-static int make_result(reader *r, const sk_selection *sel, sk_error *err)
+/* A table of `rows` rows with the read's columns, labels and metadata. */
+static int new_table(const reader *r, const sk_selection *sel, int64_t rows, sk_table **res,
+                     sk_error *err)
 {
-    int64_t rows = 0;
-    for (int64_t i = 0; i < r->plan->nchunks; i++) {
-        r->plan->chunks[i].out_row = rows;
-        rows += r->plan->chunks[i].count;
-    }
-    r->plan->rows = rows;
     sk_table *out = sk_table_new(rows);
     if (!out || sk_table_meta_copy(out, r->t->schema) != SK_OK) {
         sk_table_free(out);
@@ -297,8 +328,53 @@ static int make_result(reader *r, const sk_selection *sel, sk_error *err)
         sk_table_free(out);
         return rc;
     }
-    r->out = out;
+    *res = out;
     return SK_OK;
+}
+
+/* The empty result: the chunks' first rows, then the table. */
+static int make_result(reader *r, const sk_selection *sel, sk_error *err)
+{
+    int64_t rows = 0;
+    for (int64_t i = 0; i < r->plan->nchunks; i++) {
+        r->plan->chunks[i].out_row = rows;
+        rows += r->plan->chunks[i].count;
+    }
+    r->plan->rows = rows;
+    return new_table(r, sel, rows, &r->out, err);
+}
+
+/* The family filter of a selection on a particle table already read: the
+ * chunks carry no family index, so rows are dropped after the fill. */
+static int filter_families(sk_table *t, const sk_selection *sel, sk_error *err)
+{
+    const sk_column *fam = sk_table_find(t, "family");
+    if (!fam || fam->type != SK_INT8)
+        return sk_fail(err, SK_ERR_ARG, NULL, -1,
+                       "a family selection needs the int8 family column in the read");
+    int64_t n = sk_table_nrows(t);
+    uint8_t *keep = sk_malloc((size_t)n + 1);
+    if (!keep)
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
+    const int8_t *f = fam->data;
+    for (int64_t i = 0; i < n; i++)
+        keep[i] = (uint8_t)sk_selection_wants_family(sel, f[i]);
+    sk_table_filter(t, keep);
+    sk_free(keep);
+    return SK_OK;
+}
+
+/* What a read (or stream) cost: chunks, bytes read, bytes allocated since
+ * m0, seconds since t0. */
+static void read_measurements(reader *r, const sk_mem_stats *m0, double t0, sk_read_stats *stats)
+{
+    sk_mem_stats m1;
+    sk_mem_get(&m1);
+    memset(stats, 0, sizeof *stats);
+    stats->files_opened = (int)r->plan->nchunks;
+    stats->bytes_read = atomic_load(&r->bytes_read);
+    stats->bytes_allocated = (int64_t)(m1.total - m0->total);
+    stats->seconds = monotonic_seconds() - t0;
 }
 
 int sk_store_read(sk_store *s, const char *name, const sk_selection *sel,
@@ -318,6 +394,8 @@ int sk_store_read(sk_store *s, const char *name, const sk_selection *sel,
         st_plan_free(&plan);
         return rc;
     }
+    if (opt)
+        st_plan_share(&plan, t, opt->share_rank, opt->share_count);
     sk_thread_budget budget;
     int threads = sk_thread_budget_get(opt ? opt->threads : 0, &budget);
     reader r = {.s = s, .t = t, .plan = &plan};
@@ -329,15 +407,10 @@ int sk_store_read(sk_store *s, const char *name, const sk_selection *sel,
         rc = make_result(&r, sel, err);
     if (rc == SK_OK)
         rc = run_parallel(&r, threads, 0, phase_fill, err);
-    if (rc == SK_OK && stats) {
-        sk_mem_stats m1;
-        sk_mem_get(&m1);
-        memset(stats, 0, sizeof *stats);
-        stats->files_opened = (int)plan.nchunks;
-        stats->bytes_read = atomic_load(&r.bytes_read);
-        stats->bytes_allocated = (int64_t)(m1.total - m0.total);
-        stats->seconds = monotonic_seconds() - t0;
-    }
+    if (rc == SK_OK && sel && sel->has_family)
+        rc = filter_families(r.out, sel, err);
+    if (rc == SK_OK && stats)
+        read_measurements(&r, &m0, t0, stats);
     st_plan_free(&plan);
     if (rc != SK_OK) {
         sk_table_free(r.out);
@@ -360,4 +433,111 @@ int64_t sk_store_chunks_for(const sk_store *s, const char *name, const sk_select
     if (total)
         *total = t->nchunks;
     return rc == SK_OK ? n : -1;
+}
+
+/* The family filter on one batch, in place (its buffers are reused). */
+static void filter_batch_families(sk_table *t, const sk_selection *sel)
+{
+    const sk_column *fam = sk_table_find(t, "family");
+    const int8_t *f = fam->data;
+    int64_t n = sk_table_nrows(t), kept = 0;
+    for (int j = 0; j < sk_table_ncols(t); j++) {
+        sk_column *c = sk_table_col(t, j);
+        if (c == fam)
+            continue;
+        size_t size = sk_dtype_size(c->type);
+        int64_t w = 0;
+        for (int64_t i = 0; i < n; i++)
+            if (sk_selection_wants_family(sel, f[i]))
+                memmove((uint8_t *)c->data + (size_t)w++ * size,
+                        (uint8_t *)c->data + (size_t)i * size, size);
+    }
+    int8_t *fw = fam->data;
+    for (int64_t i = 0; i < n; i++)
+        if (sk_selection_wants_family(sel, f[i]))
+            fw[kept++] = f[i];
+    tb_set_nrows(t, kept);
+}
+
+/* Count (partial chunks), fill this thread's batch from row 0, hand it
+ * to the consumer. */
+static int phase_stream(reader *r, worker *w, st_planned *pc)
+{
+    int rc = pc->partial ? count_partial(r, w, pc) : SK_OK;
+    int64_t rows = pc->partial ? pc->count : r->t->chunks[pc->ci].nrows;
+    if (rc == SK_OK) {
+        pc->count = rows;
+        tb_set_nrows(w->batch, rows);
+        rc = rows ? fill_chunk(r, w, pc, w->batch, 0) : SK_OK;
+    }
+    sk_free(pc->mask); /* a stream keeps no mask after its chunk */
+    pc->mask = NULL;
+    if (rc == SK_OK && r->sel && r->sel->has_family)
+        filter_batch_families(w->batch, r->sel);
+    int64_t index = pc - r->plan->chunks;
+    sk_batch_info info = {.index = index, .nbatches = r->plan->nchunks, .source = pc->ci};
+    if (rc == SK_OK && sk_table_nrows(w->batch) > 0) {
+        rc = r->consumer->batch(r->consumer->ctx, w->thread, w->batch, &info, &w->err);
+        if (rc != SK_OK && w->err.code == SK_OK)
+            sk_fail(&w->err, rc, r->s->path, -1, "the consumer failed on chunk %lld",
+                    (long long)pc->ci + 1);
+        if (rc != SK_OK)
+            w->err.record = pc->ci + 1; /* the lowest failing chunk's error wins */
+    }
+    if (rc == SK_OK)
+        report(r);
+    return rc;
+}
+
+/* The consumer's begin, with a 0-row table of the batches' columns. */
+static int stream_begin(reader *r, int threads, sk_error *err)
+{
+    if (!r->consumer->begin)
+        return SK_OK;
+    sk_table *schema;
+    int rc = new_table(r, r->sel, 0, &schema, err);
+    if (rc == SK_OK)
+        rc = r->consumer->begin(r->consumer->ctx, threads, schema, err);
+    sk_table_free(schema);
+    return rc;
+}
+
+int sk_store_stream(sk_store *s, const char *name, const sk_selection *sel,
+                    const sk_read_options *opt, const sk_consumer *consumer,
+                    sk_read_stats *stats, sk_error *err)
+{
+    double t0 = monotonic_seconds();
+    sk_mem_stats m0;
+    sk_mem_get(&m0);
+    if (!consumer || !consumer->batch)
+        return sk_fail(err, SK_ERR_ARG, NULL, -1, "sk_store_stream: no consumer");
+    const st_table *t = st_find_table(s, name, err);
+    if (!t)
+        return SK_ERR_ARG;
+    if (sel && sel->has_family) {
+        const sk_column *fam = sk_table_find(t->schema, "family");
+        if (!fam || fam->type != SK_INT8 || (sel->nvars && !sk_selection_wants(sel, "family")))
+            return sk_fail(err, SK_ERR_ARG, NULL, -1,
+                           "a family selection needs the int8 family column in the read");
+    }
+    st_plan plan;
+    int rc = st_plan_make(&plan, s, t, sel, opt && opt->with_refined, err);
+    if (rc == SK_OK && opt)
+        st_plan_share(&plan, t, opt->share_rank, opt->share_count);
+    sk_thread_budget budget;
+    int threads = sk_thread_budget_get(opt ? opt->threads : 0, &budget);
+    reader r = {.s = s, .t = t, .plan = &plan, .consumer = consumer, .sel = sel};
+    if (opt)
+        r.progress = opt->progress;
+    if (rc == SK_OK) {
+        measure(&r);
+        int used = run_threads(&r, threads, 0);
+        rc = stream_begin(&r, used ? used : 1, err);
+    }
+    if (rc == SK_OK)
+        rc = run_parallel(&r, threads, 0, phase_stream, err);
+    if (rc == SK_OK && stats)
+        read_measurements(&r, &m0, t0, stats);
+    st_plan_free(&plan);
+    return rc;
 }

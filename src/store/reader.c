@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/openfile.h"
 #include "snapkit/memory.h"
 #include "store/codec.h"
 
@@ -67,6 +68,12 @@ static int read_tail(sk_store *s, sk_error *err)
         return rc;
     if (memcmp(tail + 32, ST_TAIL_MAGIC, 8) != 0)
         return no_tail(s, err);
+    uint8_t head[8];
+    if ((rc = st_read_at(s, head, 8, 0, err)) != SK_OK)
+        return rc;
+    if (memcmp(head, ST_HEADER_MAGIC, 8) != 0)
+        return sk_fail(err, SK_ERR_FORMAT, s->path, 0,
+                       "damaged snapkit file: bad magic (the end marker is right)");
     int major = st_get_u16(tail + 24), minor = st_get_u16(tail + 26);
     if (major > SK_STORE_VERSION_MAJOR)
         return sk_fail(err, SK_ERR_VERSION, s->path, at + 24,
@@ -124,16 +131,12 @@ int sk_store_open(sk_store **out, const char *path, const sk_store_open_options 
         sk_free(s);
         return sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory");
     }
-    s->fd = open(path, O_RDONLY | O_CLOEXEC);
     struct stat st;
-    if (s->fd < 0 || fstat(s->fd, &st) != 0) {
-        int e = errno;
+    int rc = sk_open_regular(path, &s->fd, &st, err);
+    if (rc != SK_OK) {
+        s->fd = -1;
         sk_store_close(s);
-        return sk_fail_errno(err, path, e, "cannot open");
-    }
-    if (S_ISDIR(st.st_mode)) {
-        sk_store_close(s);
-        return sk_fail(err, SK_ERR_FORMAT, path, -1, "is a folder, not a snapkit file");
+        return rc;
     }
     s->size = (int64_t)st.st_size;
     return open_common(s, opt, out, err);
@@ -167,15 +170,8 @@ void sk_store_close(sk_store *s)
 
 int sk_store_is_file(const char *path)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return 0;
     struct stat st;
-    uint8_t head[8];
-    int yes = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && pread(fd, head, 8, 0) == 8 &&
-              memcmp(head, ST_HEADER_MAGIC, 8) == 0;
-    close(fd);
-    return yes;
+    return stat(path, &st) == 0 && !S_ISDIR(st.st_mode);
 }
 
 void sk_store_get_file_info(const sk_store *s, sk_store_file_info *out)

@@ -32,27 +32,28 @@ static int check_extent(const sk_store *s, const st_table *t, int64_t ci, uint8_
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     int lmin = 255, lmax = 0;
     static const char *const cells[4] = {"level", "cx", "cy", "cz"};
-    static const char *const points[3] = {"position_x", "position_y", "position_z"};
+    int pos[3], dims = st_cell_dims(t->schema);
+    st_point_columns(t->schema, pos);
     double boxlen = sk_table_meta_double(t->schema, "boxlen", 1.0);
     if (!(boxlen > 0))
         boxlen = 1.0;
     for (int64_t i = 0; i < ch->nrows; i++) {
         double x[3];
         if (t->geometry == SK_STORE_CELLS) {
-            const int32_t *c[4];
-            for (int k = 0; k < 4; k++)
+            const int32_t *c[4] = {NULL, NULL, NULL, NULL};
+            for (int k = 0; k <= dims; k++)
                 c[k] = (const int32_t *)(values +
                                          stride * (size_t)sk_table_index(t->schema, cells[k]));
             int32_t l = c[0][i];
             if (l < 0 || l > 31)
                 break; /* reported by the level check below */
             for (int a = 0; a < 3; a++)
-                x[a] = st_cell_centre(c[a + 1][i], l);
+                x[a] = st_cell_centre_of(c[a + 1], i, l);
             lmin = l < lmin ? l : lmin;
             lmax = l > lmax ? l : lmax;
         } else {
             for (int a = 0; a < 3; a++) {
-                int j = sk_table_index(t->schema, points[a]);
+                int j = pos[a];
                 x[a] = float_at(sk_table_col(t->schema, j)->type, values + stride * (size_t)j, i) /
                        boxlen;
             }

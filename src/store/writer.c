@@ -184,8 +184,9 @@ static void chunk_extent(const sk_table *t, const st_geometry *g, const int64_t 
         return;
     }
     const int32_t *lv = sk_table_col(t, g->level)->data;
-    const int32_t *cc[3] = {sk_table_col(t, g->cx)->data, sk_table_col(t, g->cy)->data,
-                            sk_table_col(t, g->cz)->data};
+    const int32_t *cc[3] = {sk_table_col(t, g->cx)->data,
+                            g->dims >= 2 ? sk_table_col(t, g->cy)->data : NULL,
+                            g->dims == 3 ? sk_table_col(t, g->cz)->data : NULL};
     int32_t lmin = lv[perm[0]], lmax = lv[perm[0]];
     for (int64_t i = 0; i < n; i++) {
         int32_t l = lv[perm[i]];
@@ -194,7 +195,7 @@ static void chunk_extent(const sk_table *t, const st_geometry *g, const int64_t 
         if (l > lmax)
             lmax = l;
         for (int a = 0; a < 3; a++) {
-            double x = st_cell_centre(cc[a][perm[i]], l);
+            double x = st_cell_centre_of(cc[a], perm[i], l);
             if (x < ch->lo[a])
                 ch->lo[a] = x;
             if (x > ch->hi[a])

@@ -156,7 +156,7 @@ int main(void)
                 "unknown header line '1 atom kinds'");
     expect_edit("bad.data", k_data, "Masses\n", "Massive\n", 10, 1, "unknown section 'Massive'");
     expect_edit("bad.data", k_data, "2 atoms", "3 atoms", 18, 1,
-                "blank line inside section Atoms: the header count 3 is more");
+                "section Atoms ends after 2 lines, but the header count is 3");
     expect_edit("bad.data", k_data, "2 atoms", "1 atoms", 17, 1,
                 "section Atoms has more lines than the header count 1");
     expect_edit("bad.data", k_data, "2 0 0 0\n", "7 0 0 0\n", 22, 1,

@@ -1,12 +1,13 @@
 /* Bench: machine facts, thread levels, the Amdahl fit against brute force,
  * sweet spot and economical on hand-made tables, the storage probe's
- * counts, and the report's files (the PNG decoded back with libpng). */
+ * counts, and the report's files (the figure's PNG decoded back with libpng). */
 #include <png.h>
 #include <unistd.h>
 
 #include "check.h"
 #include "snapkit/snapkit.h"
-#include "snapkit/bench.h"
+#include "bench/bench.h"
+#include "figure/figure.h"
 
 static const int k_levels[] = {1, 2, 4, 8, 16, 32};
 enum { NLEVELS = 6 };
@@ -124,6 +125,20 @@ static void test_sweet_spot(void)
     CHECK_CLOSE(s.points[2].efficiency, 10 / 2.16 / 4, 1e-12);
     sk_scaling_trade(&s, trade, sizeof trade);
     CHECK_EQ_STR(trade, "going from 4 to 16 threads costs 4x the cores for 8% more speed");
+    /* The economical point's cost: 4 of 16 threads for 2.0 / 2.16 of the
+     * best speed; the fastest point's share of the Amdahl ceiling. */
+    sk_scaling_shares sh;
+    sk_scaling_shares_get(&s, &sh);
+    CHECK_EQ_INT(sh.most_threads, 16);
+    CHECK_CLOSE(sh.cores_share, 0.25, 1e-15);
+    CHECK_CLOSE(sh.speed_share, 2.0 / 2.16, 1e-15);
+    CHECK(s.amdahl.points_used >= 2 && isfinite(s.amdahl.ceiling));
+    CHECK_CLOSE(sh.ceiling_share, 5.0 / s.amdahl.ceiling, 1e-12);
+    CHECK(sh.ceiling_share > 0 && sh.ceiling_share <= 1 + 1e-9);
+    char *text = sk_scaling_text(&s, "t");
+    CHECK_CONTAINS(text, "economical point: 4 of 16 threads, 25% of the cores, for 93% of the best speed");
+    CHECK_CONTAINS(text, "the fastest point (16 threads) reaches ");
+    sk_free(text);
     /* The fit uses the rising part only: 32 threads got slower. */
     double t2[NLEVELS];
     for (int i = 0; i < NLEVELS; i++)
@@ -283,6 +298,22 @@ static void test_machine(void)
     CHECK(m.ram_bytes > 0);
     CHECK_EQ_INT(m.logical_cpus, sysconf(_SC_NPROCESSORS_ONLN));
 
+    /* First touch: measured rates (no bound on time), the THP modes as the
+     * kernel lists them, and both in the machine's JSON and text. */
+    sk_machine_first_touch(8 << 20, &m.touch);
+    CHECK_EQ_INT(m.touch.bytes, 8 << 20);
+    CHECK(m.touch.gb_per_s > 0 && m.touch.huge_gb_per_s > 0 && m.touch.second_gb_per_s > 0);
+    CHECK(strlen(m.touch.thp_enabled) > 0 && strlen(m.touch.thp_defrag) > 0);
+    sk_json mj;
+    sk_json_init(&mj, 0);
+    sk_machine_json(&m, &mj);
+    CHECK_CONTAINS(sk_json_text(&mj), "\"first_touch\":{\"bytes\":8388608,\"gb_per_s\":");
+    CHECK_CONTAINS(sk_json_text(&mj), "\"thp_enabled\":\"");
+    sk_json_free(&mj);
+    char *mt = sk_machine_text(&m);
+    CHECK_CONTAINS(mt, "memory    first touch ");
+    sk_free(mt);
+
     CHECK_EQ_STR(sk_fs_name(0xEF53), "ext2/3/4");
     CHECK_EQ_STR(sk_fs_name(0x6969), "nfs");
     CHECK_EQ_STR(sk_fs_name(0x0BD00BD0), "lustre");
@@ -376,9 +407,17 @@ static void test_convert_derive(void)
     sk_convert_derive(&c);
     CHECK_CLOSE(c.speedup, 10, 1e-12);
     CHECK_CLOSE(c.break_even_rereads, 3.0 / 9.0, 1e-12);
+    CHECK(isnan(c.churn_ratio));
     c.reread_seconds = 12;
     sk_convert_derive(&c);
-    CHECK(isinf(c.break_even_rereads));
+    CHECK(isinf(c.break_even_rereads) && isinf(c.break_even_conversion));
+    /* The issue's example: 68.0 / (53.3 - 4.1) = 1.4; "2.5x less churn". */
+    sk_convert_bench e = {.read_seconds = 53.3, .write_seconds = 14.7, .reread_seconds = 4.1,
+                          .alloc_read = 2500, .alloc_reread = 1000};
+    sk_convert_derive(&e);
+    CHECK_CLOSE(e.break_even_conversion, 68.0 / 49.2, 1e-12);
+    CHECK_CLOSE(e.break_even_rereads, 14.7 / 49.2, 1e-12);
+    CHECK_CLOSE(e.churn_ratio, 2.5, 1e-12);
 }
 
 /* A report with every stage, from hand-made numbers. */
@@ -447,10 +486,13 @@ static int count(const char *text, const char *sub)
     return n;
 }
 
-/* Decode with libpng: every panel's frame (drawn in grey at its SVG
- * position) must show in the pixels, and its inside must hold ink. */
-static void check_png(const char *path, const char *svg)
+/* Decode with libpng: the page has the layout's size, every panel's frame
+ * (drawn in grey) shows at its left edge and its inside holds ink. */
+static void check_png(const char *path, const sk_report *r, int want_panels)
 {
+    sk_report_panel place[SK_REPORT_MAX_PANELS];
+    double width, height;
+    CHECK_EQ_INT(sk_report_layout(r, place, &width, &height), want_panels);
     png_image img;
     memset(&img, 0, sizeof img);
     img.version = PNG_IMAGE_VERSION;
@@ -458,26 +500,18 @@ static void check_png(const char *path, const char *svg)
     img.format = PNG_FORMAT_RGB;
     unsigned char *px = malloc(PNG_IMAGE_SIZE(img));
     CHECK(png_image_finish_read(&img, NULL, px, 0, NULL));
-    int w = 0, h = 0;
-    sscanf(strstr(svg, "<svg"), "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\"",
-           &w, &h);
-    CHECK_EQ_INT(img.width, w);
-    CHECK_EQ_INT(img.height, h);
-    int panels = 0;
-    for (const char *g = svg; (g = strstr(g, "<g class=\"panel\"")); g++) {
-        double x, y, pw, ph;
-        const char *rect = strstr(g, "<rect");
-        CHECK(sscanf(rect, "<rect x=\"%lf\" y=\"%lf\" width=\"%lf\" height=\"%lf\"", &x, &y, &pw, &ph) == 4);
-        unsigned char *frame = px + 3 * ((size_t)(y + ph / 2) * img.width + (size_t)x);
-        CHECK_MSG(frame[0] < 0xF0, "panel %d: no frame at its left edge", panels);
+    CHECK_EQ_INT(img.width, (int)width);
+    CHECK_EQ_INT(img.height, (int)height);
+    for (int k = 0; k < want_panels; k++) {
+        const sk_report_panel *p = &place[k];
+        unsigned char *frame = px + 3 * ((size_t)(p->y + p->h / 2) * img.width + (size_t)p->x);
+        CHECK_MSG(frame[0] < 0xF0, "panel %s: no frame at its left edge", p->name);
         int ink = 0;
-        for (int yy = (int)y + 5; yy < (int)(y + ph) - 5; yy++)
-            for (int xx = (int)x + 5; xx < (int)(x + pw) - 5; xx++)
+        for (int yy = (int)p->y + 5; yy < (int)(p->y + p->h) - 5; yy++)
+            for (int xx = (int)p->x + 5; xx < (int)(p->x + p->w) - 5; xx++)
                 ink += px[3 * ((size_t)yy * img.width + (size_t)xx)] < 0x80;
-        CHECK_MSG(ink > 500, "panel %d: only %d dark pixels", panels, ink);
-        panels++;
+        CHECK_MSG(ink > 500, "panel %s: only %d dark pixels", p->name, ink);
     }
-    CHECK_EQ_INT(panels, 5);
     free(px);
 }
 
@@ -498,9 +532,9 @@ static void test_report(void)
     snprintf(path, sizeof path, "%s/out", dir);
     CHECK_OK(sk_report_write(&r, path, &err), &err);
     static const char *const files[] = {"report.txt", "report.csv", "report.json", "report.svg",
-                                        "report.png"};
-    char *text[5];
-    for (int i = 0; i < 5; i++) {
+                                        "report.png", "report.pdf"};
+    char *text[6];
+    for (int i = 0; i < 6; i++) {
         char p[300];
         snprintf(p, sizeof p, "%s/%s", path, files[i]);
         text[i] = test_slurp(p);
@@ -519,28 +553,52 @@ static void test_report(void)
     }
     CHECK_CONTAINS(text[2], "\"break_even_rereads\": 0.2857142857142857");
     CHECK_CONTAINS(text[2], "\"cold_seconds\": null");
-    CHECK_EQ_INT(count(text[3], "<g class=\"panel\""), 5);
+    /* The figure: the same page as SVG (its text as glyphs), PNG and PDF. */
+    sk_report_panel place[SK_REPORT_MAX_PANELS];
+    double width, height;
+    CHECK_EQ_INT(sk_report_layout(&r, place, &width, &height), 6);
+    static const char *const names[] = {"sweep", "storage", "read", "convert", "project",
+                                        "efficiency"};
+    for (int i = 0; i < 6; i++)
+        CHECK_EQ_STR(place[i].name, names[i]);
+    char size[96];
+    snprintf(size, sizeof size, "width=\"%gpx\" height=\"%gpx\"", width, height);
+    CHECK(strncmp(text[3], "<?xml", 5) == 0);
+    CHECK_CONTAINS(text[3], size);
+    CHECK(count(text[3], "<use xlink:href=\"#glyph") > 500);
     CHECK_EQ_INT(memcmp(text[4], "\x89PNG\r\n\x1a\n", 8), 0);
+    CHECK_EQ_INT(memcmp(text[5], "%PDF-", 5), 0);
     char png[300];
     snprintf(png, sizeof png, "%s/report.png", path);
-    check_png(png, text[3]);
-    for (int i = 0; i < 5; i++) {
+    check_png(png, &r, 6);
+    for (int i = 0; i < 6; i++) {
         char p[300];
         snprintf(p, sizeof p, "%s/%s", path, files[i]);
         unlink(p);
         free(text[i]);
     }
-    rmdir(path);
-    rmdir(dir);
     /* Only the stages that ran: the figure holds as many panels. */
     r.read = NULL;
     r.project = NULL;
     r.convert = NULL;
-    char *svg = sk_report_svg(&r);
-    CHECK_EQ_INT(count(svg, "<g class=\"panel\""), 2);
-    CHECK_EQ_INT(count(svg, "id=\"panel-sweep\""), 1);
-    CHECK_EQ_INT(count(svg, "id=\"panel-storage\""), 1);
-    sk_free(svg);
+    CHECK_EQ_INT(sk_report_layout(&r, place, &width, &height), 3);
+    CHECK_EQ_STR(place[0].name, "sweep");
+    CHECK_EQ_STR(place[1].name, "storage");
+    CHECK_EQ_STR(place[2].name, "efficiency"); /* the sweep's four levels */
+    char *bytes = NULL;
+    size_t n = 0;
+    CHECK_OK(sk_report_figure(&r, "png", &bytes, &n, &err), &err);
+    snprintf(png, sizeof png, "%s/two.png", dir);
+    FILE *f = fopen(png, "wb");
+    CHECK(f && fwrite(bytes, 1, n, f) == n);
+    fclose(f);
+    sk_free(bytes);
+    check_png(png, &r, 3);
+    unlink(png);
+    CHECK(sk_report_figure(&r, "gif", &bytes, &n, &err) == SK_ERR_ARG);
+    CHECK_CONTAINS(err.message, "png, svg or pdf");
+    rmdir(path);
+    rmdir(dir);
 }
 
 int main(void)
@@ -556,5 +614,6 @@ int main(void)
     test_storage();
     test_convert_derive();
     test_report();
+    skf_release();
     return test_done();
 }

@@ -3,6 +3,7 @@
  * of the tables a read returns, the usage split, and a read bench and a
  * sweep on the shipped example. */
 #include "check.h"
+#include "bench/bench.h"
 #include "bench/source.h"
 #include "snapkit/snapkit.h"
 

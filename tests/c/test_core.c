@@ -322,6 +322,48 @@ static void test_numbers(void)
     CHECK(sk_parse_int64(neg, neg + strlen(neg), &i, NULL) && i == INT64_MIN);
 }
 
+/* The struct layout table: known answers, unknown names, and members that
+ * tile each struct leaving only alignment padding (a member left out of
+ * the table would leave a hole). */
+static void test_abi(void)
+{
+    size_t size = 0, off = 0, fsize = 0;
+    int n = 0;
+    CHECK_EQ_INT(sk_abi_struct("sk_error", &size, &n), 0);
+    CHECK_EQ_INT(size, sizeof(sk_error));
+    CHECK_EQ_INT(n, 7);
+    CHECK_EQ_INT(sk_abi_field("sk_error", "message", &off, &fsize), 0);
+    CHECK_EQ_INT(off, offsetof(sk_error, message));
+    CHECK_EQ_INT(fsize, 2048);
+    CHECK_EQ_INT(sk_abi_field("sk_read_options", "progress", &off, &fsize), 0);
+    CHECK_EQ_INT(off, offsetof(sk_read_options, progress));
+    CHECK_EQ_INT(fsize, sizeof(sk_progress));
+    CHECK_EQ_INT(sk_abi_struct("sk_nothing", &size, &n), -1);
+    CHECK_EQ_INT(sk_abi_struct(NULL, NULL, NULL), -1);
+    CHECK_EQ_INT(sk_abi_field("sk_error", "nothing", &off, NULL), -1);
+    CHECK(sk_abi_field_name("sk_error", 7) == NULL);
+    CHECK(sk_abi_field_name("sk_error", -1) == NULL);
+    CHECK_EQ_STR(sk_abi_field_name("sk_error", 0), "code");
+    int nstructs = 0;
+    for (const char *name; (name = sk_abi_struct_name(nstructs)) != NULL; nstructs++) {
+        CHECK_EQ_INT(sk_abi_struct(name, &size, &n), 0);
+        CHECK_MSG(n > 0, "%s has no members", name);
+        size_t end = 0;
+        for (int i = 0; i < n; i++) {
+            const char *field = sk_abi_field_name(name, i);
+            CHECK(field != NULL);
+            if (!field)
+                break;
+            CHECK_EQ_INT(sk_abi_field(name, field, &off, &fsize), 0);
+            CHECK_MSG(off >= end && off - end < 8, "%s.%s: at %zu after a member ending at %zu",
+                      name, field, off, end);
+            end = off + fsize;
+        }
+        CHECK_MSG(end <= size && size - end < 8, "%s: members end at %zu of %zu", name, end, size);
+    }
+    CHECK(nstructs >= 19);
+}
+
 int main(void)
 {
     test_errors();
@@ -333,6 +375,7 @@ int main(void)
     test_json_text_value();
     test_atomic_file();
     test_numbers();
+    test_abi();
     CHECK_EQ_STR(sk_version(), "0.1.0");
     return test_done();
 }

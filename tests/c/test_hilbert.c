@@ -27,6 +27,32 @@ static void test_bijection_and_adjacency(void)
     }
 }
 
+/* hilbert2d: a bijection, contiguous, and aligned squares are key ranges
+ * (RAMSES's own cpu_map of the 2-D fixture is checked in
+ * test_ramses_domains.c). */
+static void test_2d(void)
+{
+    enum { BITS = 4, N = 1 << BITS };
+    static uint32_t pos[N * N][2];
+    static uint8_t seen[N * N];
+    for (uint32_t x = 0; x < N; x++)
+        for (uint32_t y = 0; y < N; y++) {
+            uint64_t k = sk_hilbert2d(x, y, BITS);
+            CHECK(k < N * N && !seen[k]);
+            seen[k] = 1;
+            pos[k][0] = x, pos[k][1] = y;
+            CHECK_EQ_INT(k >> 2, sk_hilbert2d(x >> 1, y >> 1, BITS - 1));
+        }
+    for (int k = 1; k < N * N; k++)
+        CHECK_EQ_INT(abs((int)pos[k][0] - (int)pos[k - 1][0]) +
+                         abs((int)pos[k][1] - (int)pos[k - 1][1]),
+                     1);
+    /* RAMSES's state machine starts (0,0), (0,1), (1,1), (1,0). */
+    CHECK_EQ_INT(sk_hilbert2d(0, 1, 1), 1);
+    CHECK_EQ_INT(sk_hilbert2d(1, 1, 1), 2);
+    CHECK_EQ_INT(sk_hilbert2d(1, 0, 1), 3);
+}
+
 static void test_known_keys(void)
 {
     /* yt.frontends.ramses.hilbert.hilbert3d([[x, y, z]], bits) */
@@ -65,6 +91,7 @@ int main(void)
 {
     test_bijection_and_adjacency();
     test_known_keys();
+    test_2d();
     test_cpus_for_box();
     return test_done();
 }

@@ -49,15 +49,23 @@ static void test_fits(const sk_maps *m, const char *dir)
         fits_movabs_hdu(ff, k + 2, NULL, &st);
         fits_read_key(ff, TSTRING, "EXTNAME", value, NULL, &st);
         CHECK_EQ_STR(value, sk_maps_name(m, k));
-        fits_read_key(ff, TSTRING, "BUNIT", value, NULL, &st);
+        fits_read_key(ff, TSTRING, "SKUNIT", value, NULL, &st);
         CHECK_EQ_STR(value, sk_maps_unit(m, k));
+        if (strcmp(sk_maps_unit(m, k), "code") != 0) {
+            fits_read_key(ff, TSTRING, "BUNIT", value, NULL, &st);
+            CHECK_EQ_STR(value, sk_maps_unit(m, k)); /* count */
+        }
         fits_read_key(ff, TDOUBLE, "PIXSIZE", &pix, NULL, &st);
         CHECK_CLOSE(pix, in->pixel_size, 0);
         double vmin = 0;
         fits_read_key(ff, TDOUBLE, "VMIN", &vmin, NULL, &st);
         CHECK_CLOSE(vmin, in->extent[2], 0);
         fits_read_key(ff, TSTRING, "CTYPE1", value, NULL, &st);
-        CHECK_EQ_STR(value, "y");
+        CHECK_EQ_STR(value, "Y");
+        fits_read_key(ff, TSTRING, "CUNIT1", value, NULL, &st);
+        CHECK_EQ_STR(value, in->length_unit);
+        fits_read_key(ff, TDOUBLE, "CDELT1A", &pix, NULL, &st);
+        CHECK_CLOSE(pix, in->pixel_size, 0);
         long naxes[2] = {0, 0};
         int naxis = 0;
         fits_get_img_dim(ff, &naxis, &st);

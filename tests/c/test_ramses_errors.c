@@ -8,34 +8,44 @@
 
 static char g_src[1024], g_tmp[1024];
 
-/* A fresh copy of the gravpart fixture; returns its path. */
-static const char *fresh_copy(const char *name)
+/* A fresh copy of an output_00002 fixture; returns its path. */
+static const char *copy_of(const char *src, const char *name)
 {
     static char dir[2048];
     char cmd[8192];
     snprintf(dir, sizeof dir, "%s/%s/output_00002", g_tmp, name);
-    snprintf(cmd, sizeof cmd, "mkdir -p '%s/%s' && cp -r '%s' '%s/%s/'", g_tmp, name, g_src,
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s/%s' && cp -r '%s' '%s/%s/'", g_tmp, name, src,
              g_tmp, name);
     CHECK(system(cmd) == 0);
     return dir;
 }
+
+/* A fresh copy of the gravpart fixture. */
+static const char *fresh_copy(const char *name)
+{
+    return copy_of(g_src, name);
+}
+
 
 static void file_path(char *buf, size_t n, const char *dir, const char *name)
 {
     snprintf(buf, n, "%s/%s", dir, name);
 }
 
+static int g_threads; /* read threads for expect_failure; 0: the budget */
+
 /* Read `component`; the read (or the open) must fail naming `file`. */
 static void expect_failure(const char *dir, const char *component, const char *file,
                            const char *words)
 {
+    sk_read_options opt = {.threads = g_threads};
     sk_ramses *r = NULL;
     sk_table *t = NULL;
     sk_error err;
     sk_error_clear(&err);
     int rc = sk_ramses_open(&r, dir, &err);
     if (rc == SK_OK) {
-        rc = sk_ramses_read(r, component, NULL, NULL, &t, NULL, &err);
+        rc = sk_ramses_read(r, component, NULL, &opt, &t, NULL, &err);
         sk_ramses_close(r);
     }
     CHECK_MSG(rc != SK_OK, "reading %s of %s should fail", component, dir);
@@ -117,6 +127,35 @@ static void rewrite_text(const char *path, const char *from, const char *to)
     fclose(f);
 }
 
+/* RAMSES-RT with physical boundaries (the shared rt3d fixture). */
+static void rt_cases(void)
+{
+    char src[4096], p[8192];
+    if (!test_shared(src, sizeof src, "fixtures/ramses/rt3d/output_00002")) {
+        printf("rt3d absent: its cases skipped\n");
+        return;
+    }
+    printf("a box of two coarse cells\n");
+    const char *d = copy_of(src, "rt_coarse");
+    file_path(p, sizeof p, d, "amr_00002.out00002");
+    int32_t cpu = 2;
+    patch(p, 1944, &cpu, 4); /* record 32, cpu_map of the first (boundary) coarse cell */
+    expect_failure(d, "hydro", "amr_00002.out00002: record 32",
+                   "the box is 2 of the 3x3x3 coarse cells (nboundary 6); only a box of one");
+
+    printf("rt descriptor and files that disagree\n");
+    d = copy_of(src, "rt_descriptor");
+    file_path(p, sizeof p, d, "rt_file_descriptor.txt");
+    rewrite_text(p, "12, photon_flux_03_z, d\n", "");
+    expect_failure(d, "rt", "rt_file_descriptor.txt lists 11 variables", "the rt files hold 12");
+
+    printf("truncated rt file\n");
+    d = copy_of(src, "rt_truncated");
+    file_path(p, sizeof p, d, "rt_00002.out00003");
+    CHECK(truncate(p, 100000) == 0);
+    expect_failure(d, "rt", "rt_00002.out00003", "truncated");
+}
+
 int main(void)
 {
     char p[8192];
@@ -195,6 +234,29 @@ int main(void)
     file_path(p, sizeof p, d, "hydro_file_descriptor.txt");
     rewrite_text(p, " 6, metallicity, d\n", "");
     expect_failure(d, "hydro", "hydro_file_descriptor.txt lists 5 variables", "hold 6");
+
+    printf("bytes after the last record\n");
+    d = fresh_copy("trailing");
+    file_path(p, sizeof p, d, "amr_00002.out00003");
+    FILE *tail = fopen(p, "ab");
+    CHECK(tail && fwrite("junk", 1, 4, tail) == 4);
+    if (tail)
+        fclose(tail);
+    expect_failure(d, "hydro", "amr_00002.out00003: byte ", "4 bytes after the last record");
+
+    printf("a part descriptor that lists fewer fields than the files hold\n");
+    d = fresh_copy("fewer_fields");
+    file_path(p, sizeof p, d, "part_file_descriptor.txt");
+    rewrite_text(p, "13, metallicity, d\n", "");
+    /* Every part file is now wrong: the error must name the first, on any
+     * number of threads (it once named whichever thread failed first). */
+    for (g_threads = 1; g_threads <= 4; g_threads++)
+        for (int again = 0; again < 4; again++)
+            expect_failure(d, "particles", "part_00002.out00001: record ",
+                           "1 more records than the 12 fields the descriptor lists");
+    g_threads = 0;
+
+    rt_cases();
 
     snprintf(p, sizeof p, "rm -rf '%s'", g_tmp);
     CHECK(system(p) == 0);

@@ -11,6 +11,44 @@
 
 /* ---- tests ---- */
 
+/* Every unshuffle form (scalar, SSE2, AVX2 where the CPU has them) gives
+ * the scalar form's bytes, and the original values, for widths 1 to 8 and
+ * lengths around the vector widths (tails included). */
+static void test_unshuffle_forms(void)
+{
+    enum { N = 1000 };
+    static uint8_t in[N * 8], sh[N * 8], want[N * 8 + 8], got[N * 8 + 8];
+    uint64_t x = 88172645463325252ULL;
+    for (int i = 0; i < N * 8; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        in[i] = (uint8_t)x;
+    }
+    int best = st_unshuffle_best(), forms = 0;
+    const int64_t lens[] = {0, 1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 999, 1000};
+    const size_t sizes[] = {1, 2, 4, 8};
+    for (size_t si = 0; si < 4; si++)
+        for (size_t li = 0; li < sizeof lens / sizeof *lens; li++) {
+            int64_t n = lens[li];
+            size_t size = sizes[si];
+            st_shuffle(in, sh, n, size);
+            memset(want, 0xA5, sizeof want);
+            CHECK_EQ_INT(st_unshuffle_with(ST_UNSHUFFLE_SCALAR, sh, want, n, size), 0);
+            CHECK(memcmp(want, in, (size_t)n * size) == 0);
+            CHECK_EQ_INT(want[(size_t)n * size], 0xA5); /* nothing written past the end */
+            for (int v = ST_UNSHUFFLE_SSE2; v <= ST_UNSHUFFLE_AVX2; v++) {
+                memset(got, 0xA5, sizeof got);
+                int rc = st_unshuffle_with(v, sh, got, n, size);
+                CHECK_EQ_INT(rc, v <= best ? 0 : -1);
+                if (rc == 0) {
+                    forms++;
+                    CHECK_MSG(memcmp(got, want, (size_t)n * size + 8) == 0,
+                              "form %d, size %zu, n %lld", v, size, (long long)n);
+                }
+            }
+        }
+    printf("unshuffle: best form %d, %d form runs checked\n", best, forms);
+}
+
 /* Codecs on their own: shuffle both ways, the choice between plain and
  * shuffled LZ4, integers of every type and width. */
 static void test_codecs(void)
@@ -546,6 +584,7 @@ int main(void)
 {
     CHECK(test_tmpdir(g_dir, sizeof g_dir) != NULL);
     build(&g_cells, 0, 0, 0, 0, 3, 7);
+    test_unshuffle_forms();
     test_codecs();
     test_roundtrip_all_tables();
     test_integer_widths_and_codecs();

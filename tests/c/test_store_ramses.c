@@ -45,7 +45,8 @@ static const sel_case k_cases[] = {
     {"centre slab", 0, 1, {0.4921875, 0.0, 0.0}, {0.5078125, 1.0, 1.0}, NULL},
 };
 
-/* The selection of a case restricted to the variables the component has. */
+/* The selection of a case restricted to the variables the component has
+ * (and, for 1-D and 2-D outputs, to the axes present). */
 static void make_selection(const sel_case *c, const sk_ramses_info *in, const sk_table *full,
                            sk_selection *sel)
 {
@@ -53,8 +54,8 @@ static void make_selection(const sel_case *c, const sk_ramses_info *in, const sk
     sel->lmax = c->lmax ? in->levelmin + c->lmax : 0;
     sel->has_box = c->box;
     for (int a = 0; a < 3 && c->box; a++) {
-        sel->lo[a] = c->lo[a];
-        sel->hi[a] = c->hi[a];
+        sel->lo[a] = a < in->ndim ? c->lo[a] : 0.0;
+        sel->hi[a] = a < in->ndim ? c->hi[a] : 1.0;
     }
     if (!c->vars)
         return;
@@ -154,12 +155,13 @@ static void region(sk_store *s, const char *comp, const double centre[3], const 
                    int require_fewer)
 {
     sk_table *full = file_read(s, comp, NULL, 0, NULL);
+    int ndim = (int)sk_table_meta_double(full, "ndim", 3.0);
     sk_selection sel;
     sk_selection_init(&sel);
     sel.has_box = 1;
     for (int a = 0; a < 3; a++) {
-        sel.lo[a] = centre[a] - 0.108;
-        sel.hi[a] = centre[a] + 0.108;
+        sel.lo[a] = a < ndim ? centre[a] - 0.108 : 0.0;
+        sel.hi[a] = a < ndim ? centre[a] + 0.108 : 1.0;
     }
     sk_read_stats st;
     sk_table *got = file_read(s, comp, &sel, 0, &st);
@@ -178,8 +180,9 @@ static void region(sk_store *s, const char *comp, const double centre[3], const 
             const int32_t *lv = sk_table_find(full, "level")->data;
             static const char *const c[3] = {"cx", "cy", "cz"};
             for (int a = 0; a < 3; a++)
-                x[a] = (((const int32_t *)sk_table_find(full, c[a])->data)[i] + 0.5) /
-                       (double)(1 << lv[i]);
+                x[a] = a < ndim ? (((const int32_t *)sk_table_find(full, c[a])->data)[i] + 0.5) /
+                                      (double)(1 << lv[i])
+                                : 0.5;
         } else {
             static const char *const p[3] = {"position_x", "position_y", "position_z"};
             for (int a = 0; a < 3; a++)

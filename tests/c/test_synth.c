@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "ramses/synth_internal.h"
+#include "synth/synth_internal.h"
 #include "snapkit/hilbert.h"
 #include "snapkit/snapkit.h"
 

@@ -5,23 +5,7 @@ CLI=${SNAPKIT_CLI:-build/snapkit}
 DATA=${SNAPKIT_TEST_DATA:-tests/data}/atoms
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-fail=0
-check() { # check "what" command...: the command must succeed
-    local what=$1; shift
-    if ! "$@" > "$TMP/out" 2> "$TMP/err"; then
-        echo "FAIL: $what"; cat "$TMP/err"; fail=1
-    fi
-}
-expect_error() { # expect_error "what" "message part" command...: non-zero, one line
-    local what=$1 part=$2; shift 2
-    if "$@" > "$TMP/out" 2> "$TMP/err"; then
-        echo "FAIL: $what succeeded"; fail=1; return
-    fi
-    if [[ $(wc -l < "$TMP/err") -ne 1 ]] || ! grep -qF -- "$part" "$TMP/err"; then
-        echo "FAIL: $what: expected one line with '$part', got:"; cat "$TMP/err"; fail=1
-    fi
-}
-has() { grep -qF -- "$1" "$TMP/out" || { echo "FAIL: output lacks '$1'"; cat "$TMP/out"; fail=1; }; }
+source "$(dirname "$0")/assert.sh"
 
 check "help" "$CLI" atoms --help
 has "snapkit atoms info FILE"
@@ -47,6 +31,8 @@ cmp -s "$DATA/cu_fcc_4000.data" "$TMP/a.data" || { echo "FAIL: data round trip d
 # one frame of a trajectory, every frame, gzip, explicit formats
 check "frame" "$CLI" atoms convert "$DATA/cu_fcc_4000_md3.dump" "$TMP/last.extxyz" --frame -1 --threads 2
 head -2 "$TMP/last.extxyz" | grep -q "timestep=20" || { echo "FAIL: frame -1 is not timestep 20"; fail=1; }
+check "no fsync" "$CLI" atoms convert "$DATA/cu_fcc_4000_md3.dump" "$TMP/last_nofsync.extxyz" --frame -1 --no-fsync
+if ! cmp -s "$TMP/last.extxyz" "$TMP/last_nofsync.extxyz"; then echo "FAIL: --no-fsync changed the file"; fail=1; fi
 check "all frames gz" "$CLI" atoms convert "$DATA/cu_fcc_4000_md3.dump" "$TMP/all.xyz.gz"
 check "info gz" "$CLI" atoms info "$TMP/all.xyz.gz"
 has "frames    3"

@@ -29,8 +29,13 @@ assert abs(c["speedup"] - c["read_seconds"] / c["reread_seconds"]) < 1e-9 * c["s
 saved = c["read_seconds"] - c["reread_seconds"]
 if saved > 0:
     assert abs(c["break_even_rereads"] - c["write_seconds"] / saved) < 1e-9 * c["break_even_rereads"]
+    both = (c["read_seconds"] + c["write_seconds"]) / saved
+    assert abs(c["break_even_conversion"] - both) < 1e-9 * both
+    assert c["break_even_conversion"] > c["break_even_rereads"]
 else:
-    assert c["break_even_rereads"] is None
+    assert c["break_even_rereads"] is None and c["break_even_conversion"] is None
+churn = c["bytes_allocated_read"] / c["bytes_allocated_reread"]
+assert abs(c["churn_ratio"] - churn) < 1e-12 * churn
 for path in ("read", "write", "reread"):
     assert c["bytes_allocated_" + path] > 0, path
 PY
@@ -60,7 +65,7 @@ grep -q "convert: skipped, the source is already a .snapkit file" "$tmp/rep.out"
 $py - "$tmp/rep/report.json" "$tmp/kept.snapkit" <<'PY'
 import json, os, sys
 r = json.load(open(sys.argv[1]))
-assert set(r) == {"machine", "source", "storage", "read", "project"}, set(r)
+assert set(r) == {"metadata", "machine", "source", "storage", "read", "project"}, set(r)
 s = r["source"]
 assert s["kind"] == "snapkit" and s["files"] == 1 and s["bytes"] == os.path.getsize(sys.argv[2])
 assert sum(c["bytes"] for c in s["components"]) == s["bytes"]

@@ -2,7 +2,7 @@
 # snapkit bench read, sweep, outputs and report on the shipped example:
 # numbers checked against the folder and yt's reference.json, every file of
 # the report written, the JSON holding every stage's numbers, the figure a
-# valid SVG (parsed as XML) and PNG (decoded here with zlib) with one panel
+# valid SVG (parsed as XML), PDF and PNG (decoded here with zlib) with one panel
 # per stage, and the memory guard naming the lmax that fits.
 set -euo pipefail
 cli=${SNAPKIT_CLI:-build/snapkit}
@@ -83,7 +83,7 @@ set -e
 "$cli" bench report "$example" --stages sweep,storage,read,convert,project --max-threads 1 --runs 1 \
     --out "$tmp/report" >"$tmp/report.out"
 grep -q "the stages below use the sweet spot: 1 thread" "$tmp/report.out" || fail "$(cat "$tmp/report.out")"
-for f in report.txt report.csv report.json report.svg report.png; do
+for f in report.txt report.csv report.json report.svg report.png report.pdf; do
     [[ -s "$tmp/report/$f" ]] || fail "$f not written"
 done
 $py - "$tmp/report" "$example" <<'PY'
@@ -91,7 +91,7 @@ import csv, json, os, struct, sys, zlib
 import xml.etree.ElementTree as ET
 d, example = sys.argv[1], sys.argv[2]
 r = json.load(open(os.path.join(d, "report.json")))
-assert set(r) == {"machine", "source", "sweep", "storage", "read", "convert", "project"}, set(r)
+assert set(r) == {"metadata", "machine", "source", "sweep", "storage", "read", "convert", "project"}, set(r)
 files = [n for n in os.listdir(example) if os.path.isfile(os.path.join(example, n))]
 assert r["source"]["files"] == len(files)
 assert r["source"]["bytes"] == sum(os.path.getsize(os.path.join(example, n)) for n in files)
@@ -116,13 +116,16 @@ text = open(os.path.join(d, "report.txt")).read()
 for word in ("machine", "source", "sweep", "storage", "read", "sweet spot", "break-even"):
     assert word in text, word
 
-# The SVG: valid XML, one panel group per stage, in the run's order.
+# The SVG: valid XML, a page with the PNG's size, its text drawn as glyphs.
 svg = ET.parse(os.path.join(d, "report.svg")).getroot()
 ns = "{http://www.w3.org/2000/svg}"
-panels = [g for g in svg.iter(ns + "g") if g.get("class") == "panel"]
-assert [g.get("id") for g in panels] == ["panel-sweep", "panel-storage", "panel-read",
-                                        "panel-convert", "panel-project"], panels
-width, height = int(svg.get("width")), int(svg.get("height"))
+assert svg.tag == ns + "svg", svg.tag
+width, height = (float(svg.get(k).removesuffix("px")) for k in ("width", "height"))
+assert svg.get("viewBox").split() == ["0", "0", svg.get("width")[:-2], svg.get("height")[:-2]]
+glyphs = [u for u in svg.iter(ns + "use") if u.get("{http://www.w3.org/1999/xlink}href", "").startswith("#glyph")]
+assert len(glyphs) > 500, len(glyphs)
+pdf = open(os.path.join(d, "report.pdf"), "rb").read()
+assert pdf.startswith(b"%PDF-") and pdf.rstrip().endswith(b"%%EOF")
 
 # The PNG, decoded by hand: chunk CRCs, IHDR, inflated and unfiltered rows.
 data = open(os.path.join(d, "report.png"), "rb").read()
@@ -138,7 +141,7 @@ while pos < len(data):
         idat += body
     pos += 12 + n
 w, h, depth, colour = ihdr[:4]
-assert (w, h, depth, colour) == (width, height, 8, 2), ihdr
+assert (w, h, depth, colour) == (width, height, 8, 2), (ihdr, width, height)
 raw = zlib.decompress(idat)
 stride = 3 * w
 assert len(raw) == h * (stride + 1)
@@ -158,14 +161,13 @@ for y in range(h):
             line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
     pixels.append(bytes(line))
     prev = line
-# Each panel's frame shows at its left edge, and its inside holds ink.
-for g in panels:
-    rect = g.find(ns + "rect")
-    x, y, pw, ph = (float(rect.get(k)) for k in ("x", "y", "width", "height"))
-    assert pixels[int(y + ph / 2)][3 * int(x)] < 0xF0, g.get("id")
-    dark = sum(1 for yy in range(int(y) + 5, int(y + ph) - 5)
-               for xx in range(int(x) + 5, int(x + pw) - 5) if pixels[yy][3 * xx] < 0x80)
-    assert dark > 500, (g.get("id"), dark)
+# One panel per stage, two columns under a 44-point title: five cells of the
+# 2 x 3 grid hold ink, the sixth is blank page.
+cells = [(col * w // 2, 44 + row * (h - 44) // 3) for row in range(3) for col in range(2)]
+for k, (x0, y0) in enumerate(cells):
+    dark = sum(1 for yy in range(y0 + 10, y0 + (h - 44) // 3 - 10)
+               for xx in range(x0 + 10, x0 + w // 2 - 10) if pixels[yy][3 * xx] < 0x80)
+    assert (dark > 500) == (k < 5), (k, dark)
 PY
 
 # The memory guard: the lmax it names is the finest whose cells (yt's leaf

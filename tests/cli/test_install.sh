@@ -9,7 +9,7 @@ data=$(cd "${SNAPKIT_TEST_DATA:-tests/data}" && pwd)
 build=$(cd "$(dirname "$cli")" && pwd)
 if grep -q "SNAPKIT_SANITIZE:BOOL=ON" "$build/CMakeCache.txt"; then
     echo "skipped: a sanitizer build is not installed"
-    exit 0
+    exit 77  # reported as skipped by CTest
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -20,6 +20,29 @@ for f in bin/snapkit lib/libsnapkit.a lib/pkgconfig/snapkit.pc include/snapkit/s
     [[ -e "$tmp/prefix/$f" ]] || fail "$f not installed"
 done
 ls "$tmp/prefix"/lib/libsnapkit.so.* > /dev/null || fail "shared library not installed"
+[[ -e "$tmp/prefix/share/man/man1/snapkit.1" ]] || fail "man page not installed"
+
+# Under /usr, GNUInstallDirs puts libraries in lib/<multiarch>: snapkit.pc,
+# configured for that prefix and put where it installs, must still find
+# the prefix, the library and the headers.
+src=$(cd "$(dirname "$0")/../.." && pwd)
+cmake -S "$src" -B "$tmp/usr-build" -DCMAKE_INSTALL_PREFIX=/usr -DSNAPKIT_TESTS=OFF \
+    > "$tmp/usr.log" 2>&1 || fail "configure for /usr: $(tail -3 "$tmp/usr.log")"
+usrlib=$(sed -n 's/^CMAKE_INSTALL_LIBDIR:PATH=//p' "$tmp/usr-build/CMakeCache.txt")
+[[ -n "$usrlib" ]] || fail "no CMAKE_INSTALL_LIBDIR for /usr"
+mkdir -p "$tmp/usr/$usrlib/pkgconfig"
+cp "$tmp/usr-build/snapkit.pc" "$tmp/usr/$usrlib/pkgconfig/"
+got=$(PKG_CONFIG_PATH="$tmp/usr/$usrlib/pkgconfig" pkg-config --variable=libdir snapkit)
+[[ $(realpath -m "$got") == "$tmp/usr/$usrlib" ]] || fail "/usr: libdir $got, want $tmp/usr/$usrlib"
+got=$(PKG_CONFIG_PATH="$tmp/usr/$usrlib/pkgconfig" pkg-config --variable=includedir snapkit)
+[[ $(realpath -m "$got") == "$tmp/usr/include" ]] || fail "/usr: includedir $got"
+# The benchmarks and the figures belong to the command, not to the library.
+[[ ! -e "$tmp/prefix/include/snapkit/bench.h" ]] || fail "bench.h installed"
+for so in "$tmp"/prefix/lib/libsnapkit.so.*; do
+    ! nm -D --defined-only "$so" | grep -Eq " (sk_bench|sk_report|sk_machine|skf_|skb_)" \
+        || fail "$so exports the benchmarks or the figures"
+    ! ldd "$so" | grep -q cairo || fail "$so links cairo"
+done
 
 cat > "$tmp/rows.c" <<'C'
 #include <stdio.h>

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# snapkit project on the shipped RAMSES example: FITS, .npy and PNG output,
-# --json, geometry options, particles, and one-line errors for bad input.
+# snapkit project on the shipped RAMSES example: FITS, .npy, figures (PNG,
+# SVG, PDF) and bare PNG output, --json, geometry options, particles, and
+# one-line errors for bad input.
 set -euo pipefail
 cli=${SNAPKIT_CLI:-build/snapkit}
 data=${SNAPKIT_TEST_DATA:-tests/data}
@@ -67,17 +68,40 @@ for q in ("sd", "T", "count"):
     assert np.nanmax(np.abs(a - b)) <= 1e-12 * np.nanmax(np.abs(b)), q
 PY
 
-# PNG pictures with their sidecars.
-"$cli" project "$out" --vars sd,T --unit Msun/pc2 --unit K -o "$tmp/p_{var}.png" > /dev/null
+# PNG figures (the map with axes, colour bar and title) with their sidecars;
+# --raw gives the bare map, one pixel per map pixel, with the same sidecar.
+"$cli" project "$out" --vars sd,T --unit Msun/pc2 --unit K -o "$tmp/p_{var}.png" > "$tmp/p.txt"
+grep -q "^wrote $tmp/p_T.png.json" "$tmp/p.txt" || fail "figure text: $(cat "$tmp/p.txt")"
+"$cli" project "$out" --vars sd,T --unit Msun/pc2 --unit K -o "$tmp/r_{var}.png" --raw > /dev/null
+"$cli" project "$out" --vars sd --unit Msun/pc2 -o "$tmp/f.svg" > /dev/null
+"$cli" project "$out" --vars sd --res 64 --axis x --unit Msun/pc2 -o "$tmp/f.pdf" > /dev/null
 $py - "$tmp" <<'PY'
 import json, sys
+import xml.etree.ElementTree as ET
+d = sys.argv[1]
+def png_header(path):
+    raw = open(path, "rb").read()
+    assert raw[:8] == b"\x89PNG\r\n\x1a\n" and raw[12:16] == b"IHDR", path
+    return int.from_bytes(raw[16:20], "big"), int.from_bytes(raw[20:24], "big"), raw[24], raw[25]
 # the fixture has cells of negative pressure, so T is drawn on a linear scale
 for q, unit, scale in (("sd", "Msun/pc2", "log"), ("T", "K", "linear")):
-    raw = open(f"{sys.argv[1]}/p_{q}.png", "rb").read()
-    assert raw[:8] == b"\x89PNG\r\n\x1a\n" and raw[12:16] == b"IHDR"
-    assert int.from_bytes(raw[16:20], "big") == 256 and int.from_bytes(raw[20:24], "big") == 256
-    side = json.load(open(f"{sys.argv[1]}/p_{q}.png.json"))
-    assert side["unit"] == unit and side["scale"] == scale and side["vmin"] < side["vmax"], side
+    w, h, depth, colour = png_header(f"{d}/p_{q}.png")
+    assert w > 256 + 150 and h > 256 + 80 and (depth, colour) == (8, 2), (q, w, h, depth, colour)
+    assert png_header(f"{d}/r_{q}.png") == (256, 256, 8, 6), q  # RGBA, one pixel per map pixel
+    fig, raw = (json.load(open(f"{d}/{k}_{q}.png.json")) for k in ("p", "r"))
+    assert fig["figure"] is True and raw["figure"] is False
+    for side in (fig, raw):
+        assert side["unit"] == unit and side["scale"] == scale and side["vmin"] < side["vmax"], side
+    for k in ("vmin", "vmax"):  # two runs: threads may sum in another order
+        assert abs(fig[k] - raw[k]) <= 1e-12 * max(abs(raw["vmin"]), abs(raw["vmax"])), k
+# SVG: XML, a page like the PNG's, its text drawn as glyphs; PDF.
+svg = ET.parse(f"{d}/f.svg").getroot()
+assert svg.tag == "{http://www.w3.org/2000/svg}svg"
+assert (int(svg.get("width")[:-2]), int(svg.get("height")[:-2])) == png_header(f"{d}/p_sd.png")[:2]
+assert sum(1 for u in svg.iter("{http://www.w3.org/2000/svg}use")) > 50
+assert json.load(open(f"{d}/f.svg.json"))["figure"] is True
+pdf = open(f"{d}/f.pdf", "rb").read()
+assert pdf.startswith(b"%PDF-") and pdf.rstrip().endswith(b"%%EOF")
 PY
 
 # Particles: stars only, NGP; their mass lands on the map.
@@ -90,7 +114,8 @@ assert d["kind"] == "particles" and d["selected"] == 1335 and d["deposited"] == 
 assert abs(d["projected_mass"] - d["selected_mass"]) <= 1e-12 * d["selected_mass"]
 PY
 
-"$cli" project --help | grep -q -- "--direction NX NY NZ" || fail "project --help"
+"$cli" project --help > "$tmp/help.txt"  # grep -q on a pipe would SIGPIPE a help longer than one buffer
+grep -q -- "--direction NX NY NZ" "$tmp/help.txt" || fail "project --help"
 "$cli" --help | grep -q "^  project" || fail "project not listed"
 
 # Bad input: non-zero exit and exactly one line.
@@ -107,8 +132,9 @@ one_line_error "map of 1 quantity needs 4.0 TB, more than the memory budget" \
 one_line_error "selection holds none" "$cli" project "$out" --xrange 0.3 0.3001 -o "$tmp/e.fits"
 one_line_error "zero length" "$cli" project "$out" --direction 0 0 0 -o "$tmp/e.fits"
 one_line_error "put {var} in the name" "$cli" project "$out" --vars sd,T -o "$tmp/e.npy"
-one_line_error "must end in .fits, .npy or .png" "$cli" project "$out" -o "$tmp/e.txt"
+one_line_error "must end in .fits, .npy, .png, .svg or .pdf" "$cli" project "$out" -o "$tmp/e.txt"
+one_line_error "must end in .fits, .npy or .png" "$cli" project "$out" --raw -o "$tmp/e.svg"
 one_line_error "no output given" "$cli" project "$out"
 one_line_error "unit 'parsec' fits none" "$cli" project "$out" --unit parsec -o "$tmp/e.fits"
-[[ ! -e "$tmp/e.fits" && ! -e "$tmp/e.npy" ]] || fail "a failed run left a file"
+[[ ! -e "$tmp/e.fits" && ! -e "$tmp/e.npy" && ! -e "$tmp/e.svg" ]] || fail "a failed run left a file"
 echo "project CLI: all checks passed"

@@ -29,11 +29,14 @@ assert d["header"]["counts"]["DM"] == 2000 and d["header"]["counts"]["star"] == 
 assert "&AMR_PARAMS" in d["namelist"]
 assert [v["name"] for v in d["hydro_descriptor"]["variables"]][-1] == "metallicity"
 assert d["part_descriptor"]["variables"][9] == {"name": "family", "type": "b"}
-assert d["components"] == {"amr": True, "hydro": True, "gravity": True, "particles": True}
+assert d["components"] == {"amr": True, "hydro": True, "gravity": True, "particles": True,
+                           "rt": False, "clump_field": False, "sinks": False, "clumps": False}
 disk = d["disk"]
 assert disk["hydro"]["files"] == 8 and disk["particles"]["files"] == 8
-assert abs(sum(disk[k]["percent"] for k in ("amr", "hydro", "gravity", "particles", "other")) - 100) < 1e-9
-assert disk["total"]["bytes"] == sum(disk[k]["bytes"] for k in ("amr", "hydro", "gravity", "particles", "other"))
+kinds = ("amr", "hydro", "gravity", "particles", "rt", "clump_field", "sinks", "clumps", "other")
+assert set(disk) == set(kinds) | {"total"}
+assert abs(sum(disk[k]["percent"] for k in kinds) - 100) < 1e-9
+assert disk["total"]["bytes"] == sum(disk[k]["bytes"] for k in kinds)
 PY
 
 # stats: JSON shape; text output; selections and threads.
@@ -42,7 +45,8 @@ $py - "$tmp/p.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert set(d) == {"component", "rows", "columns", "files_opened", "seconds", "result_bytes",
-                  "bytes_allocated"}, set(d)
+                  "bytes_allocated", "ranks"}, set(d)
+assert d["ranks"] == 1  # one process: no launcher, no MPI
 assert d["rows"] == 3335 and d["columns"]["family"]["max"] == 2
 assert set(d["columns"]["mass"]) == {"min", "max", "sum"}
 PY

@@ -53,6 +53,8 @@ def compare(got, ref, where):
         assert {str(k): v for k, v in got["levels"].items()} == \
             {str(k): v for k, v in ref["levels"].items()}, where
     for name, r in ref["columns"].items():
+        if name.endswith("_yt"):
+            continue  # derived by yt, not stored: test_ramses_cosmology.py checks them
         g = got["columns"][name]
         assert g["min"] == r["min"] and g["max"] == r["max"], (where, name, g, r)
         assert abs(g["sum"] - r["sum"]) <= 1e-12 * r["abs_sum"], (where, name, g["sum"], r)

@@ -48,8 +48,13 @@ def test_memory_accounting_counts_tables():
     after = snapkit.memory()
     assert after["total"] - before["total"] >= 800000
     assert after["current"] - before["current"] >= 800000
+    assert after["peak"] >= after["current"]
+    assert after["calls"] > before["calls"]
     del t
     gc.collect()
+    freed = snapkit.memory()
+    assert after["current"] - freed["current"] >= 800000  # the column went back
+    assert freed["total"] == after["total"]  # total counts what was ever allocated
 
 
 def test_thread_budget():

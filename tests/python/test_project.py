@@ -1,6 +1,7 @@
 """snapkit.project: maps against numpy brute force, conservation, files."""
 import gc
 import json
+import os
 
 import numpy as np
 import pytest
@@ -159,9 +160,9 @@ def test_files(tmp_path):
     assert len(hdus) == 3
     assert hdus[0][0]["AXIS"] == "y"
     for (cards, data), name in zip(hdus[1:], ["sd", "velocity_y"]):
-        assert cards["EXTNAME"] == name and cards["BUNIT"] == "code"
+        assert cards["EXTNAME"] == name and cards["SKUNIT"] == "code" and "BUNIT" not in cards
         np.testing.assert_array_equal(data, m[name])
-        assert float(cards["CDELT1"]) == m.pixel_size
+        assert float(cards["CDELT1A"]) == m.pixel_size and cards["CUNIT1"] == m.length_unit
         assert float(cards["UMIN"]) == m.extent[0]
     files = m.save(tmp_path / "m_{var}.npy")
     assert files == [str(tmp_path / "m_sd.npy"), str(tmp_path / "m_velocity_y.npy")]
@@ -217,3 +218,74 @@ def test_particles():
     m = snapkit.project(t, "mass", res=50, kernel="ngp")
     h, _, _ = np.histogram2d(pos[:, 1], pos[:, 0], bins=50, range=[[0, 2], [0, 2]], weights=mass)
     np.testing.assert_allclose(m["mass"], h, rtol=1e-12, atol=1e-18)
+
+
+LOW_DIM = os.path.join(os.environ.get("SNAPKIT_TEST_DATA", os.path.join(
+    os.path.dirname(__file__), "..", "data")), "ramses")
+
+
+def test_2d_output_is_its_map():
+    """A 2-D output seen along z: each leaf covers its 2^(L-l) x 2^(L-l)
+    pixels and is a column of depth boxlen, so sd = density x boxlen and
+    the volume-weighted mean density is the density; numpy paints it."""
+    with snapkit.open(os.path.join(LOW_DIM, "sedov2d", "output_00002")) as out:
+        gas = out.read("hydro")
+        lmax = int(out.info["info"]["levelmax"])
+    boxlen = float(gas.meta["boxlen"])
+    res = 2 ** lmax
+    ref = np.zeros((res, res))
+    for l, i, j, rho in zip(gas["level"], gas["cx"], gas["cy"], gas["density"]):
+        k = 2 ** (lmax - l)
+        ref[j * k:(j + 1) * k, i * k:(i + 1) * k] = rho
+    m = snapkit.project(gas, "sd,density", weight="volume")
+    assert m["sd"].shape == (res, res)
+    assert np.max(np.abs(m["sd"] - ref * boxlen)) <= 1e-13 * np.max(ref)
+    assert np.max(np.abs(m["density"] - ref)) <= 1e-13 * np.max(ref)
+    # The mass of a 2-D output is per unit length along z: sum rho dx dy.
+    mass = np.sum(gas["density"] * (boxlen * 0.5 ** gas["level"]) ** 2)
+    assert abs(m["sd"].sum() * m.pixel_size ** 2 - mass * boxlen) <= 1e-12 * mass
+    for kw in ({"axis": "x"}, {"direction": (1, 1, 1)}, {"zrange": (0.2, 0.6)}):
+        with pytest.raises(snapkit.Error, match="a 2-D output projects along z only"):
+            snapkit.project(gas, "sd", **kw)
+
+
+def _profile_reference(gas, res, boxlen):
+    """Volume-weighted mean density per pixel of [0, boxlen) cut in res:
+    each cell's overlap with each pixel, by brute force."""
+    num, den = np.zeros(res), np.zeros(res)
+    edges = np.linspace(0.0, 1.0, res + 1)
+    for l, i, rho in zip(gas["level"], gas["cx"], gas["density"]):
+        a, b = i * 0.5 ** l, (i + 1) * 0.5 ** l
+        overlap = np.clip(np.minimum(b, edges[1:]) - np.maximum(a, edges[:-1]), 0, None)
+        num += rho * overlap
+        den += overlap
+    return num / den
+
+
+def test_1d_output_is_its_profile(tmp_path):
+    """A 1-D output projects to one row of pixels along x: each pixel the
+    volume-weighted mean of the cells over it, sd = density x boxlen (the
+    column through a slab of depth boxlen), at the finest level's
+    resolution or any other; the same from its compact file."""
+    src = os.path.join(LOW_DIM, "tube1d", "output_00002")
+    with snapkit.open(src) as out:
+        gas = out.read("hydro")
+        lmax = int(out.info["info"]["levelmax"])
+    assert gas.columns[:2] == ["level", "cx"] and "cy" not in gas.columns
+    boxlen = float(gas.meta["boxlen"])
+    for res in (2 ** lmax, 100, 37):
+        m = snapkit.project(gas, "sd,density", weight="volume", res=res)
+        assert m["density"].shape == (1, res)
+        ref = _profile_reference(gas, res, boxlen)
+        assert np.max(np.abs(m["density"][0] - ref)) <= 1e-13 * np.max(ref)
+        assert np.max(np.abs(m["sd"][0] - ref * boxlen)) <= 1e-13 * np.max(ref) * boxlen
+    for kw in ({"axis": "x"}, {"direction": (1, 1, 1)}, {"yrange": (0.2, 0.6)}):
+        with pytest.raises(snapkit.Error, match="1-D"):
+            snapkit.project(gas, "sd", **kw)
+    compact = str(tmp_path / "tube1d.snapkit")
+    snapkit.convert(src, compact)
+    with snapkit.open(compact) as f:
+        again = f.read("hydro")
+    a = snapkit.project(gas, "density", weight="volume")["density"]
+    b = snapkit.project(again, "density", weight="volume")["density"]
+    assert np.array_equal(a, b)

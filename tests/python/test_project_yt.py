@@ -15,7 +15,16 @@ yt = pytest.importorskip("yt")
 yt.set_log_level(50)
 
 DATA = os.environ.get("SNAPKIT_TEST_DATA", os.path.join(os.path.dirname(__file__), "..", "data"))
-OUTPUTS = sorted(glob.glob(os.path.join(DATA, "ramses", "*", "output_*[0-9]")))
+
+def ndim(folder):
+    with snapkit.open(folder) as out:
+        return int(out.info["info"]["ndim"])
+
+
+# yt 4.1.4 reads the oct records of 1-D and 2-D outputs as 3-D and fails;
+# those are checked against numpy in test_project.py.
+OUTPUTS = [f for f in sorted(glob.glob(os.path.join(DATA, "ramses", "*", "output_*[0-9]")))
+           if ndim(f) == 3]
 
 
 def yt_sd(folder, axis, res):

@@ -19,7 +19,7 @@ IDS = [o[0] for o in OUTPUTS]
 
 def test_fixtures_found():
     names = {i.split("/")[0] for i in IDS}
-    assert {"gravpart", "sedov3d", "manyfiles"} <= names
+    assert {"gravpart", "sedov3d", "manyfiles", "tube1d", "sedov2d"} <= names
 
 
 def cases():
@@ -33,8 +33,10 @@ def cases():
 
 def numpy_stats(t):
     """The same statistics, independently: numpy arrays and math.fsum."""
-    cells = "level" in t.columns
-    vol = (float(t.meta["boxlen"]) / 2.0 ** t["level"]) ** 3 if cells else None
+    cells = t.meta["kind"] == "cells"  # sinks have a `level` column too
+    # A 1-D or 2-D cell's "volume" is its length or area: (boxlen / 2^level)^ndim.
+    ndim = int(t.meta["ndim"])
+    vol = (float(t.meta["boxlen"]) / 2.0 ** t["level"]) ** ndim if cells else None
     out = {"rows": len(t), "columns": {}}
     if cells:
         lev, cnt = np.unique(t["level"], return_counts=True)
@@ -56,9 +58,12 @@ def test_library_matches_reference(folder, comp, sel, ref):
     t = out.read(comp, **selection_kwargs(sel))
     compare(snapkit.column_stats(t), ref, (folder, comp, sel))
     compare(numpy_stats(t), ref, (folder, comp, sel))
-    if not sel and comp != "particles":
-        # Leaves tile the box: their volumes add up to exactly 1.
-        assert math.fsum(snapkit.derive(t, "volume")) == float(t.meta["boxlen"]) ** 3
+    if not sel and t.meta["kind"] == "cells":
+        # Leaves tile the box: their volumes add up to exactly boxlen^ndim.
+        ndim = int(t.meta["ndim"])
+        assert math.fsum(snapkit.derive(t, "volume")) == float(t.meta["boxlen"]) ** ndim
+        index = {1: ["cx"], 2: ["cx", "cy"], 3: ["cx", "cy", "cz"]}[ndim]
+        assert [c for c in t.columns if c in ("cx", "cy", "cz")] == index
 
 
 @pytest.mark.parametrize("folder,comp,sel,ref", list(cases()))
@@ -69,5 +74,5 @@ def test_cli_matches_reference(folder, comp, sel, ref):
                         "result_bytes", "bytes_allocated"}
     assert got["component"] == comp
     compare(got, ref, cmd)
-    assert ("levels" in got) == (comp != "particles")
+    assert ("levels" in got) == (comp not in ("particles", "sinks", "clumps"))
     assert 0 < got["files_opened"] <= int(snapkit.open(folder).info["info"]["ncpu"])

@@ -12,16 +12,19 @@ import pytest
 import snapkit
 from ramses_fixtures import CLI, compare, outputs, selection_args, selection_kwargs
 
+# Every output converts, 1-D and 2-D ones too (their cells keyed by level,
+# cx (, cy): docs/format.md section 7).
 OUTPUTS = outputs()
 IDS = [k for k, _, _ in OUTPUTS]
+CATALOGUES = ("particles", "sinks", "clumps")  # tables without levels
 
 
 def canonical(t):
     """Columns as arrays in one row order: cells by (level, cx, cy, cz),
     other tables by every column."""
     names = t.columns
-    if "level" in names:
-        keys = [t[c] for c in ("cz", "cy", "cx", "level")]
+    if {"level", "cx"} <= set(names) and t.meta.get("kind") == "cells":
+        keys = [t[c] for c in ("cz", "cy", "cx", "level") if c in names]
     else:
         keys = [t[n].view(np.uint64) if t[n].dtype.itemsize == 8 else t[n]
                 for n in reversed(names)]
@@ -66,15 +69,17 @@ def test_reads_equal_ramses(converted, key, folder, ref):
             for c in ("level", "cx", "cy", "cz"):
                 assert h[c].tobytes() == g[c].tobytes(), (key, c)
         for comp in f.tables:
+            cells = out.read(comp, vars=[]).meta["kind"] == "cells"
             cases = [{}] + [selection_kwargs(s) for s in ref["selections"]]
+            one = {"particles": "mass", "sinks": "msink", "clumps": "mass_cl"}.get(comp, "level")
             cases.append({"xrange": (-0.05, 0.05), "center": "bc", "unit": "code",
-                          "vars": ["level"] if comp != "particles" else ["mass"]})
+                          "vars": [one]})
             for kw in cases:
-                if "lmax" in kw and comp != "particles" and not with_coarse:
+                if "lmax" in kw and cells and not with_coarse:
                     continue
                 assert_same(f.read(comp, **kw), out.read(comp, **kw), (key, path, comp, kw))
                 assert f.last_read["chunks_read"] <= f.info["store"]["tables"][comp]["chunks"]
-            if with_coarse and comp != "particles":
+            if with_coarse and cells:
                 lmax = out.info["info"]["levelmin"] + 1
                 assert_same(f.read(comp, lmax=lmax, with_refined=True),
                             out.read(comp, lmax=lmax, with_refined=True), (key, comp, "refined"))
@@ -89,8 +94,8 @@ def test_stats_of_file_match_yt_reference(converted, key, folder, ref):
         got = json.loads(subprocess.run([CLI, "stats", leaves, "--component", comp, "--json"],
                                         capture_output=True, text=True, check=True).stdout)
         assert set(got) == {"component", "rows", "levels", "columns", "chunks_read", "seconds",
-                            "result_bytes", "bytes_allocated"} - ({"levels"} if comp ==
-                                                                   "particles" else set())
+                            "result_bytes", "bytes_allocated", "ranks"} - ({"levels"} if comp in
+                                                                   CATALOGUES else set())
         compare(got, want, (key, comp))
     for sel in ref["selections"]:
         for comp, want in sel["components"].items():

@@ -1,0 +1,25 @@
+/* snapkit/npy.h - NumPy .npy files (format version 1.0), written atomically.
+ *
+ * The header dict is padded so that the data starts on a 64-byte boundary;
+ * the data is written as it is in memory (little-endian machines only). */
+#ifndef SNAPKIT_NPY_H
+#define SNAPKIT_NPY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "snapkit/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Write an array of ndim (1..4) dimensions `shape`, C order, of elements
+ * `descr` ("<f8", "<i4", ...) each `elem_size` bytes, from data. */
+int sk_npy_write(const char *path, const char *descr, size_t elem_size, const int64_t *shape,
+                 int ndim, const void *data, sk_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,287 @@
+/* A saved report.json back into the structs the text and figure draw. */
+#include "bench/report_load.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* A member as a number: null is NaN (how the writer stores NaN and
+ * infinities), absent or not a number is 0. */
+static double num(const skb_json_value *v, const char *key)
+{
+    const skb_json_value *m = skb_json_get(v, key);
+    if (m && m->type == SKB_JSON_NULL)
+        return NAN;
+    return skb_json_number(v, key, 0);
+}
+
+/* An integer member, clamped to what an int holds (a hostile file may say
+ * anything). */
+static int inum(const skb_json_value *v, const char *key)
+{
+    double d = num(v, key);
+    return isfinite(d) ? (int)fmax(-2e9, fmin(2e9, d)) : 0;
+}
+
+static int64_t lnum(const skb_json_value *v, const char *key)
+{
+    double d = num(v, key);
+    return isfinite(d) ? (int64_t)fmax(-9e18, fmin(9e18, d)) : 0;
+}
+
+static void str(const skb_json_value *v, const char *key, char *buf, size_t n)
+{
+    const skb_json_value *m = skb_json_get(v, key);
+    snprintf(buf, n, "%s", m && m->type == SKB_JSON_STRING ? m->string : "");
+}
+
+/* An array member: its length (0 when absent or not an array), at most cap. */
+static int array(const skb_json_value *v, const char *key, int cap, const skb_json_value **items)
+{
+    const skb_json_value *m = skb_json_get(v, key);
+    if (!m || m->type != SKB_JSON_ARRAY) {
+        *items = NULL;
+        return 0;
+    }
+    *items = m->items;
+    return m->n < cap ? m->n : cap;
+}
+
+static void machine(const skb_json_value *v, sk_machine *m)
+{
+    str(v, "cpu_model", m->cpu_model, sizeof m->cpu_model);
+    m->logical_cpus = inum(v, "logical_cpus");
+    m->physical_cores = inum(v, "physical_cores");
+    m->ram_bytes = lnum(v, "ram_bytes");
+    m->ram_available = lnum(v, "ram_available_bytes");
+    str(v, "os", m->os, sizeof m->os);
+    const skb_json_value *b = skb_json_get(v, "threads");
+    m->budget.threads = inum(b, "threads");
+    m->budget.requested = inum(b, "requested");
+    m->budget.owned = inum(b, "owned");
+    m->budget.machine = inum(b, "machine");
+    m->budget.affinity = inum(b, "affinity");
+    str(b, "limited_by", m->budget.limited_by, sizeof m->budget.limited_by);
+    const skb_json_value *t = skb_json_get(v, "first_touch");
+    if (t && t->type == SKB_JSON_OBJECT) {
+        m->touch.bytes = lnum(t, "bytes");
+        m->touch.gb_per_s = num(t, "gb_per_s");
+        m->touch.huge_gb_per_s = num(t, "madv_hugepage_gb_per_s");
+        m->touch.second_gb_per_s = num(t, "second_touch_gb_per_s");
+        str(t, "thp_enabled", m->touch.thp_enabled, sizeof m->touch.thp_enabled);
+        str(t, "thp_defrag", m->touch.thp_defrag, sizeof m->touch.thp_defrag);
+    }
+}
+
+static void source(const skb_json_value *v, sk_source_usage *s)
+{
+    str(v, "path", s->path, sizeof s->path);
+    str(v, "kind", s->kind, sizeof s->kind);
+    str(v, "fs_type", s->fs_type, sizeof s->fs_type);
+    s->files = lnum(v, "files");
+    s->bytes = lnum(v, "bytes");
+    const skb_json_value *c;
+    s->ncomponents = array(v, "components", 8, &c);
+    for (int i = 0; i < s->ncomponents; i++) {
+        str(&c[i], "name", s->components[i].name, sizeof s->components[i].name);
+        s->components[i].files = lnum(&c[i], "files");
+        s->components[i].bytes = lnum(&c[i], "bytes");
+    }
+}
+
+static void scaling(const skb_json_value *v, sk_scaling *s)
+{
+    const skb_json_value *p;
+    s->npoints = array(v, "points", SK_BENCH_MAX_LEVELS, &p);
+    for (int i = 0; i < s->npoints; i++) {
+        sk_sweep_point *q = &s->points[i];
+        q->threads = inum(&p[i], "threads");
+        q->runs = inum(&p[i], "runs");
+        q->seconds = num(&p[i], "seconds");
+        q->seconds_min = num(&p[i], "seconds_min");
+        q->seconds_max = num(&p[i], "seconds_max");
+        q->speedup = num(&p[i], "speedup");
+        q->efficiency = num(&p[i], "efficiency");
+        q->spread = num(&p[i], "spread");
+        q->peak_bytes = lnum(&p[i], "peak_bytes");
+    }
+    s->fastest = inum(v, "fastest");
+    s->sweet_spot = inum(v, "sweet_spot");
+    s->economical = inum(v, "economical");
+    const skb_json_value *a = skb_json_get(v, "amdahl");
+    s->amdahl.parallel_fraction = num(a, "parallel_fraction");
+    s->amdahl.serial_seconds = num(a, "serial_seconds");
+    s->amdahl.one_thread_seconds = num(a, "one_thread_seconds");
+    s->amdahl.ceiling = num(a, "ceiling");
+    /* The writer turns an infinite ceiling (p = 1) into null. */
+    if (isnan(s->amdahl.ceiling) && s->amdahl.parallel_fraction == 1)
+        s->amdahl.ceiling = INFINITY;
+    s->amdahl.points_used = inum(a, "points_used");
+}
+
+static void storage(const skb_json_value *v, sk_storage_result *s)
+{
+    str(v, "dir", s->dir, sizeof s->dir);
+    str(v, "fs_type", s->fs_type, sizeof s->fs_type);
+    s->files_total = lnum(v, "files_total");
+    s->bytes_total = lnum(v, "bytes_total");
+    s->files_sampled = inum(v, "files_sampled");
+    s->bytes_sampled = lnum(v, "bytes_sampled");
+    s->bytes_read = lnum(v, "bytes_read");
+    s->opens = lnum(v, "opens");
+    s->runs = inum(v, "runs");
+    s->budget.owned = inum(v, "threads_owned");
+    s->levels_dropped = inum(v, "levels_dropped");
+    s->seconds = num(v, "seconds");
+    const skb_json_value *p;
+    s->npoints = array(v, "points", SK_BENCH_MAX_LEVELS, &p);
+    for (int i = 0; i < s->npoints; i++) {
+        sk_storage_point *q = &s->points[i];
+        q->threads = inum(&p[i], "threads");
+        q->iops = num(&p[i], "iops");
+        q->iops_min = num(&p[i], "iops_min");
+        q->iops_max = num(&p[i], "iops_max");
+        q->open_close_seconds = num(&p[i], "open_close_seconds");
+        q->reader_bps = num(&p[i], "reader_bytes_per_second");
+        q->reader_bps_min = num(&p[i], "reader_bytes_per_second_min");
+        q->reader_bps_max = num(&p[i], "reader_bytes_per_second_max");
+        q->total_bps = num(&p[i], "total_bytes_per_second");
+    }
+}
+
+static void read_stage(const skb_json_value *v, sk_read_bench *r)
+{
+    r->threads = inum(v, "threads");
+    r->cache_dropped = inum(v, "cache_dropped");
+    str(v, "cache_note", r->cache_note, sizeof r->cache_note);
+    const skb_json_value *c;
+    r->ncomponents = array(v, "components", SKB_MAX_COMPONENTS, &c);
+    for (int i = 0; i < r->ncomponents; i++) {
+        sk_read_component *k = &r->components[i];
+        str(&c[i], "name", k->name, sizeof k->name);
+        k->runs = inum(&c[i], "runs");
+        k->mean_seconds = num(&c[i], "mean_seconds");
+        k->stddev_seconds = num(&c[i], "stddev_seconds");
+        k->cold_seconds = num(&c[i], "cold_seconds");
+        if (!(k->cold_seconds >= 0)) /* null: not measured */
+            k->cold_seconds = -1;
+        k->rows = lnum(&c[i], "rows");
+        k->bytes_result = lnum(&c[i], "bytes_result");
+        k->bytes_read = lnum(&c[i], "bytes_read");
+        k->bytes_allocated = lnum(&c[i], "bytes_allocated");
+        k->peak_rss = lnum(&c[i], "peak_rss_bytes");
+    }
+}
+
+static void convert(const skb_json_value *v, sk_convert_bench *c)
+{
+    c->read_seconds = num(v, "read_seconds");
+    c->write_seconds = num(v, "write_seconds");
+    c->reread_seconds = num(v, "reread_seconds");
+    c->bytes_ramses = lnum(v, "bytes_ramses");
+    c->bytes_file = lnum(v, "bytes_file");
+    c->alloc_read = lnum(v, "bytes_allocated_read");
+    c->alloc_write = lnum(v, "bytes_allocated_write");
+    c->alloc_reread = lnum(v, "bytes_allocated_reread");
+    sk_convert_derive(c); /* the ratios, from the numbers as the run did */
+}
+
+static void project(const skb_json_value *v, sk_project_bench *p)
+{
+    str(v, "quantities", p->quantities, sizeof p->quantities);
+    p->rows = lnum(v, "rows");
+    p->nx = inum(v, "nx");
+    p->ny = inum(v, "ny");
+    const skb_json_value *c;
+    p->ncases = array(v, "cases", SK_BENCH_MAX_CASES, &c);
+    for (int i = 0; i < p->ncases; i++) {
+        str(&c[i], "name", p->cases[i].name, sizeof p->cases[i].name);
+        scaling(skb_json_get(&c[i], "scaling"), &p->cases[i].scaling);
+    }
+}
+
+static void lmax_path(const skb_json_value *v, sk_lmax_path *p)
+{
+    p->rows = lnum(v, "rows");
+    p->bytes_allocated = lnum(v, "bytes_allocated");
+    p->bytes_read = lnum(v, "bytes_read");
+    p->seconds = num(v, "seconds");
+    p->seconds_min = num(v, "seconds_min");
+}
+
+static void lmax(const skb_json_value *v, sk_lmax_bench *b)
+{
+    str(v, "component", b->component, sizeof b->component);
+    str(v, "file", b->file, sizeof b->file);
+    b->file_exact = inum(v, "file_exact");
+    b->threads = inum(v, "threads");
+    b->runs = inum(v, "runs");
+    b->levelmin = inum(v, "levelmin");
+    b->levelmax = inum(v, "levelmax");
+    const skb_json_value *p;
+    b->npoints = array(v, "points", SK_BENCH_MAX_LMAX, &p);
+    for (int i = 0; i < b->npoints; i++) {
+        b->points[i].lmax = inum(&p[i], "lmax");
+        lmax_path(skb_json_get(&p[i], "ramses"), &b->points[i].ramses);
+        lmax_path(skb_json_get(&p[i], "file"), &b->points[i].file);
+    }
+    sk_lmax_derive(b); /* the ratios and fits, recomputed from the points */
+}
+
+static void meta(const skb_json_value *v, sk_bench_meta *m)
+{
+    str(v, "utc", m->utc, sizeof m->utc);
+    str(v, "host", m->host, sizeof m->host);
+    str(v, "version", m->version, sizeof m->version);
+    str(v, "build_id", m->build_id, sizeof m->build_id);
+    str(v, "cpu_model", m->cpu_model, sizeof m->cpu_model);
+    m->cpus_owned = inum(v, "cpus_owned");
+    str(v, "fs_type", m->fs_type, sizeof m->fs_type);
+    str(v, "source", m->source, sizeof m->source);
+    str(v, "selection", m->selection, sizeof m->selection);
+    m->threads = inum(v, "threads");
+    str(v, "cache", m->cache, sizeof m->cache);
+}
+
+/* The stage member when it is an object; a stage of another type is an
+ * error (the file is not a report). */
+static int stage(const skb_json_value *root, const char *key, const skb_json_value **v,
+                 sk_error *err)
+{
+    *v = skb_json_get(root, key);
+    if (*v && (*v)->type != SKB_JSON_OBJECT)
+        return sk_fail(err, SK_ERR_FORMAT, NULL, -1, "report: \"%s\" is not an object", key);
+    return SK_OK;
+}
+
+int skb_report_from_json(const skb_json_value *root, skb_saved_report *out, sk_error *err)
+{
+    memset(out, 0, sizeof *out);
+    const skb_json_value *v;
+    if (stage(root, "machine", &v, err) != SK_OK)
+        return SK_ERR_FORMAT;
+    if (!v)
+        return sk_fail(err, SK_ERR_FORMAT, NULL, -1,
+                       "not a report.json of bench report (no \"machine\" object)");
+    machine(v, &out->machine);
+    out->report.machine = &out->machine;
+    static const char *const keys[] = {"source", "sweep", "storage", "read", "convert",
+                                       "project", "lmax", "metadata"};
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        if (stage(root, keys[k], &v, err) != SK_OK)
+            return SK_ERR_FORMAT;
+        if (!v)
+            continue;
+        switch (k) {
+        case 0: source(v, &out->source), out->report.source = &out->source; break;
+        case 1: scaling(v, &out->sweep), out->report.sweep = &out->sweep; break;
+        case 2: storage(v, &out->storage), out->report.storage = &out->storage; break;
+        case 3: read_stage(v, &out->read), out->report.read = &out->read; break;
+        case 4: convert(v, &out->convert), out->report.convert = &out->convert; break;
+        case 5: project(v, &out->project), out->report.project = &out->project; break;
+        case 6: lmax(v, &out->lmax), out->report.lmax = &out->lmax; break;
+        default: meta(v, &out->meta), out->report.meta = &out->meta; break;
+        }
+    }
+    return SK_OK;
+}

@@ -1,0 +1,29 @@
+/* bench/report_load.h - a saved report.json back into an sk_report, so
+ * that `bench plot` redraws the figure (and the text) without measuring. */
+#ifndef SNAPKIT_BENCH_REPORT_LOAD_H
+#define SNAPKIT_BENCH_REPORT_LOAD_H
+
+#include "bench/bench.h"
+#include "bench/json_read.h"
+
+/* Every stage a report may hold, and the report pointing at those read. */
+typedef struct skb_saved_report {
+    sk_machine machine;
+    sk_source_usage source;
+    sk_storage_result storage;
+    sk_read_bench read;
+    sk_convert_bench convert;
+    sk_project_bench project;
+    sk_scaling sweep;
+    sk_lmax_bench lmax;
+    sk_bench_meta meta;
+    sk_report report;
+} skb_saved_report;
+
+/* Fill out from a parsed report.json: the numbers the text and the figure
+ * use (missing numbers read as 0, null as NaN; arrays longer than the
+ * structs hold are cut). SK_ERR_FORMAT when root is not a report (no
+ * "machine" object) or a stage is not an object. */
+int skb_report_from_json(const skb_json_value *root, skb_saved_report *out, sk_error *err);
+
+#endif

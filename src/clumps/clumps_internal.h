@@ -1,0 +1,128 @@
+/* Internal pieces of the clump finders: the cells above the threshold in a
+ * canonical order, AMR adjacency, the finders and the catalogue. */
+#ifndef SNAPKIT_CLUMPS_INTERNAL_H
+#define SNAPKIT_CLUMPS_INTERNAL_H
+
+#include <stdint.h>
+
+#include "snapkit/clumps.h"
+#include "snapkit/table.h"
+
+#define CL_MAX_LEVEL 30
+
+typedef struct cl_key {
+    int32_t level, x, y, z;
+} cl_key;
+
+/* Open addressing from a cell key to an index. */
+typedef struct cl_hash {
+    cl_key *keys;
+    int64_t *vals; /* -1: empty slot */
+    uint64_t mask;
+} cl_hash;
+
+/* The cells at or above the threshold, sorted by (level, cx, cy, cz) so
+ * that nothing downstream depends on the order of the input rows. */
+typedef struct cl_cells {
+    int64_t n;
+    int64_t *row;      /* input row of each cell */
+    cl_key *key;
+    double *value;     /* the thresholded field */
+    int lmin, lmax;    /* levels present among these cells */
+    cl_hash leaves;    /* key -> cell index */
+    cl_hash nodes;     /* coarser cells holding at least one of these cells */
+    int threads;
+} cl_cells;
+
+/* A cell's neighbours, as a growing list of cell indices. */
+typedef struct cl_list {
+    int64_t *v;
+    int n, cap;
+} cl_list;
+
+/* Neighbours of every cell in CSR form: cell i's are nbr[off[i] .. off[i+1]). */
+typedef struct cl_graph {
+    int64_t *off;
+    int64_t *nbr;
+} cl_graph;
+
+int cl_cells_build(cl_cells *c, const sk_table *t, const sk_column *field, double threshold,
+                   int threads, sk_error *err);
+void cl_cells_free(cl_cells *c);
+int64_t cl_hash_get(const cl_hash *h, cl_key k);
+
+/* Leaf cells touching cell i (faces only when `corners` is 0; faces, edges
+ * and corners otherwise), sorted, without i itself. 0, or -1 out of memory. */
+int cl_neighbours(const cl_cells *c, int64_t i, int corners, cl_list *out);
+void cl_list_free(cl_list *l);
+/* The leaves touching cell i through its +x, +y and +z faces (unsorted;
+ * every face contact is seen from one of its two cells this way). */
+int cl_neighbours_up(const cl_cells *c, int64_t i, cl_list *out);
+
+/* A concurrent union-find (fof.c) whose roots are always the smallest
+ * index of their set, whatever the threads do: parent[i] <= i. */
+int64_t cl_uf_find(int64_t *parent, int64_t i);
+void cl_uf_unite(int64_t *parent, int64_t a, int64_t b);
+int cl_graph_build(const cl_cells *c, int corners, cl_graph *g, sk_error *err);
+void cl_graph_free(cl_graph *g);
+
+/* Finders: label[i] for every cell, equal labels for one clump, labels
+ * being cell indices (the clump's representative). */
+int cl_find_faces(const cl_cells *c, int64_t *label, sk_error *err);
+int cl_find_watershed(const cl_cells *c, double relevance, double threshold, int64_t *label,
+                      sk_error *err);
+
+/* A cell's value and index; cl_by_value_desc orders them by value, largest
+ * first, equal values by index (so ties never depend on the input order). */
+typedef struct cl_ranked {
+    double v;
+    int64_t i;
+} cl_ranked;
+int cl_by_value_desc(const void *a, const void *b);
+
+/* The dendrogram's structures, numbered in the order they were made
+ * (a parent after its children). */
+typedef struct cl_tree {
+    int64_t n;       /* structures */
+    int64_t *parent; /* structure, -1 for a root */
+    uint8_t *leaf;
+    double *saddle;  /* value of the cell that made the parent (roots: minimum) */
+    int64_t *owner;  /* per cell: the structure whose own cell it is, -1 for none */
+} cl_tree;
+int cl_find_dendrogram(const cl_cells *c, double min_delta, int64_t min_cells, cl_tree *t,
+                       sk_error *err);
+void cl_tree_free(cl_tree *t);
+
+/* Friends-of-friends over n points xyz[0..2][i] (code lengths) in a
+ * periodic box: label[i] = the smallest index of i's group. Points at a
+ * periodic distance of at most b are friends. */
+int cl_fof(int64_t n, const double *const xyz[3], double box, double b, int threads,
+           int64_t *label, sk_error *err);
+/* b in code lengths from o->linking_length and o->length_unit for n points. */
+int cl_linking_length(const sk_table *t, const sk_clumps_options *o, int64_t n, double *b,
+                      sk_error *err);
+/* fof over the cells of c, by their centres. */
+int cl_find_fof_cells(const cl_cells *c, double box, double b, int64_t *label, sk_error *err);
+
+/* The whole particle path (particles.c): fof and the catalogue. */
+int cl_find_particles(const sk_table *parts, const sk_clumps_options *o, int threads,
+                      sk_table **out, int32_t *ids, sk_error *err);
+
+/* Monotonic seconds, for the phase times a catalogue records in its
+ * metadata (timing.find_seconds, timing.statistics_seconds,
+ * timing.gravity_seconds), which `snapkit bench clumps` reads. */
+double cl_now(void);
+
+/* The catalogue of the labelled cells; ids (input rows) when not NULL.
+ * b: the fof linking length in code lengths (0 for the other finders). */
+int cl_catalogue(const cl_cells *c, const sk_table *cells, const int64_t *label,
+                 const sk_clumps_options *o, double threshold, double b, sk_table **out,
+                 int32_t *ids, sk_error *err);
+
+/* The dendrogram's catalogue: one row per structure (subtree statistics),
+ * parent, depth, leaf, saddle, minimum; ids: each cell's leaf. */
+int cl_catalogue_tree(const cl_cells *c, const sk_table *cells, const cl_tree *tree,
+                      const sk_clumps_options *o, double threshold, sk_table **out,
+                      int32_t *ids, sk_error *err);
+
+#endif

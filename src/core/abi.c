@@ -1,0 +1,171 @@
+/* The layout of the public structs bindings mirror (snapkit/abi.h). */
+#include <string.h>
+
+#include "snapkit/snapkit.h"
+
+typedef struct abi_field {
+    const char *name;
+    size_t offset, size;
+} abi_field;
+
+typedef struct abi_struct {
+    const char *name;
+    size_t size;
+    int nfields;
+    const abi_field *fields;
+} abi_struct;
+
+#define F(type, member) { #member, offsetof(type, member), sizeof(((type *)0)->member) }
+#define S(type, list) { #type, sizeof(type), (int)(sizeof(list) / sizeof(list[0])), list }
+
+static const abi_field error_fields[] = {
+    F(sk_error, code), F(sk_error, offset), F(sk_error, record), F(sk_error, line),
+    F(sk_error, column), F(sk_error, path), F(sk_error, message)};
+static const abi_field column_fields[] = {
+    F(sk_column, name), F(sk_column, type), F(sk_column, data), F(sk_column, nlabels),
+    F(sk_column, labels)};
+static const abi_field mem_stats_fields[] = {
+    F(sk_mem_stats, total), F(sk_mem_stats, current), F(sk_mem_stats, peak),
+    F(sk_mem_stats, calls)};
+static const abi_field thread_budget_fields[] = {
+    F(sk_thread_budget, threads), F(sk_thread_budget, requested), F(sk_thread_budget, owned),
+    F(sk_thread_budget, machine), F(sk_thread_budget, affinity),
+    F(sk_thread_budget, limited_by)};
+static const abi_field progress_fields[] = {F(sk_progress, fn), F(sk_progress, ctx)};
+static const abi_field json_fields[] = {
+    F(sk_json, buf), F(sk_json, len), F(sk_json, cap), F(sk_json, depth),
+    F(sk_json, need_comma), F(sk_json, pretty), F(sk_json, failed)};
+static const abi_field units_fields[] = {
+    F(sk_units, boxlen), F(sk_units, unit_l), F(sk_units, unit_d), F(sk_units, unit_t),
+    F(sk_units, unit_m), F(sk_units, unit_v), F(sk_units, unit_p), F(sk_units, aexp),
+    F(sk_units, h)};
+static const abi_field region_request_fields[] = {
+    F(sk_region_request, has_range), F(sk_region_request, range),
+    F(sk_region_request, has_center), F(sk_region_request, center_is_bc),
+    F(sk_region_request, center), F(sk_region_request, unit)};
+static const abi_field selection_fields[] = {
+    F(sk_selection, lmax), F(sk_selection, has_box), F(sk_selection, lo), F(sk_selection, hi),
+    F(sk_selection, nvars), F(sk_selection, vars), F(sk_selection, has_family),
+    F(sk_selection, family)};
+static const abi_field read_options_fields[] = {
+    F(sk_read_options, threads), F(sk_read_options, progress),
+    F(sk_read_options, with_refined), F(sk_read_options, share_rank),
+    F(sk_read_options, share_count)};
+static const abi_field read_stats_fields[] = {
+    F(sk_read_stats, files_opened), F(sk_read_stats, bytes_read), F(sk_read_stats, seconds),
+    F(sk_read_stats, bytes_allocated)};
+static const abi_field write_options_fields[] = {
+    F(sk_store_write_options, compress), F(sk_store_write_options, threads),
+    F(sk_store_write_options, chunk_rows), F(sk_store_write_options, progress),
+    F(sk_store_write_options, fail_after_bytes)};
+static const abi_field write_stats_fields[] = {
+    F(sk_store_write_stats, ntables), F(sk_store_write_stats, rows),
+    F(sk_store_write_stats, chunks), F(sk_store_write_stats, bytes_raw),
+    F(sk_store_write_stats, bytes_file), F(sk_store_write_stats, seconds)};
+static const abi_field convert_options_fields[] = {
+    F(sk_store_convert_options, components), F(sk_store_convert_options, selection),
+    F(sk_store_convert_options, with_coarse), F(sk_store_convert_options, write),
+    F(sk_store_convert_options, read_progress)};
+static const abi_field convert_stats_fields[] = {
+    F(sk_store_convert_stats, ntables), F(sk_store_convert_stats, names),
+    F(sk_store_convert_stats, rows), F(sk_store_convert_stats, refined_rows),
+    F(sk_store_convert_stats, bytes_source), F(sk_store_convert_stats, bytes_raw),
+    F(sk_store_convert_stats, bytes_file), F(sk_store_convert_stats, read_seconds),
+    F(sk_store_convert_stats, write_seconds)};
+static const abi_field image_options_fields[] = {
+    F(sk_image_options, log_scale), F(sk_image_options, has_range),
+    F(sk_image_options, vmin), F(sk_image_options, vmax)};
+static const abi_field atoms_options_fields[] = {
+    F(sk_atoms_options, threads), F(sk_atoms_options, atom_style),
+    F(sk_atoms_options, gzip_level), F(sk_atoms_options, no_fsync)};
+static const abi_field column_stats_fields[] = {
+    F(sk_column_stats, name), F(sk_column_stats, is_cell_index), F(sk_column_stats, min),
+    F(sk_column_stats, max), F(sk_column_stats, sum), F(sk_column_stats, abs_sum),
+    F(sk_column_stats, volume_sum), F(sk_column_stats, abs_volume_sum)};
+static const abi_field table_stats_fields[] = {
+    F(sk_table_stats, rows), F(sk_table_stats, is_cells), F(sk_table_stats, levels),
+    F(sk_table_stats, ncols), F(sk_table_stats, cols)};
+static const abi_field clumps_options_fields[] = {
+    F(sk_clumps_options, field), F(sk_clumps_options, threshold), F(sk_clumps_options, unit),
+    F(sk_clumps_options, finder), F(sk_clumps_options, relevance),
+    F(sk_clumps_options, min_cells), F(sk_clumps_options, threads),
+    F(sk_clumps_options, linking_length), F(sk_clumps_options, length_unit),
+    F(sk_clumps_options, bound), F(sk_clumps_options, theta), F(sk_clumps_options, softening),
+    F(sk_clumps_options, min_delta)};
+
+static const abi_struct structs[] = {
+    S(sk_error, error_fields),
+    S(sk_column, column_fields),
+    S(sk_mem_stats, mem_stats_fields),
+    S(sk_thread_budget, thread_budget_fields),
+    S(sk_progress, progress_fields),
+    S(sk_json, json_fields),
+    S(sk_units, units_fields),
+    S(sk_region_request, region_request_fields),
+    S(sk_selection, selection_fields),
+    S(sk_read_options, read_options_fields),
+    S(sk_read_stats, read_stats_fields),
+    S(sk_store_write_options, write_options_fields),
+    S(sk_store_write_stats, write_stats_fields),
+    S(sk_store_convert_options, convert_options_fields),
+    S(sk_store_convert_stats, convert_stats_fields),
+    S(sk_image_options, image_options_fields),
+    S(sk_atoms_options, atoms_options_fields),
+    S(sk_column_stats, column_stats_fields),
+    S(sk_table_stats, table_stats_fields),
+    S(sk_clumps_options, clumps_options_fields),
+};
+
+static const abi_struct *find_struct(const char *name)
+{
+    if (!name)
+        return NULL;
+    for (size_t i = 0; i < sizeof(structs) / sizeof(structs[0]); i++)
+        if (strcmp(structs[i].name, name) == 0)
+            return &structs[i];
+    return NULL;
+}
+
+int sk_abi_struct(const char *name, size_t *size, int *nfields)
+{
+    const abi_struct *s = find_struct(name);
+    if (!s)
+        return -1;
+    if (size)
+        *size = s->size;
+    if (nfields)
+        *nfields = s->nfields;
+    return 0;
+}
+
+int sk_abi_field(const char *struct_name, const char *field, size_t *offset, size_t *size)
+{
+    const abi_struct *s = find_struct(struct_name);
+    if (!s || !field)
+        return -1;
+    for (int i = 0; i < s->nfields; i++) {
+        if (strcmp(s->fields[i].name, field) == 0) {
+            if (offset)
+                *offset = s->fields[i].offset;
+            if (size)
+                *size = s->fields[i].size;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+const char *sk_abi_field_name(const char *struct_name, int index)
+{
+    const abi_struct *s = find_struct(struct_name);
+    if (!s || index < 0 || index >= s->nfields)
+        return NULL;
+    return s->fields[index].name;
+}
+
+const char *sk_abi_struct_name(int index)
+{
+    if (index < 0 || (size_t)index >= sizeof(structs) / sizeof(structs[0]))
+        return NULL;
+    return structs[index].name;
+}

@@ -1,0 +1,79 @@
+/* Exact sums (exactsum.h): normalising, merging and rounding once. */
+#include "core/exactsum.h"
+
+#include <math.h>
+
+void xs_normalize(xs_acc *a)
+{
+    int64_t carry = 0;
+    for (int k = 0; k < XS_DIGITS; k++) {
+        int64_t v = a->d[k] + carry;
+        carry = v >> 32; /* arithmetic: digits may be negative in differences */
+        a->d[k] = k + 1 < XS_DIGITS ? (v & 0xffffffff) : v;
+    }
+    a->adds = 0;
+}
+
+void xs_merge(xs_acc *a, const xs_acc *b)
+{
+    xs_acc t = *b;
+    xs_normalize(&t);
+    xs_normalize(a);
+    for (int k = 0; k < XS_DIGITS; k++)
+        a->d[k] += t.d[k];
+    a->inf += t.inf;
+    xs_normalize(a);
+}
+
+/* Round the non-negative normalised digits d to the nearest double. */
+static double round_digits(const int64_t *d)
+{
+    int top = XS_DIGITS - 1;
+    while (top >= 0 && d[top] == 0)
+        top--;
+    if (top < 0)
+        return 0.0;
+    /* The top three digits hold at least 65 bits: 53 kept, the round bit
+     * and more; any digit below them only decides ties (sticky). */
+    unsigned __int128 v = 0;
+    for (int k = top; k >= top - 2; k--)
+        v = (v << 32) | (uint64_t)(k >= 0 ? d[k] : 0);
+    int base = 32 * (top - 2); /* bit position of v's bit 0 */
+    int sticky = 0;
+    for (int k = top - 3; k >= 0 && !sticky; k--)
+        sticky = d[k] != 0;
+    int nbits = 0;
+    for (unsigned __int128 x = v; x; x >>= 1)
+        nbits++;
+    if (nbits <= 53) /* exact (then nothing lies below: base <= 0) */
+        return ldexp((double)(uint64_t)v, base - 1074);
+    int shift = nbits - 53;
+    uint64_t m = (uint64_t)(v >> shift);
+    unsigned __int128 rem = v & (((unsigned __int128)1 << shift) - 1);
+    unsigned __int128 half = (unsigned __int128)1 << (shift - 1);
+    if (rem > half || (rem == half && (sticky || (m & 1))))
+        m++;
+    return ldexp((double)m, base + shift - 1074);
+}
+
+double xs_round(const xs_acc *pos, const xs_acc *neg, int sign)
+{
+    if (pos->inf || neg->inf) {
+        if (sign > 0)
+            return INFINITY;
+        return pos->inf && neg->inf ? NAN : pos->inf ? INFINITY : -INFINITY;
+    }
+    xs_acc a = *pos, b = *neg;
+    xs_normalize(&a);
+    xs_normalize(&b);
+    for (int k = 0; k < XS_DIGITS; k++)
+        a.d[k] += sign > 0 ? b.d[k] : -b.d[k];
+    xs_normalize(&a);
+    if (a.d[XS_DIGITS - 1] >= 0)
+        return round_digits(a.d);
+    /* Negative: round the magnitude neg - pos. */
+    for (int k = 0; k < XS_DIGITS; k++)
+        a.d[k] = -a.d[k];
+    xs_normalize(&a);
+    return -round_digits(a.d);
+}
