@@ -88,7 +88,7 @@ static void write_table(fitsfile *ff, const sk_table *cat, int *st)
 int cli_clumps_write_fits(const sk_table *cat, const char *path, sk_error *err)
 {
     size_t size = 4 * FITS_BLOCK;
-    void *buf = sk_malloc(size);
+    void *buf = sk_calloc(1, size); /* zeroed: cfitsio reads what it holds as a file */
     if (!buf)
         return sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory for the FITS catalogue");
     fitsfile *ff = NULL;

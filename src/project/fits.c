@@ -161,8 +161,11 @@ static int fits_failed(const char *path, int status, sk_error *err)
 
 int sk_maps_write_fits(const sk_maps *maps, const char *path, sk_error *err)
 {
+    /* Zeroed: cfitsio reads the buffer it is given as a file already
+     * there, so a recycled block holding an old FITS file would put that
+     * file's HDUs before ours. */
     size_t size = 4 * FITS_BLOCK;
-    void *buf = sk_malloc(size);
+    void *buf = sk_calloc(1, size);
     if (!buf)
         return sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory");
     fitsfile *ff = NULL;
