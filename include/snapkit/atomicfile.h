@@ -12,6 +12,8 @@
 #ifndef SNAPKIT_ATOMICFILE_H
 #define SNAPKIT_ATOMICFILE_H
 
+#include "snapkit/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include "snapkit/error.h"
@@ -23,25 +25,25 @@ extern "C" {
 typedef struct sk_atomic_file sk_atomic_file;
 
 /* Check the target and create the temporary file. */
-int sk_atomic_open(sk_atomic_file **out, const char *path, sk_error *err);
+SK_API int sk_atomic_open(sk_atomic_file **out, const char *path, sk_error *err);
 /* Append n bytes. */
-int sk_atomic_write(sk_atomic_file *f, const void *data, size_t n, sk_error *err);
+SK_API int sk_atomic_write(sk_atomic_file *f, const void *data, size_t n, sk_error *err);
 /* Write n bytes at offset (positioned; for writers that fill in parallel). */
-int sk_atomic_pwrite(sk_atomic_file *f, const void *data, size_t n, int64_t offset,
+SK_API int sk_atomic_pwrite(sk_atomic_file *f, const void *data, size_t n, int64_t offset,
                      sk_error *err);
 /* Bytes appended so far (the append position). */
-int64_t sk_atomic_tell(const sk_atomic_file *f);
+SK_API int64_t sk_atomic_tell(const sk_atomic_file *f);
 /* The temporary file's descriptor. */
-int sk_atomic_fd(const sk_atomic_file *f);
+SK_API int sk_atomic_fd(const sk_atomic_file *f);
 /* Skip (on == 0) or make (the default) the fsync at commit: the rename
  * stays atomic either way; without it a power cut may leave the old file
  * or an empty one under the name. */
-void sk_atomic_set_fsync(sk_atomic_file *f, int on);
+SK_API void sk_atomic_set_fsync(sk_atomic_file *f, int on);
 /* Flush, fsync, rename over the target, and free f (also on failure, in
  * which case the temporary file is removed and the target left untouched). */
-int sk_atomic_commit(sk_atomic_file *f, sk_error *err);
+SK_API int sk_atomic_commit(sk_atomic_file *f, sk_error *err);
 /* Remove the temporary file and free f. NULL is allowed. */
-void sk_atomic_abort(sk_atomic_file *f);
+SK_API void sk_atomic_abort(sk_atomic_file *f);
 
 /* Several files as one: between sk_atomic_batch_begin and _end on one
  * thread, sk_atomic_commit flushes and names each file beside its target
@@ -53,14 +55,14 @@ typedef struct sk_atomic_batch {
     int n, cap;
     char **tmp, **path;
 } sk_atomic_batch;
-void sk_atomic_batch_begin(sk_atomic_batch *b);
+SK_API void sk_atomic_batch_begin(sk_atomic_batch *b);
 /* Commit (keep != 0) or discard the batch; SK_OK, or the first rename's
  * error (the files renamed before it stay renamed). */
-int sk_atomic_batch_end(sk_atomic_batch *b, int keep, sk_error *err);
+SK_API int sk_atomic_batch_end(sk_atomic_batch *b, int keep, sk_error *err);
 
 /* Testing hook: make writes fail once more than `bytes` have been written,
  * as a full disk would (SK_ERR_IO, "No space left on device"). */
-void sk_atomic_fail_after(sk_atomic_file *f, int64_t bytes);
+SK_API void sk_atomic_fail_after(sk_atomic_file *f, int64_t bytes);
 
 #ifdef __cplusplus
 }

@@ -42,6 +42,8 @@
 #ifndef SNAPKIT_ATOMS_H
 #define SNAPKIT_ATOMS_H
 
+#include "snapkit/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -70,13 +72,13 @@ typedef struct sk_atoms_options {
 } sk_atoms_options;
 
 /* "dump", "data", "extxyz" ("auto" for SK_ATOMS_AUTO). */
-const char *sk_atoms_format_name(sk_atoms_format format);
+SK_API const char *sk_atoms_format_name(sk_atoms_format format);
 /* Inverse, also accepting "lammps-dump", "lammps-dump-text", "lammpstrj",
  * "lammps-data", "lmp", "xyz"; SK_ATOMS_AUTO when unknown. */
-sk_atoms_format sk_atoms_format_from_name(const char *name);
+SK_API sk_atoms_format sk_atoms_format_from_name(const char *name);
 /* Format from a file name (a trailing .gz is ignored); SK_ATOMS_AUTO when
  * the name says nothing. */
-sk_atoms_format sk_atoms_guess_format(const char *path);
+SK_API sk_atoms_format sk_atoms_guess_format(const char *path);
 
 /* ---- reading ---------------------------------------------------------- */
 
@@ -84,38 +86,38 @@ typedef struct sk_atoms_file sk_atoms_file;
 
 /* Open (map or inflate) a file; format SK_ATOMS_AUTO guesses. opts may be
  * NULL. Frames are found lazily. */
-int sk_atoms_open(sk_atoms_file **out, const char *path, sk_atoms_format format,
+SK_API int sk_atoms_open(sk_atoms_file **out, const char *path, sk_atoms_format format,
                   const sk_atoms_options *opts, sk_error *err);
 /* The same over bytes in memory (not copied: they must outlive the handle);
  * name is used in messages. gzip bytes are inflated. */
-int sk_atoms_open_memory(sk_atoms_file **out, const void *data, size_t size, const char *name,
+SK_API int sk_atoms_open_memory(sk_atoms_file **out, const void *data, size_t size, const char *name,
                          sk_atoms_format format, const sk_atoms_options *opts, sk_error *err);
-void sk_atoms_close(sk_atoms_file *f);
+SK_API void sk_atoms_close(sk_atoms_file *f);
 
-sk_atoms_format sk_atoms_file_format(const sk_atoms_file *f);
+SK_API sk_atoms_format sk_atoms_file_format(const sk_atoms_file *f);
 /* Bytes of the (inflated) file. */
-int64_t sk_atoms_file_size(const sk_atoms_file *f);
+SK_API int64_t sk_atoms_file_size(const sk_atoms_file *f);
 
 /* Number of frames; scans the whole file for frame starts (reads headers,
  * counts lines, parses no atom). */
-int sk_atoms_count_frames(sk_atoms_file *f, int64_t *count, sk_error *err);
+SK_API int sk_atoms_count_frames(sk_atoms_file *f, int64_t *count, sk_error *err);
 
 /* Frame k (0-based; negative counts from the end) as a new table. Only the
  * headers of the frames before it are read. SK_ERR_RANGE when there is no
  * such frame. */
-int sk_atoms_read_frame(sk_atoms_file *f, int64_t k, sk_table **out, sk_error *err);
+SK_API int sk_atoms_read_frame(sk_atoms_file *f, int64_t k, sk_table **out, sk_error *err);
 
 /* The next frame after the last one read (the first at the start); *out is
  * NULL after the last frame. */
-int sk_atoms_next(sk_atoms_file *f, sk_table **out, sk_error *err);
+SK_API int sk_atoms_next(sk_atoms_file *f, sk_table **out, sk_error *err);
 
 /* Frame k's header without its atoms: a table of 0 rows with the columns
  * (names and types) and the metadata a read gives, and the atom count. */
-int sk_atoms_frame_header(sk_atoms_file *f, int64_t k, sk_table **out, int64_t *natoms,
+SK_API int sk_atoms_frame_header(sk_atoms_file *f, int64_t k, sk_table **out, int64_t *natoms,
                           sk_error *err);
 
 /* Open, read frame `frame`, close. */
-int sk_atoms_read(const char *path, sk_atoms_format format, int64_t frame,
+SK_API int sk_atoms_read(const char *path, sk_atoms_format format, int64_t frame,
                   const sk_atoms_options *opts, sk_table **out, sk_error *err);
 
 /* ---- writing ---------------------------------------------------------- */
@@ -125,19 +127,19 @@ typedef struct sk_atoms_writer sk_atoms_writer;
 /* Start writing `path` (a temporary file beside it until commit). format
  * SK_ATOMS_AUTO guesses from the name. A name ending in .gz is written
  * gzip-compressed (in parallel, as concatenated gzip members). */
-int sk_atoms_writer_open(sk_atoms_writer **out, const char *path, sk_atoms_format format,
+SK_API int sk_atoms_writer_open(sk_atoms_writer **out, const char *path, sk_atoms_format format,
                          const sk_atoms_options *opts, sk_error *err);
 /* Append one frame. Data files hold one frame: a second is SK_ERR_ARG. */
-int sk_atoms_writer_add(sk_atoms_writer *w, const sk_table *frame, sk_error *err);
+SK_API int sk_atoms_writer_add(sk_atoms_writer *w, const sk_table *frame, sk_error *err);
 /* Finish: flush, fsync, rename into place; frees w (also on failure, which
  * leaves any existing file at path untouched). SK_ERR_ARG, and nothing
  * written, when no frame was added. */
-int sk_atoms_writer_commit(sk_atoms_writer *w, sk_error *err);
+SK_API int sk_atoms_writer_commit(sk_atoms_writer *w, sk_error *err);
 /* Drop the temporary file; frees w. NULL is allowed. */
-void sk_atoms_writer_abort(sk_atoms_writer *w);
+SK_API void sk_atoms_writer_abort(sk_atoms_writer *w);
 
 /* Write one frame to path (open, add, commit). */
-int sk_atoms_write(const char *path, const sk_table *frame, sk_atoms_format format,
+SK_API int sk_atoms_write(const char *path, const sk_table *frame, sk_atoms_format format,
                    const sk_atoms_options *opts, sk_error *err);
 
 /* ---- the box ---------------------------------------------------------- */
@@ -150,14 +152,14 @@ typedef struct sk_box {
 
 /* The frame's box from its metadata; SK_ERR_EMPTY when it has none,
  * SK_ERR_FORMAT when the metadata is malformed. */
-int sk_atoms_get_box(const sk_table *frame, sk_box *box, sk_error *err);
+SK_API int sk_atoms_get_box(const sk_table *frame, sk_box *box, sk_error *err);
 /* Store the box in box.* metadata (and drop a stale lammps.box). */
-int sk_atoms_set_box(sk_table *frame, const sk_box *box);
+SK_API int sk_atoms_set_box(sk_table *frame, const sk_box *box);
 
 /* The standard atomic weight of an element symbol ("Cu" -> 63.546), 0 when
  * unknown; and the symbol whose weight is within 0.05 of mass, or NULL. */
-double sk_element_mass(const char *symbol);
-const char *sk_element_from_mass(double mass);
+SK_API double sk_element_mass(const char *symbol);
+SK_API const char *sk_element_from_mass(double mass);
 
 #ifdef __cplusplus
 }

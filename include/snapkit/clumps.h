@@ -19,6 +19,8 @@
 #ifndef SNAPKIT_CLUMPS_H
 #define SNAPKIT_CLUMPS_H
 
+#include "snapkit/export.h"
+
 #include <stdint.h>
 
 #include "snapkit/error.h"
@@ -86,17 +88,17 @@ typedef struct sk_clumps_options {
 /* Defaults: "density", threshold 0, code units, faces, relevance 2,
  * min_cells 1, threads 0, linking_length 0.2, "mean-sep", bound approx,
  * theta 0.5, softening 0, min_delta 0. */
-void sk_clumps_options_init(sk_clumps_options *o);
+SK_API void sk_clumps_options_init(sk_clumps_options *o);
 
 /* "faces", "watershed", "fof", "dendrogram"; NULL for another value. */
-const char *sk_clumps_finder_name(int finder);
+SK_API const char *sk_clumps_finder_name(int finder);
 /* Inverse of sk_clumps_finder_name: the finder, or -1 when unknown. */
-int sk_clumps_finder_from_name(const char *name);
+SK_API int sk_clumps_finder_from_name(const char *name);
 
 /* "approx", "direct", "tree"; NULL for another value. */
-const char *sk_clumps_bound_name(int bound);
+SK_API const char *sk_clumps_bound_name(int bound);
 /* Inverse of sk_clumps_bound_name: the method, or -1 when unknown. */
-int sk_clumps_bound_from_name(const char *name);
+SK_API int sk_clumps_bound_from_name(const char *name);
 
 /* Find clumps in `cells` and return their catalogue in *catalogue (the
  * caller frees it with sk_table_free). ids, when not NULL, receives one
@@ -131,7 +133,7 @@ int sk_clumps_bound_from_name(const char *name);
  * centre of mass, at least the softening), and with velocities vx, vy, vz,
  * sigma_v, e_kin, e_grav, alpha_vir, bound (e_kin < |e_grav|); ids has one
  * int32 per particle. */
-int sk_clumps_find(const sk_table *cells, const sk_clumps_options *o, sk_table **catalogue,
+SK_API int sk_clumps_find(const sk_table *cells, const sk_clumps_options *o, sk_table **catalogue,
                    int32_t *ids, sk_error *err);
 
 #ifdef __cplusplus

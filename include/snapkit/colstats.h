@@ -19,6 +19,8 @@
 #ifndef SNAPKIT_COLSTATS_H
 #define SNAPKIT_COLSTATS_H
 
+#include "snapkit/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -49,15 +51,15 @@ typedef struct sk_table_stats {
 
 /* Statistics of every numeric column of t, columns spread over up to
  * `threads` threads (0: the thread budget). Free with sk_table_stats_free. */
-int sk_table_stats_compute(const sk_table *t, int threads, sk_table_stats *out, sk_error *err);
-void sk_table_stats_free(sk_table_stats *s);
+SK_API int sk_table_stats_compute(const sk_table *t, int threads, sk_table_stats *out, sk_error *err);
+SK_API void sk_table_stats_free(sk_table_stats *s);
 
 /* A mergeable accumulator of the statistics of tables with the columns
  * of `schema` (names and order; its metadata says whether it is a cell
  * table: "kind", "boxlen", "ndim", as for sk_table_stats_compute). */
 typedef struct sk_stats_acc sk_stats_acc;
-int sk_stats_acc_new(const sk_table *schema, sk_stats_acc **out, sk_error *err);
-void sk_stats_acc_free(sk_stats_acc *acc);
+SK_API int sk_stats_acc_new(const sk_table *schema, sk_stats_acc **out, sk_error *err);
+SK_API void sk_stats_acc_free(sk_stats_acc *acc);
 
 /* Add every row of batch (the schema's columns, in its order). `index` is
  * the batch's position in the whole table's row order (file or chunk
@@ -65,31 +67,31 @@ void sk_stats_acc_free(sk_stats_acc *acc);
  * lowest index wins, as in one pass over the rows. Batches may come in any
  * order. SK_ERR_ARG for other columns, SK_ERR_RANGE for a level outside
  * 0..SK_STATS_MAX_LEVEL. */
-int sk_stats_acc_add(sk_stats_acc *acc, const sk_table *batch, int64_t index, sk_error *err);
+SK_API int sk_stats_acc_add(sk_stats_acc *acc, const sk_table *batch, int64_t index, sk_error *err);
 
 /* acc += from (the same schema); from is unchanged. Exact: any order of
  * merges gives the same result. */
-int sk_stats_acc_merge(sk_stats_acc *acc, const sk_stats_acc *from, sk_error *err);
+SK_API int sk_stats_acc_merge(sk_stats_acc *acc, const sk_stats_acc *from, sk_error *err);
 
 /* The statistics so far (column names owned by acc: valid while it
  * lives). Free with sk_table_stats_free. */
-int sk_stats_acc_result(const sk_stats_acc *acc, sk_table_stats *out, sk_error *err);
+SK_API int sk_stats_acc_result(const sk_stats_acc *acc, sk_table_stats *out, sk_error *err);
 
 /* The accumulator's whole state (column names too) as bytes, for another
  * process of the same build on the same kind of machine (the ranks of an
  * MPI job), and an accumulator made back from such bytes: decoded and
  * merged, it gives the bits the original would. *bytes is an sk_malloc
  * block the caller frees; SK_ERR_FORMAT for bytes that are not one. */
-int sk_stats_acc_encode(const sk_stats_acc *acc, void **bytes, size_t *size, sk_error *err);
-int sk_stats_acc_decode(const void *bytes, size_t size, sk_stats_acc **out, sk_error *err);
+SK_API int sk_stats_acc_encode(const sk_stats_acc *acc, void **bytes, size_t *size, sk_error *err);
+SK_API int sk_stats_acc_decode(const void *bytes, size_t size, sk_stats_acc **out, sk_error *err);
 
 /* Compensated (Neumaier) running sum: add values with sk_ksum_add, read
  * the total with sk_ksum_value. */
 typedef struct sk_ksum {
     double sum, comp;
 } sk_ksum;
-void sk_ksum_add(sk_ksum *s, double v);
-double sk_ksum_value(const sk_ksum *s);
+SK_API void sk_ksum_add(sk_ksum *s, double v);
+SK_API double sk_ksum_value(const sk_ksum *s);
 
 #ifdef __cplusplus
 }

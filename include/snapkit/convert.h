@@ -8,6 +8,8 @@
 #ifndef SNAPKIT_CONVERT_H
 #define SNAPKIT_CONVERT_H
 
+#include "snapkit/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,7 +32,7 @@ typedef struct sk_store_convert_options {
 } sk_store_convert_options;
 
 /* No components list or selection, leaves only, default write options. */
-void sk_store_convert_options_init(sk_store_convert_options *opt);
+SK_API void sk_store_convert_options_init(sk_store_convert_options *opt);
 
 #define SK_STORE_MAX_CONVERTED 8
 typedef struct sk_store_convert_stats {
@@ -49,7 +51,7 @@ typedef struct sk_store_convert_stats {
  * write them, one table each, to `path` (atomically). The file metadata
  * records convert.source, convert.components and convert.with_coarse; each
  * table records its selection as selection.* metadata. */
-int sk_store_convert(const char *dir, const char *path, const sk_store_convert_options *opt,
+SK_API int sk_store_convert(const char *dir, const char *path, const sk_store_convert_options *opt,
                      sk_store_convert_stats *stats, sk_error *err);
 
 /* Does the file hold exactly what the RAMSES output `dir` gives for each
@@ -58,7 +60,7 @@ int sk_store_convert(const char *dir, const char *path, const sk_store_convert_o
  * every metadata pair but "source". Sets *same; when 0, `why` holds one line
  * naming the table and the first difference. Checksums of the chunks read
  * are checked on the way (use sk_store_verify for all of them). */
-int sk_store_check_source(sk_store *s, const char *dir, int threads, int *same, char *why,
+SK_API int sk_store_check_source(sk_store *s, const char *dir, int threads, int *same, char *why,
                           size_t why_size, sk_error *err);
 
 /* Everything `snapkit info FILE.snapkit --json` shows, as one object: the
@@ -67,7 +69,7 @@ int sk_store_check_source(sk_store *s, const char *dir, int threads, int *same, 
  * from the stored metadata, and "store": format version, sizes, file
  * metadata, and per table rows, chunks, levels, bytes raw and stored, the
  * recorded selection, and whether lmax reads are exact ("lmax"). */
-int sk_store_info_json(const sk_store *s, sk_json *j, sk_error *err);
+SK_API int sk_store_info_json(const sk_store *s, sk_json *j, sk_error *err);
 
 #ifdef __cplusplus
 }

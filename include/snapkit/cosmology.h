@@ -13,6 +13,8 @@
 #ifndef SNAPKIT_COSMOLOGY_H
 #define SNAPKIT_COSMOLOGY_H
 
+#include "snapkit/export.h"
+
 #include <stdint.h>
 
 #include "snapkit/error.h"
@@ -28,14 +30,14 @@ typedef struct sk_cosmology {
 } sk_cosmology;
 
 /* Seconds per 1/H0. */
-double sk_cosmology_hubble_time(const sk_cosmology *c);
+SK_API double sk_cosmology_hubble_time(const sk_cosmology *c);
 /* t(a) and tau(a) in units of 1/H0, for 0 < a (t(0) = 0). */
-double sk_cosmology_age(const sk_cosmology *c, double a);
-double sk_cosmology_tau(const sk_cosmology *c, double a);
+SK_API double sk_cosmology_age(const sk_cosmology *c, double a);
+SK_API double sk_cosmology_tau(const sk_cosmology *c, double a);
 /* Proper times since the big bang t[i] (units of 1/H0) of the conformal
  * times tau[i] (t may be tau). SK_ERR_ARG naming the value for tau > 0 or
  * one where H is not real. */
-int sk_cosmology_proper_times(const sk_cosmology *c, const double *tau, int64_t n, double *t,
+SK_API int sk_cosmology_proper_times(const sk_cosmology *c, const double *tau, int64_t n, double *t,
                               sk_error *err);
 
 /* What a RAMSES output's info file says about its time, in seconds
@@ -52,7 +54,7 @@ typedef struct sk_cosmology_summary {
  * every table: cosmological, aexp, time, H0, omega_m, omega_l). Non-
  * cosmological outputs get cosmological = 0, redshift 0 and age = the
  * info file's time (times unit_t). */
-int sk_cosmology_from_table(const sk_table *t, sk_cosmology_summary *out, sk_error *err);
+SK_API int sk_cosmology_from_table(const sk_table *t, sk_cosmology_summary *out, sk_error *err);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,8 @@
 #ifndef SNAPKIT_ERROR_H
 #define SNAPKIT_ERROR_H
 
+#include "snapkit/export.h"
+
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -37,33 +39,33 @@ typedef struct sk_error {
 } sk_error;
 
 /* Reset err to SK_OK with no message. */
-void sk_error_clear(sk_error *err);
+SK_API void sk_error_clear(sk_error *err);
 
 /* Fill err (when not NULL) and return code. path may be NULL; offset -1
  * leaves the position out of the message. */
-int sk_fail(sk_error *err, sk_status code, const char *path, int64_t offset,
+SK_API int sk_fail(sk_error *err, sk_status code, const char *path, int64_t offset,
             const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /* As sk_fail, with the record (Fortran record, chunk, frame) named too. */
-int sk_fail_record(sk_error *err, sk_status code, const char *path,
+SK_API int sk_fail_record(sk_error *err, sk_status code, const char *path,
                    int64_t record, int64_t offset, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
 
 /* For text formats: names line and column instead of a byte offset. */
-int sk_fail_text(sk_error *err, sk_status code, const char *path, int64_t line,
+SK_API int sk_fail_text(sk_error *err, sk_status code, const char *path, int64_t line,
                  int64_t column, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
 
 /* SK_ERR_IO (or SK_ERR_NOMEM for ENOMEM) with strerror(errnum) appended:
  * "path: cannot open: No such file or directory". */
-int sk_fail_errno(sk_error *err, const char *path, int errnum, const char *what);
+SK_API int sk_fail_errno(sk_error *err, const char *path, int errnum, const char *what);
 
 /* Copy src into dst unless dst already holds an error: when threads each
  * fill their own sk_error, the first failure is the one reported. */
-void sk_error_keep_first(sk_error *dst, const sk_error *src);
+SK_API void sk_error_keep_first(sk_error *dst, const sk_error *src);
 
 /* Short fixed name of a status ("format", "io", ...). */
-const char *sk_status_name(int status);
+SK_API const char *sk_status_name(int status);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,8 @@
 #ifndef SNAPKIT_HILBERT_H
 #define SNAPKIT_HILBERT_H
 
+#include "snapkit/export.h"
+
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -18,14 +20,14 @@ extern "C" {
 #define SK_HILBERT_MAX_BITS 21
 
 /* Key of integer point (ix, iy, iz), each < 2^bits, 1 <= bits <= 21. */
-uint64_t sk_hilbert3d(uint32_t ix, uint32_t iy, uint32_t iz, int bits);
+SK_API uint64_t sk_hilbert3d(uint32_t ix, uint32_t iy, uint32_t iz, int bits);
 
 /* RAMSES's hilbert2d: key of integer point (ix, iy), each < 2^bits,
  * 1 <= bits <= 31. (hilbert1d's key is ix itself.) */
-uint64_t sk_hilbert2d(uint32_t ix, uint32_t iy, int bits);
+SK_API uint64_t sk_hilbert2d(uint32_t ix, uint32_t iy, int bits);
 /* Key of the point holding box-unit position (x, y, z) in [0,1)^3 on the
  * 2^bits grid (positions are clamped into the box). */
-uint64_t sk_hilbert3d_point(double x, double y, double z, int bits);
+SK_API uint64_t sk_hilbert3d_point(double x, double y, double z, int bits);
 
 /* Mark in cpu_mask[0..ncpu-1] (set to 1, never cleared) every CPU whose
  * domain holds a key of some point in the box [lo, hi) (box units).
@@ -33,13 +35,13 @@ uint64_t sk_hilbert3d_point(double x, double y, double z, int bits);
  * (d - 1) % ncpu + 1. The box is covered by aligned cubes refined down to
  * 2^-max_level, so the answer is conservative and tight to that level.
  * Returns the number of CPUs marked by this call. */
-int sk_hilbert_cpus_for_box(const double lo[3], const double hi[3], int bits,
+SK_API int sk_hilbert_cpus_for_box(const double lo[3], const double hi[3], int bits,
                             const double *bound_key, int ndomain, int ncpu, int max_level,
                             uint8_t *cpu_mask);
 
 /* The same on the ndim-D curve of a 1-D, 2-D or 3-D output (hilbert1d,
  * hilbert2d, hilbert3d); only the first ndim axes of lo and hi are read. */
-int sk_hilbert_cpus_for_box_nd(int ndim, const double lo[3], const double hi[3], int bits,
+SK_API int sk_hilbert_cpus_for_box_nd(int ndim, const double lo[3], const double hi[3], int bits,
                                const double *bound_key, int ndomain, int ncpu, int max_level,
                                uint8_t *cpu_mask);
 #ifdef __cplusplus

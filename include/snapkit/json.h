@@ -7,6 +7,8 @@
 #ifndef SNAPKIT_JSON_H
 #define SNAPKIT_JSON_H
 
+#include "snapkit/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,32 +25,32 @@ typedef struct sk_json {
     int failed;   /* set when memory ran out; the text is then incomplete */
 } sk_json;
 
-void sk_json_init(sk_json *j, int pretty);
-void sk_json_free(sk_json *j);
-void sk_json_object_begin(sk_json *j);
-void sk_json_object_end(sk_json *j);
-void sk_json_array_begin(sk_json *j);
-void sk_json_array_end(sk_json *j);
+SK_API void sk_json_init(sk_json *j, int pretty);
+SK_API void sk_json_free(sk_json *j);
+SK_API void sk_json_object_begin(sk_json *j);
+SK_API void sk_json_object_end(sk_json *j);
+SK_API void sk_json_array_begin(sk_json *j);
+SK_API void sk_json_array_end(sk_json *j);
 /* Key of the next member (inside an object). */
-void sk_json_key(sk_json *j, const char *key);
-void sk_json_string(sk_json *j, const char *s);
-void sk_json_double(sk_json *j, double v);
-void sk_json_int(sk_json *j, int64_t v);
-void sk_json_bool(sk_json *j, int v);
-void sk_json_null(sk_json *j);
+SK_API void sk_json_key(sk_json *j, const char *key);
+SK_API void sk_json_string(sk_json *j, const char *s);
+SK_API void sk_json_double(sk_json *j, double v);
+SK_API void sk_json_int(sk_json *j, int64_t v);
+SK_API void sk_json_bool(sk_json *j, int v);
+SK_API void sk_json_null(sk_json *j);
 /* Insert already valid JSON text as one value. */
-void sk_json_raw(sk_json *j, const char *text);
+SK_API void sk_json_raw(sk_json *j, const char *text);
 /* A value kept as text (metadata, info files): a JSON number when the
  * whole text reads as one, else a string. */
-void sk_json_text_value(sk_json *j, const char *text);
+SK_API void sk_json_text_value(sk_json *j, const char *text);
 
 /* Shorthands for key + value. */
-void sk_json_kv_string(sk_json *j, const char *key, const char *s);
-void sk_json_kv_double(sk_json *j, const char *key, double v);
-void sk_json_kv_int(sk_json *j, const char *key, int64_t v);
+SK_API void sk_json_kv_string(sk_json *j, const char *key, const char *s);
+SK_API void sk_json_kv_double(sk_json *j, const char *key, double v);
+SK_API void sk_json_kv_int(sk_json *j, const char *key, int64_t v);
 
 /* The text so far, NUL-terminated (empty string when nothing was written). */
-const char *sk_json_text(const sk_json *j);
+SK_API const char *sk_json_text(const sk_json *j);
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,8 @@
 #ifndef SNAPKIT_MEMORY_H
 #define SNAPKIT_MEMORY_H
 
+#include "snapkit/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,15 +21,15 @@ extern "C" {
 /* malloc/calloc/realloc/free with accounting. sk_malloc(0) returns a valid
  * block. sk_free(NULL) does nothing. Blocks from these must be freed with
  * sk_free, never free(). */
-void *sk_malloc(size_t size);
-void *sk_calloc(size_t count, size_t size);
-void *sk_realloc(void *block, size_t size);
-void sk_free(void *block);
-char *sk_strdup(const char *s);
-char *sk_strndup(const char *s, size_t n);
+SK_API void *sk_malloc(size_t size);
+SK_API void *sk_calloc(size_t count, size_t size);
+SK_API void *sk_realloc(void *block, size_t size);
+SK_API void sk_free(void *block);
+SK_API char *sk_strdup(const char *s);
+SK_API char *sk_strndup(const char *s, size_t n);
 
 /* Size a block was allocated with. */
-size_t sk_block_size(const void *block);
+SK_API size_t sk_block_size(const void *block);
 
 typedef struct sk_mem_stats {
     uint64_t total;   /* bytes allocated since start (reallocs count the new size) */
@@ -36,10 +38,10 @@ typedef struct sk_mem_stats {
     uint64_t calls;   /* number of allocations */
 } sk_mem_stats;
 
-void sk_mem_get(sk_mem_stats *out);
+SK_API void sk_mem_get(sk_mem_stats *out);
 
 /* Set peak to the current holding, so a later peak measures one operation. */
-void sk_mem_reset_peak(void);
+SK_API void sk_mem_reset_peak(void);
 
 #ifdef __cplusplus
 }

@@ -15,6 +15,8 @@
 #ifndef SNAPKIT_MPI_H
 #define SNAPKIT_MPI_H
 
+#include "snapkit/export.h"
+
 #include <stdint.h>
 
 #include "snapkit/colstats.h"
@@ -31,43 +33,43 @@ typedef struct sk_mpi_world {
 } sk_mpi_world;
 
 /* 1 when the library was built with MPI. */
-int sk_mpi_built(void);
+SK_API int sk_mpi_built(void);
 
 /* The name of the launcher variable found in the environment
  * (OMPI_COMM_WORLD_SIZE, PMIX_RANK, PMI_SIZE, SLURM_PROCID with
  * SLURM_NTASKS > 1, MPI_LOCALNRANKS), NULL when none: the process was
  * started by mpirun, mpiexec or srun. */
-const char *sk_mpi_launched(void);
+SK_API const char *sk_mpi_launched(void);
 
 /* Initialise MPI (unless the caller did, e.g. mpi4py) and describe the
  * world; divide the thread budget among the ranks on this node
  * (sk_thread_budget_set_ranks). SK_ERR_ARG when built without MPI. */
-int sk_mpi_start(sk_mpi_world *world, sk_error *err);
+SK_API int sk_mpi_start(sk_mpi_world *world, sk_error *err);
 /* Finalise MPI if sk_mpi_start initialised it. */
-void sk_mpi_stop(const sk_mpi_world *world);
+SK_API void sk_mpi_stop(const sk_mpi_world *world);
 /* The world now: rank 0 of 1 when MPI is not running. */
-void sk_mpi_get_world(sk_mpi_world *world);
+SK_API void sk_mpi_get_world(sk_mpi_world *world);
 
 /* Agree on a status: every rank passes its rc and err; all return the
  * same: SK_OK when every rank succeeded, else the lowest failing rank's
  * code, with its error copied into every rank's *err. Collective; call it
  * before any collective that a failed rank would not reach. */
-int sk_mpi_agree(int rc, sk_error *err);
+SK_API int sk_mpi_agree(int rc, sk_error *err);
 
 /* Merge every rank's column statistics into rank 0's *acc, exactly (the
  * sums are exact), in rank order; a rank that read nothing passes *acc ==
  * NULL (rank 0's is then made from the others'). Other ranks' *acc is left
  * as it was. Collective. */
-int sk_mpi_stats_reduce(sk_stats_acc **acc, sk_error *err);
+SK_API int sk_mpi_stats_reduce(sk_stats_acc **acc, sk_error *err);
 
 /* Sum n int64 values over the ranks, in place on every rank. Collective. */
-int sk_mpi_sum_int64(int64_t *v, int n, sk_error *err);
+SK_API int sk_mpi_sum_int64(int64_t *v, int n, sk_error *err);
 /* Largest of n doubles over the ranks, in place on every rank. Collective. */
-int sk_mpi_max_double(double *v, int n, sk_error *err);
+SK_API int sk_mpi_max_double(double *v, int n, sk_error *err);
 
 /* Gather n ints of every rank to rank 0: out (rank 0 only) holds size * n,
  * rank by rank. Collective. */
-int sk_mpi_gather_int(const int *v, int n, int *out, sk_error *err);
+SK_API int sk_mpi_gather_int(const int *v, int n, int *out, sk_error *err);
 
 #ifdef __cplusplus
 }

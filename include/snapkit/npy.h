@@ -5,6 +5,8 @@
 #ifndef SNAPKIT_NPY_H
 #define SNAPKIT_NPY_H
 
+#include "snapkit/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,7 +18,7 @@ extern "C" {
 
 /* Write an array of ndim (1..4) dimensions `shape`, C order, of elements
  * `descr` ("<f8", "<i4", ...) each `elem_size` bytes, from data. */
-int sk_npy_write(const char *path, const char *descr, size_t elem_size, const int64_t *shape,
+SK_API int sk_npy_write(const char *path, const char *descr, size_t elem_size, const int64_t *shape,
                  int ndim, const void *data, sk_error *err);
 
 #ifdef __cplusplus

@@ -10,6 +10,8 @@
 #ifndef SNAPKIT_NUMBER_H
 #define SNAPKIT_NUMBER_H
 
+#include "snapkit/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -26,20 +28,20 @@ extern "C" {
  * otherwise with a signed exponent of at least two digits ("1e-05",
  * "1e+16", "2.5e+300"). Integral values keep no decimal point; "-0" keeps
  * its sign; "nan", "inf", "-inf". Finite values are valid JSON numbers. */
-int sk_format_double(double v, char *buf);
+SK_API int sk_format_double(double v, char *buf);
 
 /* Decimal text of an integer; returns its length. */
-int sk_format_int64(int64_t v, char *buf);
+SK_API int sk_format_int64(int64_t v, char *buf);
 
 /* Parse a double from [s, end): optional sign, digits with an optional '.',
  * optional exponent; or inf, infinity, nan, nan(...) in any case. No leading
  * whitespace, no hexadecimal. On success returns 1 and sets *out and *stop
  * (first byte not used, may be NULL); returns 0 when no number starts at s.
  * Correctly rounded, ties to even; out-of-range values give +-inf or +-0. */
-int sk_parse_double(const char *s, const char *end, double *out, const char **stop);
+SK_API int sk_parse_double(const char *s, const char *end, double *out, const char **stop);
 
 /* Parse a signed 64-bit integer; returns 0 on no digits or overflow. */
-int sk_parse_int64(const char *s, const char *end, int64_t *out, const char **stop);
+SK_API int sk_parse_int64(const char *s, const char *end, int64_t *out, const char **stop);
 
 #ifdef __cplusplus
 }

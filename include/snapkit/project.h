@@ -64,6 +64,8 @@
 #ifndef SNAPKIT_PROJECT_H
 #define SNAPKIT_PROJECT_H
 
+#include "snapkit/export.h"
+
 #include <stdint.h>
 
 #include "snapkit/error.h"
@@ -120,11 +122,11 @@ typedef struct sk_project_options {
 } sk_project_options;
 
 /* Defaults: axis z, whole box, res 2^lmax, mass-weighted means, auto kernel. */
-void sk_project_options_init(sk_project_options *opt);
+SK_API void sk_project_options_init(sk_project_options *opt);
 /* A new options block with the defaults, for callers that cannot hold the
  * struct (Python); free with sk_project_options_free. */
-sk_project_options *sk_project_options_new(void);
-void sk_project_options_free(sk_project_options *opt);
+SK_API sk_project_options *sk_project_options_new(void);
+SK_API void sk_project_options_free(sk_project_options *opt);
 
 /* Set one option from text, as the command line and Python do:
  *   axis x|y|z, direction "NX NY NZ", up "UX UY UZ", res N, pixel SIZE,
@@ -136,7 +138,7 @@ void sk_project_options_free(sk_project_options *opt);
  *   threads N, strategy auto|cells|tiles, memory_budget BYTES[kMG],
  *   private_budget BYTES[kMG].
  * SK_ERR_ARG naming the key for an unknown key or a bad value. */
-int sk_project_options_set(sk_project_options *opt, const char *key, const char *value,
+SK_API int sk_project_options_set(sk_project_options *opt, const char *key, const char *value,
                            sk_error *err);
 
 typedef struct sk_maps sk_maps;
@@ -146,25 +148,25 @@ typedef struct sk_maps sk_maps;
  * quantity, a resolution of zero, maps beyond memory_budget (saying how
  * much they would need), an empty selection (SK_ERR_EMPTY), a zero-length
  * direction or an up vector along it. */
-int sk_project(const sk_table *table, int nq, const char *const *quantities,
+SK_API int sk_project(const sk_table *table, int nq, const char *const *quantities,
                const sk_project_options *opt, sk_maps **out, sk_error *err);
 
-void sk_maps_free(sk_maps *maps);
+SK_API void sk_maps_free(sk_maps *maps);
 
 /* Image size: nx pixels along the image's first axis, ny along its second. */
-int sk_maps_nx(const sk_maps *maps);
-int sk_maps_ny(const sk_maps *maps);
-int sk_maps_count(const sk_maps *maps);
+SK_API int sk_maps_nx(const sk_maps *maps);
+SK_API int sk_maps_ny(const sk_maps *maps);
+SK_API int sk_maps_count(const sk_maps *maps);
 /* Map i: name (the quantity as asked), unit, and ny rows of nx values,
  * data[j * nx + i], row j along the second axis from its low end. */
-const char *sk_maps_name(const sk_maps *maps, int i);
-const char *sk_maps_unit(const sk_maps *maps, int i);
+SK_API const char *sk_maps_name(const sk_maps *maps, int i);
+SK_API const char *sk_maps_unit(const sk_maps *maps, int i);
 /* What map i holds, in words: "surface density", "mass-weighted mean",
  * "cells per pixel", ... */
-const char *sk_maps_what(const sk_maps *maps, int i);
-const double *sk_maps_data(const sk_maps *maps, int i);
+SK_API const char *sk_maps_what(const sk_maps *maps, int i);
+SK_API const double *sk_maps_data(const sk_maps *maps, int i);
 /* Index of the map named `name`, -1 when absent. */
-int sk_maps_find(const sk_maps *maps, const char *name);
+SK_API int sk_maps_find(const sk_maps *maps, const char *name);
 
 typedef struct sk_maps_info {
     int axis;                 /* 0..2, or -1 off-axis */
@@ -195,15 +197,15 @@ typedef struct sk_maps_info {
     double seconds;           /* wall time of the projection (the table's reading excluded) */
 } sk_maps_info;
 
-const sk_maps_info *sk_maps_get_info(const sk_maps *maps);
+SK_API const sk_maps_info *sk_maps_get_info(const sk_maps *maps);
 
 /* Everything about the maps as JSON text (an sk_malloc string the caller
  * frees with sk_free; NULL when out of memory): the info fields, and per
  * map its name, unit, what it holds, minimum and maximum. */
-char *sk_maps_json(const sk_maps *maps, int pretty);
+SK_API char *sk_maps_json(const sk_maps *maps, int pretty);
 /* The same members written into an object the caller has opened (to add
  * its own, as the command line does). */
-void sk_maps_json_members(const sk_maps *maps, sk_json *j);
+SK_API void sk_maps_json_members(const sk_maps *maps, sk_json *j);
 
 typedef struct sk_image_options {
     int log_scale;            /* -1: log for positive-only maps of sd, mass, density,
@@ -228,7 +230,7 @@ typedef struct sk_image_options {
  * by each map's name. written/nwritten (optional) receive the names of the
  * files written, also those written before a failure (free each name and
  * the list with sk_free). img may be NULL (automatic scale and range). */
-int sk_maps_write(const sk_maps *maps, const char *path, const sk_image_options *img,
+SK_API int sk_maps_write(const sk_maps *maps, const char *path, const sk_image_options *img,
                   char ***written, int *nwritten, sk_error *err);
 
 /* A picture of one map drawn by the caller (the command line draws figures
@@ -252,18 +254,18 @@ typedef int (*sk_picture_writer)(void *ctx, const sk_picture *pic, const char *p
 /* sk_maps_write, with each picture (.png, and .svg and .pdf, which only a
  * writer accepts) drawn by `writer` instead of the bare PNG; PATH.json
  * beside each says "figure": true. writer NULL: sk_maps_write. */
-int sk_maps_write_pictures(const sk_maps *maps, const char *path, const sk_image_options *img,
+SK_API int sk_maps_write_pictures(const sk_maps *maps, const char *path, const sk_image_options *img,
                            sk_picture_writer writer, void *ctx, char ***written, int *nwritten,
                            sk_error *err);
 
 /* Single-format writers of map i (all maps for FITS). */
-int sk_maps_write_fits(const sk_maps *maps, const char *path, sk_error *err);
-int sk_maps_write_npy(const sk_maps *maps, int i, const char *path, sk_error *err);
-int sk_maps_write_png(const sk_maps *maps, int i, const char *path,
+SK_API int sk_maps_write_fits(const sk_maps *maps, const char *path, sk_error *err);
+SK_API int sk_maps_write_npy(const sk_maps *maps, int i, const char *path, sk_error *err);
+SK_API int sk_maps_write_png(const sk_maps *maps, int i, const char *path,
                       const sk_image_options *img, sk_error *err);
 
 /* The viridis colour of t in [0, 1] (clamped) as RGB bytes. */
-void sk_viridis(double t, unsigned char rgb[3]);
+SK_API void sk_viridis(double t, unsigned char rgb[3]);
 
 #ifdef __cplusplus
 }

@@ -15,6 +15,8 @@
 #ifndef SNAPKIT_RAMSES_H
 #define SNAPKIT_RAMSES_H
 
+#include "snapkit/export.h"
+
 #include <stdint.h>
 
 #include "snapkit/error.h"
@@ -58,17 +60,17 @@ typedef struct sk_ramses_info {
  * "hydro", "gravity", "particles", "rt", "clump_field" (cells, row by row
  * like hydro for the same selection), "sinks", "clumps" (one row per sink
  * or clump). k from 0; NULL past the last. */
-const char *sk_ramses_component_name(int k);
+SK_API const char *sk_ramses_component_name(int k);
 /* Does the output hold this component? */
-int sk_ramses_has_component(const sk_ramses *r, const char *component);
+SK_API int sk_ramses_has_component(const sk_ramses *r, const char *component);
 
 /* Open the output folder `dir` (output_NNNNN). Reads and checks the text
  * files; binary files are opened by reads. SK_ERR_FORMAT naming the file
  * when the folder is not a RAMSES output. */
-int sk_ramses_open(sk_ramses **out, const char *dir, sk_error *err);
-void sk_ramses_close(sk_ramses *r);
+SK_API int sk_ramses_open(sk_ramses **out, const char *dir, sk_error *err);
+SK_API void sk_ramses_close(sk_ramses *r);
 
-const sk_ramses_info *sk_ramses_get_info(const sk_ramses *r);
+SK_API const sk_ramses_info *sk_ramses_get_info(const sk_ramses *r);
 
 /* Every text fact of the output as metadata pairs on `dst`:
  * ramses.info.<key> for each info key (as written), ramses.header.<family>
@@ -76,7 +78,7 @@ const sk_ramses_info *sk_ramses_get_info(const sk_ramses *r);
  * ramses.part_descriptor (name:type lists), plus the conventional keys
  * (boxlen, unit_l, unit_d, unit_t, time, aexp, ndim, levelmin, levelmax,
  * ncpu, gamma when known). Readers put these on every table they return. */
-int sk_ramses_describe(const sk_ramses *r, sk_table *dst, sk_error *err);
+SK_API int sk_ramses_describe(const sk_ramses *r, sk_table *dst, sk_error *err);
 
 /* Everything `snapkit info --json` shows, written to j as one object: path,
  * output, format, info (every key as written, numbers as numbers, and
@@ -88,14 +90,14 @@ int sk_ramses_describe(const sk_ramses *r, sk_table *dst, sk_error *err);
  * and part_descriptor (as written; null when absent), components present,
  * columns per component (as read), gamma, and disk (files, bytes, percent
  * per component). */
-int sk_ramses_info_json(const sk_ramses *r, sk_json *j, sk_error *err);
+SK_API int sk_ramses_info_json(const sk_ramses *r, sk_json *j, sk_error *err);
 
 /* The family code (select.h SK_FAMILY_*) that a label of
  * header_NNNNN.txt's family table counts: RAMSES writes them in code order
  * -5 .. 5 then "undefined", and labels -1 (the dark-matter tracers) a
  * second "other_tracer", read here as other_tracer_2. SK_OK, or SK_ERR_ARG
  * for another label (older headers' "Total number of ..." lines). */
-int sk_ramses_header_family(const char *label, int *code);
+SK_API int sk_ramses_header_family(const char *label, int *code);
 
 /* Files and bytes on disk per component. */
 typedef struct sk_ramses_usage {
@@ -108,22 +110,22 @@ enum {
     SK_RAMSES_NKINDS
 };
 /* Name of a disk-usage kind ("amr", "hydro", ..., "other"). */
-const char *sk_ramses_kind_name(int kind);
-int sk_ramses_disk_usage(const sk_ramses *r, sk_ramses_usage *out, sk_error *err);
+SK_API const char *sk_ramses_kind_name(int kind);
+SK_API int sk_ramses_disk_usage(const sk_ramses *r, sk_ramses_usage *out, sk_error *err);
 
 /* Read one component (sk_ramses_component_name) with a selection
  * (NULL: everything). On success *out is a new table the caller frees. */
-int sk_ramses_read(sk_ramses *r, const char *component, const sk_selection *sel,
+SK_API int sk_ramses_read(sk_ramses *r, const char *component, const sk_selection *sel,
                    const sk_read_options *opt, sk_table **out, sk_read_stats *stats,
                    sk_error *err);
 
 /* Which CPU files a selection needs: cpu_mask[0..ncpu-1] set to 0/1.
  * Returns the count. Conservative for every component. */
-int sk_ramses_cpus_for(const sk_ramses *r, const sk_selection *sel, uint8_t *cpu_mask);
+SK_API int sk_ramses_cpus_for(const sk_ramses *r, const sk_selection *sel, uint8_t *cpu_mask);
 /* The same for one component ("hydro", "gravity", "particles", ...) and
  * read options: what sk_ramses_read opens (sinks: CPU 1's csv only; clumps:
  * every CPU's catalogue). */
-int sk_ramses_cpus_for_component(const sk_ramses *r, const char *component,
+SK_API int sk_ramses_cpus_for_component(const sk_ramses *r, const char *component,
                                  const sk_selection *sel, const sk_read_options *opt,
                                  uint8_t *cpu_mask);
 
@@ -131,7 +133,7 @@ int sk_ramses_cpus_for_component(const sk_ramses *r, const char *component,
  * (nothing else is read): octs[l - 1] for levels l = 1 .. levelmax. A
  * level holds 8 cells per oct; its leaf cells number 8 octs[l - 1] -
  * octs[l]. */
-int sk_ramses_level_octs(const sk_ramses *r, int64_t *octs, sk_error *err);
+SK_API int sk_ramses_level_octs(const sk_ramses *r, int64_t *octs, sk_error *err);
 
 /* Derived quantities of a cell or particle table, computed on request into
  * out[nrows] (not stored):
@@ -148,7 +150,7 @@ int sk_ramses_level_octs(const sk_ramses *r, int64_t *octs, sk_error *err);
  *   "age"        particles: the output's time minus birth_time_proper
  *                (both 0 where a cosmological birth_time is 0: dark matter)
  * Multiply by the units in the table's metadata for physical values. */
-int sk_ramses_derive(const sk_table *t, const char *what, double *out, sk_error *err);
+SK_API int sk_ramses_derive(const sk_table *t, const char *what, double *out, sk_error *err);
 
 /* Factor from code units to `unit`, the unit naming the quantity:
  *   density "g/cm^3", "Msun/pc^3", "H/cm^3" (hydrogen number density, X = 0.76)
@@ -161,7 +163,7 @@ int sk_ramses_derive(const sk_table *t, const char *what, double *out, sk_error 
  *        (mu <= 0: 1/X), m_H = 1.66e-24 g
  * Code lengths (positions, cell sizes) times the length factor give
  * physical lengths. */
-int sk_ramses_unit_factor(const sk_units *u, const char *unit, double mu, double *factor,
+SK_API int sk_ramses_unit_factor(const sk_units *u, const char *unit, double mu, double *factor,
                           sk_error *err);
 
 #ifdef __cplusplus

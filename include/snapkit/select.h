@@ -8,6 +8,8 @@
 #ifndef SNAPKIT_SELECT_H
 #define SNAPKIT_SELECT_H
 
+#include "snapkit/export.h"
+
 #include "snapkit/error.h"
 #include "snapkit/units.h"
 
@@ -45,40 +47,40 @@ enum {
 };
 /* "dm", "star", ..., "gas_tracer", "dm_tracer", ..., "undefined"; NULL for
  * another code. */
-const char *sk_family_name(int code);
+SK_API const char *sk_family_name(int code);
 /* Code of a family name (case-insensitive; also "DM" and RAMSES's header
  * labels) or of a number -128..127. SK_ERR_ARG for anything else. */
-int sk_family_code(const char *name, int *code, sk_error *err);
+SK_API int sk_family_code(const char *name, int *code, sk_error *err);
 
 /* No cap, whole box, every variable. */
-void sk_selection_init(sk_selection *sel);
+SK_API void sk_selection_init(sk_selection *sel);
 /* Free the variable names. */
-void sk_selection_clear(sk_selection *sel);
+SK_API void sk_selection_clear(sk_selection *sel);
 /* Deep copy. */
-int sk_selection_copy(sk_selection *dst, const sk_selection *src, sk_error *err);
+SK_API int sk_selection_copy(sk_selection *dst, const sk_selection *src, sk_error *err);
 
 /* Resolve a request into box units given the units of the data. An axis
  * without a range is the whole box ([0,1) absolute; relative ranges need a
  * range). SK_ERR_ARG for lo >= hi or an unknown unit. */
-int sk_selection_set_region(sk_selection *sel, const sk_region_request *req,
+SK_API int sk_selection_set_region(sk_selection *sel, const sk_region_request *req,
                             const sk_units *units, sk_error *err);
 
 /* Parse "a,b,c" into sel->vars (replacing earlier ones). */
-int sk_selection_set_vars(sk_selection *sel, const char *csv, sk_error *err);
+SK_API int sk_selection_set_vars(sk_selection *sel, const char *csv, sk_error *err);
 /* Parse "dm,star" or "1,2" (names or numbers, see sk_family_code) into
  * the family filter, replacing an earlier one. */
-int sk_selection_set_families(sk_selection *sel, const char *csv, sk_error *err);
+SK_API int sk_selection_set_families(sk_selection *sel, const char *csv, sk_error *err);
 /* Is a particle of family `code` selected (always true without a filter)? */
-int sk_selection_wants_family(const sk_selection *sel, int code);
+SK_API int sk_selection_wants_family(const sk_selection *sel, int code);
 
 /* Is `name` asked for (always true when nvars == 0)? */
-int sk_selection_wants(const sk_selection *sel, const char *name);
+SK_API int sk_selection_wants(const sk_selection *sel, const char *name);
 
 /* Centre point (box units) inside the box? */
-int sk_selection_contains(const sk_selection *sel, double x, double y, double z);
+SK_API int sk_selection_contains(const sk_selection *sel, double x, double y, double z);
 
 /* Record the selection in the table's metadata as selection.* keys. */
-int sk_selection_to_meta(const sk_selection *sel, sk_table *table);
+SK_API int sk_selection_to_meta(const sk_selection *sel, sk_table *table);
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,8 @@
 #ifndef SNAPKIT_H
 #define SNAPKIT_H
 
+#include "snapkit/export.h"
+
 #define SK_VERSION_MAJOR 0
 #define SK_VERSION_MINOR 1
 #define SK_VERSION_PATCH 0
@@ -42,7 +44,7 @@ extern "C" {
 #endif
 
 /* "0.1.0" */
-const char *sk_version(void);
+SK_API const char *sk_version(void);
 
 #ifdef __cplusplus
 }

@@ -28,6 +28,8 @@
 #ifndef SNAPKIT_STORE_H
 #define SNAPKIT_STORE_H
 
+#include "snapkit/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -72,7 +74,7 @@ typedef struct sk_store_write_options {
 } sk_store_write_options;
 
 /* compress = 1, chunk_rows = 0, threads = 0, fail_after_bytes = -1. */
-void sk_store_write_options_init(sk_store_write_options *opt);
+SK_API void sk_store_write_options_init(sk_store_write_options *opt);
 
 typedef struct sk_store_write_stats {
     int ntables;
@@ -87,11 +89,11 @@ typedef struct sk_store_writer sk_store_writer;
 
 /* Start writing `path` (through a temporary file beside it). opt may be
  * NULL for the defaults. */
-int sk_store_writer_open(sk_store_writer **out, const char *path,
+SK_API int sk_store_writer_open(sk_store_writer **out, const char *path,
                          const sk_store_write_options *opt, sk_error *err);
 
 /* A file-level metadata pair (e.g. "convert.source"); set replaces. */
-int sk_store_writer_set_meta(sk_store_writer *w, const char *key, const char *value,
+SK_API int sk_store_writer_set_meta(sk_store_writer *w, const char *key, const char *value,
                              sk_error *err);
 
 /* Append one table under `name` (NULL: the table's "component" metadata,
@@ -103,18 +105,18 @@ int sk_store_writer_set_meta(sk_store_writer *w, const char *key, const char *va
  * the file are exact. The table is not modified and may be freed after.
  * SK_ERR_ARG (a taken name, cell indices outside their level) leaves the
  * writer usable; after any other failure only sk_store_writer_abort. */
-int sk_store_writer_add(sk_store_writer *w, const char *name, const sk_table *table,
+SK_API int sk_store_writer_add(sk_store_writer *w, const char *name, const sk_table *table,
                         sk_error *err);
 
 /* Write the footer, flush, and rename the file into place; frees w (also on
  * failure, when the target is left untouched). stats may be NULL. */
-int sk_store_writer_commit(sk_store_writer *w, sk_store_write_stats *stats, sk_error *err);
+SK_API int sk_store_writer_commit(sk_store_writer *w, sk_store_write_stats *stats, sk_error *err);
 
 /* Give up: remove the temporary file and free w. NULL is allowed. */
-void sk_store_writer_abort(sk_store_writer *w);
+SK_API void sk_store_writer_abort(sk_store_writer *w);
 
 /* One call: write `ntables` tables (names NULL: from metadata). */
-int sk_store_save(const char *path, const sk_table *const *tables, const char *const *names,
+SK_API int sk_store_save(const char *path, const sk_table *const *tables, const char *const *names,
                   int ntables, const sk_store_write_options *opt, sk_store_write_stats *stats,
                   sk_error *err);
 
@@ -131,21 +133,21 @@ typedef struct sk_store_open_options {
  * both checked. SK_ERR_FORMAT for a file that is not a snapkit file or is
  * truncated, SK_ERR_CHECKSUM for a damaged footer, SK_ERR_VERSION for a
  * newer major version. opt may be NULL. */
-int sk_store_open(sk_store **out, const char *path, const sk_store_open_options *opt,
+SK_API int sk_store_open(sk_store **out, const char *path, const sk_store_open_options *opt,
                   sk_error *err);
 
 /* The same from bytes in memory (not copied: they must outlive the handle);
  * `name` stands for the path in messages. */
-int sk_store_open_memory(sk_store **out, const void *data, size_t size, const char *name,
+SK_API int sk_store_open_memory(sk_store **out, const void *data, size_t size, const char *name,
                          const sk_store_open_options *opt, sk_error *err);
 
-void sk_store_close(sk_store *s);
+SK_API void sk_store_close(sk_store *s);
 
 /* Is `path` to be read as a snapkit file rather than as a RAMSES output
  * folder: anything that exists and is not a folder (so that a damaged or
  * foreign file gets sk_store_open's word on what is wrong with it, not
  * "not a RAMSES output"). Never fails; 0 for folders and missing paths. */
-int sk_store_is_file(const char *path);
+SK_API int sk_store_is_file(const char *path);
 
 typedef struct sk_store_file_info {
     int version_major, version_minor; /* of the file */
@@ -153,7 +155,7 @@ typedef struct sk_store_file_info {
     int64_t file_bytes;
     int64_t footer_bytes;
 } sk_store_file_info;
-void sk_store_get_file_info(const sk_store *s, sk_store_file_info *out);
+SK_API void sk_store_get_file_info(const sk_store *s, sk_store_file_info *out);
 
 typedef struct sk_store_table_info {
     const char *name;        /* owned by the handle */
@@ -173,18 +175,18 @@ typedef struct sk_store_table_info {
 } sk_store_table_info;
 
 /* Table i, 0 <= i < ntables; SK_ERR_ARG when out of range. */
-int sk_store_get_table_info(const sk_store *s, int i, sk_store_table_info *out, sk_error *err);
+SK_API int sk_store_get_table_info(const sk_store *s, int i, sk_store_table_info *out, sk_error *err);
 /* Index of the table called name, -1 when absent. */
-int sk_store_table_index(const sk_store *s, const char *name);
+SK_API int sk_store_table_index(const sk_store *s, const char *name);
 
 /* File-level metadata pairs (writer, conversion source, ...). */
-int sk_store_meta_count(const sk_store *s);
-const char *sk_store_meta_key(const sk_store *s, int i);
-const char *sk_store_meta_value(const sk_store *s, int i);
+SK_API int sk_store_meta_count(const sk_store *s);
+SK_API const char *sk_store_meta_key(const sk_store *s, int i);
+SK_API const char *sk_store_meta_value(const sk_store *s, int i);
 
 /* A new 0-row table with the schema (columns, types, labels) and every
  * metadata pair of the stored table, for info displays. */
-int sk_store_describe(const sk_store *s, const char *table, sk_table **out, sk_error *err);
+SK_API int sk_store_describe(const sk_store *s, const char *table, sk_table **out, sk_error *err);
 
 /* Read `table` with a selection (NULL: everything), as sk_ramses_read does:
  * cells whose centre lies in [lo, hi), particles whose position does; lmax
@@ -194,18 +196,18 @@ int sk_store_describe(const sk_store *s, const char *table, sk_table **out, sk_e
  * cells with their uint8 `refined` column. stats->files_opened counts the
  * chunks read. Rows come in file order (along the curve; refined cells after
  * the leaves), which is not the RAMSES reader's per-file order. */
-int sk_store_read(sk_store *s, const char *table, const sk_selection *sel,
+SK_API int sk_store_read(sk_store *s, const char *table, const sk_selection *sel,
                   const sk_read_options *opt, sk_table **out, sk_read_stats *stats,
                   sk_error *err);
 
 /* How many chunks of `table` a selection would read (of `*total`). */
-int64_t sk_store_chunks_for(const sk_store *s, const char *table, const sk_selection *sel,
+SK_API int64_t sk_store_chunks_for(const sk_store *s, const char *table, const sk_selection *sel,
                             const sk_read_options *opt, int64_t *total, sk_error *err);
 
 /* Read every chunk of every table, check every checksum and that every
  * chunk decodes to its recorded size, values and bounds. threads 0: the
  * budget. Returns the first problem, naming table, chunk and column. */
-int sk_store_verify(sk_store *s, int threads, sk_progress progress, sk_error *err);
+SK_API int sk_store_verify(sk_store *s, int threads, sk_progress progress, sk_error *err);
 
 /* ---- comparing ---- */
 
@@ -215,7 +217,7 @@ int sk_store_verify(sk_store *s, int threads, sk_progress progress, sk_error *er
  * order and types must agree too. Sets *equal to 1 or 0; when 0 and `why`
  * is not NULL, it holds one line saying what differs first. Fails only when
  * memory runs out. */
-int sk_tables_same_rows(const sk_table *a, const sk_table *b, int *equal, char *why,
+SK_API int sk_tables_same_rows(const sk_table *a, const sk_table *b, int *equal, char *why,
                         size_t why_size, sk_error *err);
 
 #ifdef __cplusplus

@@ -26,6 +26,8 @@
 #ifndef SNAPKIT_STREAM_H
 #define SNAPKIT_STREAM_H
 
+#include "snapkit/export.h"
+
 #include <stdint.h>
 
 #include "snapkit/error.h"
@@ -69,7 +71,7 @@ typedef struct sk_consumer {
  * whole table, in one batch. stats (may be NULL) as for sk_ramses_read:
  * bytes_allocated counts the per-thread buffers, not what the consumer
  * allocates outside the library. */
-int sk_ramses_stream(sk_ramses *r, const char *component, const sk_selection *sel,
+SK_API int sk_ramses_stream(sk_ramses *r, const char *component, const sk_selection *sel,
                      const sk_read_options *opt, const sk_consumer *consumer,
                      sk_read_stats *stats, sk_error *err);
 
@@ -77,7 +79,7 @@ int sk_ramses_stream(sk_ramses *r, const char *component, const sk_selection *se
  * arguments of sk_store_read (stats->files_opened counts chunks). Only the
  * columns the selection names are read and decoded (cells always keep
  * level, cx, cy, cz). */
-int sk_store_stream(sk_store *s, const char *table, const sk_selection *sel,
+SK_API int sk_store_stream(sk_store *s, const char *table, const sk_selection *sel,
                     const sk_read_options *opt, const sk_consumer *consumer,
                     sk_read_stats *stats, sk_error *err);
 

@@ -33,6 +33,8 @@
 #ifndef SNAPKIT_SYNTH_H
 #define SNAPKIT_SYNTH_H
 
+#include "snapkit/export.h"
+
 #include <stdint.h>
 
 #include "snapkit/error.h"
@@ -81,7 +83,7 @@ typedef struct sk_synth_options {
 
 /* Defaults: 8 CPUs, levels 6..10, hydro+gravity+particles, nvar 6, 100000
  * particles, sphere, current format, boxlen 1, seed 1, output 1. */
-void sk_synth_options_init(sk_synth_options *opt);
+SK_API void sk_synth_options_init(sk_synth_options *opt);
 
 /* What a generation produced (or, from sk_synth_plan, will produce). */
 typedef struct sk_synth_report {
@@ -99,7 +101,7 @@ typedef struct sk_synth_report {
 } sk_synth_report;
 
 /* The tree, domains and counts that `opt` leads to, without writing. */
-int sk_synth_plan(const sk_synth_options *opt, sk_synth_report *report, sk_error *err);
+SK_API int sk_synth_plan(const sk_synth_options *opt, sk_synth_report *report, sk_error *err);
 
 typedef struct sk_synth_truth sk_synth_truth;
 
@@ -107,10 +109,10 @@ typedef struct sk_synth_truth sk_synth_truth;
  * unless opt->overwrite). On success *truth (when not NULL) receives the
  * truth of what was written, to free with sk_synth_truth_free, and
  * *report (when not NULL) the counts. */
-int sk_synth_write(const char *dir, const sk_synth_options *opt, sk_synth_truth **truth,
+SK_API int sk_synth_write(const char *dir, const sk_synth_options *opt, sk_synth_truth **truth,
                    sk_synth_report *report, sk_error *err);
 
-void sk_synth_truth_free(sk_synth_truth *t);
+SK_API void sk_synth_truth_free(sk_synth_truth *t);
 
 /* Statistics of one column over the leaf cells (hydro, gravity) or the
  * particles, in code units as stored. Volume sums are sum(value * (boxlen /
@@ -120,22 +122,22 @@ typedef struct sk_synth_stats {
 } sk_synth_stats;
 
 /* Rows of "hydro", "gravity" or "particles" (-1 when not written). */
-int64_t sk_synth_truth_rows(const sk_synth_truth *t, const char *component);
+SK_API int64_t sk_synth_truth_rows(const sk_synth_truth *t, const char *component);
 /* Leaf cells at `level` (cells only; -1 when not written). */
-int64_t sk_synth_truth_level_rows(const sk_synth_truth *t, const char *component, int level);
+SK_API int64_t sk_synth_truth_level_rows(const sk_synth_truth *t, const char *component, int level);
 /* Number of columns, and the name of column i (NULL when out of range).
  * Names follow the descriptor files of the format written. */
-int sk_synth_truth_ncolumns(const sk_synth_truth *t, const char *component);
-const char *sk_synth_truth_column_name(const sk_synth_truth *t, const char *component, int i);
+SK_API int sk_synth_truth_ncolumns(const sk_synth_truth *t, const char *component);
+SK_API const char *sk_synth_truth_column_name(const sk_synth_truth *t, const char *component, int i);
 /* SK_ERR_ARG when the component or column is unknown. */
-int sk_synth_truth_column(const sk_synth_truth *t, const char *component, const char *column,
+SK_API int sk_synth_truth_column(const sk_synth_truth *t, const char *component, const char *column,
                           sk_synth_stats *out, sk_error *err);
 
 /* The truth as one JSON object {"hydro": ..., "gravity": ..., "particles":
  * ...} in the schema of the fixtures' reference.json "full" entry: rows,
  * levels (cells) and per column min, max, sum, abs_sum (and volume_sum,
  * abs_volume_sum for cells); particles add "families" (count per family). */
-void sk_synth_truth_json(const sk_synth_truth *t, sk_json *j);
+SK_API void sk_synth_truth_json(const sk_synth_truth *t, sk_json *j);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,8 @@
 #ifndef SNAPKIT_THREADS_H
 #define SNAPKIT_THREADS_H
 
+#include "snapkit/export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -25,7 +27,7 @@ typedef struct sk_thread_budget {
 typedef const char *(*sk_env_fn)(const char *name, void *ctx);
 
 /* Budget from the real environment and affinity mask. Returns out->threads. */
-int sk_thread_budget_get(int requested, sk_thread_budget *out);
+SK_API int sk_thread_budget_get(int requested, sk_thread_budget *out);
 
 /* Ranks of one job sharing this node (MPI; set by sk_mpi_start): a
  * node-wide count (the machine, SLURM_JOB_CPUS_PER_NODE, PBS_NP, NSLOTS,
@@ -34,18 +36,18 @@ int sk_thread_budget_get(int requested, sk_thread_budget *out);
  * A per-task count (SLURM_CPUS_PER_TASK, OMP_NUM_THREADS) or a mask
  * narrower than the machine (ranks bound to cores) is each rank's already.
  * limited_by then ends in " / N ranks". 1 (the default): a lone process. */
-void sk_thread_budget_set_ranks(int ranks_on_node);
-int sk_thread_budget_ranks(void);
+SK_API void sk_thread_budget_set_ranks(int ranks_on_node);
+SK_API int sk_thread_budget_ranks(void);
 
 /* Budget from a given environment, affinity count and machine count:
  * the testable core of sk_thread_budget_get. */
-int sk_thread_budget_from(int requested, sk_env_fn env, void *ctx,
+SK_API int sk_thread_budget_from(int requested, sk_env_fn env, void *ctx,
                           int affinity_cpus, int machine_cpus,
                           sk_thread_budget *out);
 
 /* Parse a scheduler CPU count such as "16", "16(x2),8" (SLURM) -> 16.
  * Returns 0 when the text holds no positive count. */
-int sk_parse_cpu_count(const char *text);
+SK_API int sk_parse_cpu_count(const char *text);
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,8 @@
 #ifndef SNAPKIT_UNITS_H
 #define SNAPKIT_UNITS_H
 
+#include "snapkit/export.h"
+
 #include "snapkit/error.h"
 #include "snapkit/table.h"
 
@@ -39,27 +41,27 @@ typedef struct sk_units {
 
 /* Units from boxlen, unit_l, unit_d, unit_t (derived ones filled in;
  * aexp 1, h 0: not cosmological). */
-void sk_units_set(sk_units *u, double boxlen, double unit_l, double unit_d, double unit_t);
+SK_API void sk_units_set(sk_units *u, double boxlen, double unit_l, double unit_d, double unit_t);
 /* Units from a table's metadata (boxlen, unit_l, unit_d, unit_t; 1 when
  * absent; aexp and h = H0 / 100 when `cosmological` is 1). */
-void sk_units_from_table(sk_units *u, const sk_table *table);
+SK_API void sk_units_from_table(sk_units *u, const sk_table *table);
 
 /* cm per one `name` ("cm","m","km","au","pc","kpc","Mpc"); SK_ERR_ARG for
  * another name. "standard" (box units) and "code" are not lengths here. */
-int sk_length_unit_cm(const char *name, double *cm_per_unit, sk_error *err);
+SK_API int sk_length_unit_cm(const char *name, double *cm_per_unit, sk_error *err);
 /* The same with the comoving and little-h forms of a cosmological output:
  * a "cm" suffix is comoving (1 kpccm = aexp kpc), "/h" divides by h
  * ("kpccm", "Mpccm/h", "Mpc/h", "pccm", ...). SK_ERR_ARG for those when
  * u is not cosmological (h == 0). */
-int sk_length_unit_cm_at(const sk_units *u, const char *name, double *cm_per_unit,
+SK_API int sk_length_unit_cm_at(const sk_units *u, const char *name, double *cm_per_unit,
                          sk_error *err);
 
 /* Box units per one `unit` of length: "standard" -> 1, "code" -> 1/boxlen,
  * physical (and comoving) units through unit_l * boxlen. */
-int sk_box_units_per(const sk_units *u, const char *unit, double *factor, sk_error *err);
+SK_API int sk_box_units_per(const sk_units *u, const char *unit, double *factor, sk_error *err);
 
 /* Kelvin per code p/rho for mean molecular weight mu (<= 0: 1/X). */
-double sk_temperature_factor(const sk_units *u, double mu);
+SK_API double sk_temperature_factor(const sk_units *u, double mu);
 
 #ifdef __cplusplus
 }

@@ -17,6 +17,10 @@ int fr_next(fr_cursor *c, const uint8_t **payload, size_t *len, sk_error *err)
 {
     int64_t rec = c->record + 1;
     size_t at = c->pos;
+    /* Set on failure too: callers that inline this cannot see that an
+     * error status is never SK_OK. */
+    *payload = NULL;
+    *len = 0;
     if (c->size - at < 4) {
         if (at == c->size)
             return sk_fail_record(err, SK_ERR_FORMAT, c->path, rec, (int64_t)at,
