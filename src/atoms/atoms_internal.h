@@ -8,6 +8,7 @@
 #include "snapkit/atoms.h"
 #include "snapkit/error.h"
 #include "snapkit/table.h"
+#include "core/text.h"
 
 /* ---- the bytes of a file (source.c, gzip.c) ---------------------------- */
 
@@ -142,19 +143,10 @@ void at_sink_abort(out_sink *s);
 /* Output fields for a table column (category -> labels). */
 int at_out_field_for(const sk_column *c, out_field *f, sk_error *err);
 
-/* ---- a growing text buffer for headers ----------------------------------- */
+/* ---- headers are written into core's growing text (core/text.h) ---------- */
 
-typedef struct text {
-    char *buf;
-    size_t len, cap;
-    int failed;
-} text;
-
-void at_text_put(text *t, const char *s, size_t n);
-void at_text_str(text *t, const char *s);
-void at_text_printf(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void at_text_double(text *t, double v);
-void at_text_free(text *t);
+/* The shortest text that reads back as v. */
+void at_text_double(sk_text *t, double v);
 
 /* ---- box conversions (box.c) ---------------------------------------------- */
 

@@ -68,22 +68,22 @@ int at_lmp_box_store(sk_table *t, const lmp_box *b)
     sk_box box;
     lmp_to_box(b, &box);
     int rc = store_vectors(t, &box);
-    text s = {0};
+    sk_text s = {0};
     for (int i = 0; i < 3; i++) {
         at_text_double(&s, b->lo[i]);
-        at_text_str(&s, " ");
+        sk_text_puts(&s, " ");
         at_text_double(&s, b->hi[i]);
-        at_text_str(&s, i < 2 || b->triclinic ? " " : "");
+        sk_text_puts(&s, i < 2 || b->triclinic ? " " : "");
     }
     if (b->triclinic) {
         at_text_double(&s, b->xy);
-        at_text_str(&s, " ");
+        sk_text_puts(&s, " ");
         at_text_double(&s, b->xz);
-        at_text_str(&s, " ");
+        sk_text_puts(&s, " ");
         at_text_double(&s, b->yz);
     }
     rc = rc ? rc : s.failed ? SK_ERR_NOMEM : sk_table_meta_set(t, "lammps.box", s.buf);
-    at_text_free(&s);
+    sk_text_free(&s);
     char boundary[16];
     snprintf(boundary, sizeof boundary, "%s %s %s", b->boundary[0], b->boundary[1],
              b->boundary[2]);

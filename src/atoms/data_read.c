@@ -215,15 +215,15 @@ static int read_masses(data_file *d, sk_table *t, sk_error *err)
         else
             mass[type - 1] = m;
     }
-    text tx = {0};
+    sk_text tx = {0};
     for (int64_t i = 0; rc == SK_OK && i < ntypes; i++) {
         if (i)
-            at_text_str(&tx, " ");
+            sk_text_puts(&tx, " ");
         at_text_double(&tx, mass[i]);
     }
     if (rc == SK_OK)
         rc = tx.failed ? SK_ERR_NOMEM : sk_table_meta_set(t, "lammps.masses", tx.buf ? tx.buf : "");
-    at_text_free(&tx);
+    sk_text_free(&tx);
     sk_free(mass);
     return rc;
 }
@@ -234,16 +234,16 @@ static int data_meta(data_file *d, sk_table *t, const atom_columns *ac)
     rc = rc ? rc : sk_table_meta_set(t, "lammps.atom_style", ac->style);
     rc = rc ? rc : sk_table_meta_setf(t, "lammps.atom_types", "%lld", (long long)d->counts[C_ATOM_TYPES]);
     rc = rc ? rc : at_lmp_box_store(t, &d->box);
-    text skipped = {0};
+    sk_text skipped = {0};
     for (int i = 0; i < d->nsec; i++)
         if (i != d->atoms && i != d->velocities && i != d->masses) {
             if (skipped.len)
-                at_text_str(&skipped, ",");
-            at_text_str(&skipped, at_data_section_name(d->sec[i].kind));
+                sk_text_puts(&skipped, ",");
+            sk_text_puts(&skipped, at_data_section_name(d->sec[i].kind));
         }
     if (rc == SK_OK && skipped.len)
         rc = sk_table_meta_set(t, "lammps.skipped", skipped.buf);
-    at_text_free(&skipped);
+    sk_text_free(&skipped);
     return rc;
 }
 

@@ -166,26 +166,26 @@ static int64_t masses(const data_out *d, double *mass, const char **label)
     return missing < 0 ? 1 : known == 0 ? 0 : -1 - missing;
 }
 
-static int header(text *h, data_out *d, const lmp_box *b, sk_error *err)
+static int header(sk_text *h, data_out *d, const lmp_box *b, sk_error *err)
 {
     const char *title = sk_table_meta_get(d->t, "lammps.title");
-    at_text_printf(h, "%s\n\n%lld atoms\n%lld atom types\n\n",
+    sk_text_printf(h, "%s\n\n%lld atoms\n%lld atom types\n\n",
                 title && *title ? title : "LAMMPS data file written by snapkit", (long long)d->n,
                 (long long)d->ntypes);
     static const char *const axis[3] = {"xlo xhi", "ylo yhi", "zlo zhi"};
     for (int i = 0; i < 3; i++) {
         at_text_double(h, b->lo[i]);
-        at_text_str(h, " ");
+        sk_text_puts(h, " ");
         at_text_double(h, b->hi[i]);
-        at_text_printf(h, " %s\n", axis[i]);
+        sk_text_printf(h, " %s\n", axis[i]);
     }
     if (b->triclinic) {
         at_text_double(h, b->xy);
-        at_text_str(h, " ");
+        sk_text_puts(h, " ");
         at_text_double(h, b->xz);
-        at_text_str(h, " ");
+        sk_text_puts(h, " ");
         at_text_double(h, b->yz);
-        at_text_str(h, " xy xz yz\n");
+        sk_text_puts(h, " xy xz yz\n");
     }
     double *mass = sk_malloc((size_t)d->ntypes * sizeof *mass);
     const char **label = sk_malloc((size_t)d->ntypes * sizeof *label);
@@ -207,18 +207,18 @@ static int header(text *h, data_out *d, const lmp_box *b, sk_error *err)
         return rc;
     }
     if (have) {
-        at_text_str(h, "\nMasses\n\n");
+        sk_text_puts(h, "\nMasses\n\n");
         for (int64_t k = 0; k < d->ntypes; k++) {
-            at_text_printf(h, "%lld ", (long long)(k + 1));
+            sk_text_printf(h, "%lld ", (long long)(k + 1));
             at_text_double(h, mass[k]);
             if (label[k] && d->types_from_element)
-                at_text_printf(h, " # %s", label[k]);
-            at_text_str(h, "\n");
+                sk_text_printf(h, " # %s", label[k]);
+            sk_text_puts(h, "\n");
         }
     }
     sk_free(mass);
     sk_free(label);
-    at_text_printf(h, "\nAtoms # %s\n\n", d->style);
+    sk_text_printf(h, "\nAtoms # %s\n\n", d->style);
     return h->failed ? sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory") : SK_OK;
 }
 
@@ -255,7 +255,7 @@ int at_data_write(out_sink *s, const sk_table *t, sk_error *err)
         pick_style(&d);
         rc = atom_fields(&d, err);
     }
-    text h = {0};
+    sk_text h = {0};
     if (rc == SK_OK)
         rc = header(&h, &d, &b, err);
     if (rc == SK_OK)
@@ -264,7 +264,7 @@ int at_data_write(out_sink *s, const sk_table *t, sk_error *err)
         rc = at_sink_rows(s, d.atoms, d.natoms_fields, d.n, err);
     if (rc == SK_OK)
         rc = velocities(s, &d, err);
-    at_text_free(&h);
+    sk_text_free(&h);
     sk_free(d.ids);
     sk_free(d.types);
     return rc;

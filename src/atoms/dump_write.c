@@ -5,7 +5,7 @@
 #include "snapkit/memory.h"
 
 /* ITEM: BOX BOUNDS and its three lines. */
-static int box_lines(text *h, const sk_table *t, sk_error *err)
+static int box_lines(sk_text *h, const sk_table *t, sk_error *err)
 {
     lmp_box b;
     sk_error tmp;
@@ -18,18 +18,18 @@ static int box_lines(text *h, const sk_table *t, sk_error *err)
             memcpy(lo, b.lo, sizeof lo);
             memcpy(hi, b.hi, sizeof hi);
         }
-        at_text_printf(h, "ITEM: BOX BOUNDS %s%s %s %s\n", b.triclinic ? "xy xz yz " : "",
+        sk_text_printf(h, "ITEM: BOX BOUNDS %s%s %s %s\n", b.triclinic ? "xy xz yz " : "",
                     b.boundary[0], b.boundary[1], b.boundary[2]);
         const double tilt[3] = {b.xy, b.xz, b.yz};
         for (int i = 0; i < 3; i++) {
             at_text_double(h, lo[i]);
-            at_text_str(h, " ");
+            sk_text_puts(h, " ");
             at_text_double(h, hi[i]);
             if (b.triclinic) {
-                at_text_str(h, " ");
+                sk_text_puts(h, " ");
                 at_text_double(h, tilt[i]);
             }
-            at_text_str(h, "\n");
+            sk_text_puts(h, "\n");
         }
         return SK_OK;
     }
@@ -39,16 +39,16 @@ static int box_lines(text *h, const sk_table *t, sk_error *err)
             *err = tmp;
         return rc;
     }
-    at_text_printf(h, "ITEM: BOX BOUNDS abc origin %s %s %s\n", box.pbc[0] ? "pp" : "ff",
+    sk_text_printf(h, "ITEM: BOX BOUNDS abc origin %s %s %s\n", box.pbc[0] ? "pp" : "ff",
                 box.pbc[1] ? "pp" : "ff", box.pbc[2] ? "pp" : "ff");
     const double *v[3] = {box.a, box.b, box.c};
     for (int i = 0; i < 3; i++) {
         for (int k = 0; k < 3; k++) {
             at_text_double(h, v[i][k]);
-            at_text_str(h, " ");
+            sk_text_puts(h, " ");
         }
         at_text_double(h, box.origin[i]);
-        at_text_str(h, "\n");
+        sk_text_puts(h, "\n");
     }
     return SK_OK;
 }
@@ -72,30 +72,30 @@ int at_dump_write(out_sink *s, const sk_table *t, sk_error *err)
     int nc = sk_table_ncols(t);
     if (nc == 0)
         return sk_fail(err, SK_ERR_ARG, NULL, -1, "the frame has no columns to write");
-    text h = {0};
+    sk_text h = {0};
     const char *units = sk_table_meta_get(t, "lammps.units");
     const char *time = sk_table_meta_get(t, "time");
     const char *step = sk_table_meta_get(t, "timestep");
     if (!step)
         step = sk_table_meta_get(t, "extxyz.timestep");
     if (units && *units)
-        at_text_printf(&h, "ITEM: UNITS\n%s\n", units);
+        sk_text_printf(&h, "ITEM: UNITS\n%s\n", units);
     if (time && *time)
-        at_text_printf(&h, "ITEM: TIME\n%s\n", time);
-    at_text_printf(&h, "ITEM: TIMESTEP\n%s\nITEM: NUMBER OF ATOMS\n%lld\n", step ? step : "0",
+        sk_text_printf(&h, "ITEM: TIME\n%s\n", time);
+    sk_text_printf(&h, "ITEM: TIMESTEP\n%s\nITEM: NUMBER OF ATOMS\n%lld\n", step ? step : "0",
                 (long long)sk_table_nrows(t));
     int rc = box_lines(&h, t, err);
-    at_text_str(&h, "ITEM: ATOMS");
+    sk_text_puts(&h, "ITEM: ATOMS");
     out_field *fields = sk_calloc((size_t)nc, sizeof *fields);
     if (!fields)
         rc = rc ? rc : sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
     for (int i = 0; rc == SK_OK && i < nc; i++) {
         const sk_column *c = sk_table_col(t, i);
         rc = at_out_field_for(c, &fields[i], err);
-        at_text_str(&h, " ");
-        at_text_str(&h, dump_name(t, c->name));
+        sk_text_puts(&h, " ");
+        sk_text_puts(&h, dump_name(t, c->name));
     }
-    at_text_str(&h, "\n");
+    sk_text_puts(&h, "\n");
     if (rc == SK_OK && h.failed)
         rc = sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
     if (rc == SK_OK)
@@ -103,6 +103,6 @@ int at_dump_write(out_sink *s, const sk_table *t, sk_error *err)
     if (rc == SK_OK)
         rc = at_sink_rows(s, fields, nc, sk_table_nrows(t), err);
     sk_free(fields);
-    at_text_free(&h);
+    sk_text_free(&h);
     return rc;
 }

@@ -132,18 +132,18 @@ static int plan(const sk_table *t, layout *l, sk_error *err)
 }
 
 /* A kept comment as a quoted value ("..." with \" and \\ escaped). */
-static void quoted(text *h, const char *s)
+static void quoted(sk_text *h, const char *s)
 {
-    at_text_str(h, "\"");
+    sk_text_puts(h, "\"");
     for (; *s; s++) {
         if (*s == '"' || *s == '\\')
-            at_text_str(h, "\\");
-        at_text_put(h, s, 1);
+            sk_text_puts(h, "\\");
+        sk_text_put(h, s, 1);
     }
-    at_text_str(h, "\"");
+    sk_text_puts(h, "\"");
 }
 
-static int comment_line(text *h, const sk_table *t, const layout *l, sk_error *err)
+static int comment_line(sk_text *h, const sk_table *t, const layout *l, sk_error *err)
 {
     sk_box box;
     int rc = sk_atoms_get_box(t, &box, err);
@@ -152,15 +152,15 @@ static int comment_line(text *h, const sk_table *t, const layout *l, sk_error *e
         return rc;
     if (has_box) {
         const double *v[3] = {box.a, box.b, box.c};
-        at_text_str(h, "Lattice=\"");
+        sk_text_puts(h, "Lattice=\"");
         for (int i = 0; i < 9; i++) {
             at_text_double(h, v[i / 3][i % 3]);
-            at_text_str(h, i < 8 ? " " : "\" ");
+            sk_text_puts(h, i < 8 ? " " : "\" ");
         }
     }
-    at_text_str(h, "Properties=");
+    sk_text_puts(h, "Properties=");
     for (int g = 0; g < l->ngroups; g++)
-        at_text_printf(h, "%s%s:%c:%d", g ? ":" : "", l->groups[g].name, l->groups[g].type,
+        sk_text_printf(h, "%s%s:%c:%d", g ? ":" : "", l->groups[g].name, l->groups[g].type,
                     l->groups[g].count);
     int has_step = 0;
     for (int i = 0; i < sk_table_meta_count(t); i++) {
@@ -168,46 +168,46 @@ static int comment_line(text *h, const sk_table *t, const layout *l, sk_error *e
         if (strncmp(k, "extxyz.", 7) != 0)
             continue;
         has_step |= strcmp(k + 7, "timestep") == 0;
-        at_text_str(h, " ");
-        at_text_str(h, k + 7);
+        sk_text_puts(h, " ");
+        sk_text_puts(h, k + 7);
         if (*v) {
-            at_text_str(h, "=");
-            at_text_str(h, v);
+            sk_text_puts(h, "=");
+            sk_text_puts(h, v);
         }
     }
     const char *plain = sk_table_meta_get(t, "xyz.comment");
     if (plain && *plain && !sk_table_meta_get(t, "extxyz.comment")) {
-        at_text_str(h, " comment=");
+        sk_text_puts(h, " comment=");
         quoted(h, plain);
     }
     const char *step = sk_table_meta_get(t, "timestep");
     if (step && !has_step)
-        at_text_printf(h, " timestep=%s", step);
+        sk_text_printf(h, " timestep=%s", step);
     if (has_box) {
         if (box.origin[0] != 0 || box.origin[1] != 0 || box.origin[2] != 0) {
-            at_text_str(h, " Origin=\"");
+            sk_text_puts(h, " Origin=\"");
             for (int i = 0; i < 3; i++) {
                 at_text_double(h, box.origin[i]);
-                at_text_str(h, i < 2 ? " " : "\"");
+                sk_text_puts(h, i < 2 ? " " : "\"");
             }
         }
-        at_text_printf(h, " pbc=\"%c %c %c\"", box.pbc[0] ? 'T' : 'F', box.pbc[1] ? 'T' : 'F',
+        sk_text_printf(h, " pbc=\"%c %c %c\"", box.pbc[0] ? 'T' : 'F', box.pbc[1] ? 'T' : 'F',
                     box.pbc[2] ? 'T' : 'F');
     }
-    at_text_str(h, "\n");
+    sk_text_puts(h, "\n");
     return SK_OK;
 }
 
 int at_xyz_write(out_sink *s, const sk_table *t, sk_error *err)
 {
     layout l = {0};
-    text h = {0};
+    sk_text h = {0};
     out_field *fields = NULL;
     int rc = plan(t, &l, err);
     if (rc == SK_OK && l.norder == 0)
         rc = sk_fail(err, SK_ERR_ARG, NULL, -1, "the frame has no columns to write");
     if (rc == SK_OK) {
-        at_text_printf(&h, "%lld\n", (long long)sk_table_nrows(t));
+        sk_text_printf(&h, "%lld\n", (long long)sk_table_nrows(t));
         rc = comment_line(&h, t, &l, err);
     }
     if (rc == SK_OK && !(fields = sk_calloc((size_t)l.norder, sizeof *fields)))
@@ -227,6 +227,6 @@ int at_xyz_write(out_sink *s, const sk_table *t, sk_error *err)
     sk_free(fields);
     sk_free(l.groups);
     sk_free(l.order);
-    at_text_free(&h);
+    sk_text_free(&h);
     return rc;
 }

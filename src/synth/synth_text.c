@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "synth/synth_internal.h"
+#include "core/text.h"
 #include "snapkit/memory.h"
 #include "snapkit/snapkit.h"
 
@@ -48,50 +49,14 @@ void synth_fortran_e23_15(double v, char out[24])
     memcpy(out + 23 - n, body, n + 1);
 }
 
-/* A growing text buffer. */
-typedef struct text {
-    char *s;
-    size_t len, cap;
-    int failed;
-} text;
-
-static void put(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(text *t, const char *fmt, ...)
-{
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(t->s ? t->s + t->len : NULL, t->s ? t->cap - t->len : 0, fmt, ap);
-        va_end(ap);
-        if (n < 0 || t->failed) {
-            t->failed = 1;
-            return;
-        }
-        if (t->s && t->len + (size_t)n < t->cap) {
-            t->len += (size_t)n;
-            return;
-        }
-        size_t cap = t->cap ? 2 * t->cap : 4096;
-        while (cap <= t->len + (size_t)n)
-            cap *= 2;
-        char *s = sk_realloc(t->s, cap);
-        if (!s) {
-            t->failed = 1;
-            return;
-        }
-        t->s = s;
-        t->cap = cap;
-    }
-}
-
-static void put_e(text *t, const char *key, double v)
+static void put_e(sk_text *t, const char *key, double v)
 {
     char e[24];
     synth_fortran_e23_15(v, e);
-    put(t, "%-12s=%s\n", key, e);
+    sk_text_printf(t, "%-12s=%s\n", key, e);
 }
 
-static int save(const char *dir, const char *name, text *t, int64_t *bytes, int *files,
+static int save(const char *dir, const char *name, sk_text *t, int64_t *bytes, int *files,
                 sk_error *err)
 {
     char path[1024];
@@ -101,7 +66,7 @@ static int save(const char *dir, const char *name, text *t, int64_t *bytes, int 
         rc = sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory");
     sk_atomic_file *f = NULL;
     rc = rc ? rc : sk_atomic_open(&f, path, err);
-    rc = rc ? rc : sk_atomic_write(f, t->s, t->len, err);
+    rc = rc ? rc : sk_atomic_write(f, t->buf, t->len, err);
     if (rc)
         sk_atomic_abort(f);
     else
@@ -111,21 +76,20 @@ static int save(const char *dir, const char *name, text *t, int64_t *bytes, int 
         if (files)
             (*files)++;
     }
-    sk_free(t->s);
-    memset(t, 0, sizeof *t);
+    sk_text_free(t);
     return rc;
 }
 
 int synth_write_info(const synth_plan *p, const char *dir, int64_t *bytes, sk_error *err)
 {
-    text t = {0};
-    put(&t, "ncpu        =%11d\n", p->ncpu);
-    put(&t, "ndim        =%11d\n", 3);
-    put(&t, "levelmin    =%11d\n", p->opt.levelmin);
-    put(&t, "levelmax    =%11d\n", p->levelmax);
-    put(&t, "ngridmax    =%11d\n", p->ngridmax);
-    put(&t, "nstep_coarse=%11d\n", 100);
-    put(&t, "\n");
+    sk_text t = {0};
+    sk_text_printf(&t, "ncpu        =%11d\n", p->ncpu);
+    sk_text_printf(&t, "ndim        =%11d\n", 3);
+    sk_text_printf(&t, "levelmin    =%11d\n", p->opt.levelmin);
+    sk_text_printf(&t, "levelmax    =%11d\n", p->levelmax);
+    sk_text_printf(&t, "ngridmax    =%11d\n", p->ngridmax);
+    sk_text_printf(&t, "nstep_coarse=%11d\n", 100);
+    sk_text_printf(&t, "\n");
     put_e(&t, "boxlen", p->opt.boxlen);
     put_e(&t, "time", p->time);
     put_e(&t, "aexp", 1.0);
@@ -137,14 +101,14 @@ int synth_write_info(const synth_plan *p, const char *dir, int64_t *bytes, sk_er
     put_e(&t, "unit_l", UNIT_L);
     put_e(&t, "unit_d", UNIT_D);
     put_e(&t, "unit_t", UNIT_T);
-    put(&t, "\n");
-    put(&t, "ordering type=%-80s\n", "hilbert");
-    put(&t, "   DOMAIN   ind_min                 ind_max\n");
+    sk_text_printf(&t, "\n");
+    sk_text_printf(&t, "ordering type=%-80s\n", "hilbert");
+    sk_text_printf(&t, "   DOMAIN   ind_min                 ind_max\n");
     for (int d = 1; d <= p->ncpu; d++) {
         char lo[24], hi[24];
         synth_fortran_e23_15((double)p->bound_key[d - 1], lo);
         synth_fortran_e23_15((double)p->bound_key[d], hi);
-        put(&t, "%8d %s %s\n", d, lo, hi);
+        sk_text_printf(&t, "%8d %s %s\n", d, lo, hi);
     }
     char name[64];
     snprintf(name, sizeof name, "info_%05d.txt", p->opt.output);
@@ -156,60 +120,60 @@ static int with_particles(const synth_plan *p)
     return (p->opt.components & SK_SYNTH_PARTICLES) != 0;
 }
 
-static void header_current(const synth_plan *p, text *t)
+static void header_current(const synth_plan *p, sk_text *t)
 {
     static const char *const family[] = {"other_tracer", "debris_tracer", "cloud_tracer",
                                          "star_tracer",  "other_tracer",  "gas_tracer",
                                          "DM",           "star",          "cloud",
                                          "debris",       "other"};
-    put(t, "#%12s%10s\n", "Family", "Count");
+    sk_text_printf(t, "#%12s%10s\n", "Family", "Count");
     for (int f = 0; f < 11; f++) {
         int64_t n = f == 6 ? p->ndm : f == 7 ? p->nstar : 0;
-        put(t, "%13s%10lld\n", family[f], (long long)n);
+        sk_text_printf(t, "%13s%10lld\n", family[f], (long long)n);
     }
-    put(t, "%13s%10d\n", "undefined", 0);
-    put(t, " Particle fields\n");
-    put(t, "pos vel mass iord level family tag ");
+    sk_text_printf(t, "%13s%10d\n", "undefined", 0);
+    sk_text_printf(t, " Particle fields\n");
+    sk_text_printf(t, "pos vel mass iord level family tag ");
     if (with_particles(p)) {
-        put(t, "tform ");
+        sk_text_printf(t, "tform ");
         if (synth_has_metal(p))
-            put(t, "metal ");
+            sk_text_printf(t, "metal ");
     }
-    put(t, "\n");
+    sk_text_printf(t, "\n");
 }
 
-static void header_2017(const synth_plan *p, text *t)
+static void header_2017(const synth_plan *p, sk_text *t)
 {
-    put(t, " Total number of particles\n%12lld\n", (long long)(p->ndm + p->nstar));
-    put(t, " Total number of dark matter particles\n%12lld\n", (long long)p->ndm);
-    put(t, " Total number of star particles\n%12lld\n", (long long)p->nstar);
-    put(t, " Total number of sink particles\n%12d\n", 0);
-    put(t, " Particle fields\n");
-    put(t, "pos vel mass iord level ");
+    sk_text_printf(t, " Total number of particles\n%12lld\n", (long long)(p->ndm + p->nstar));
+    sk_text_printf(t, " Total number of dark matter particles\n%12lld\n", (long long)p->ndm);
+    sk_text_printf(t, " Total number of star particles\n%12lld\n", (long long)p->nstar);
+    sk_text_printf(t, " Total number of sink particles\n%12d\n", 0);
+    sk_text_printf(t, " Particle fields\n");
+    sk_text_printf(t, "pos vel mass iord level ");
     if (with_particles(p)) {
-        put(t, "tform ");
+        sk_text_printf(t, "tform ");
         if (synth_has_metal(p))
-            put(t, "metal ");
+            sk_text_printf(t, "metal ");
     }
-    put(t, "\n");
+    sk_text_printf(t, "\n");
 }
 
-static void hydro_descriptor(const synth_plan *p, text *t)
+static void hydro_descriptor(const synth_plan *p, sk_text *t)
 {
     if (p->opt.format == SK_RAMSES_2017) {
-        put(t, "nvar        =%11d\n", p->opt.nvar);
+        sk_text_printf(t, "nvar        =%11d\n", p->opt.nvar);
         for (int ivar = 1; ivar <= p->opt.nvar; ivar++) {
             char name[32];
             synth_hydro_name(p, ivar, name);
-            put(t, "variable #%2d: %s\n", ivar, name);
+            sk_text_printf(t, "variable #%2d: %s\n", ivar, name);
         }
         return;
     }
-    put(t, "# version: %2d\n# ivar, variable_name, variable_type\n", 1);
+    sk_text_printf(t, "# version: %2d\n# ivar, variable_name, variable_type\n", 1);
     for (int ivar = 1; ivar <= p->opt.nvar; ivar++) {
         char name[32];
         synth_hydro_name(p, ivar, name);
-        put(t, "%2d, %s, d\n", ivar, name);
+        sk_text_printf(t, "%2d, %s, d\n", ivar, name);
     }
 }
 
@@ -222,47 +186,47 @@ static char particle_type(const char *name)
     return 'd';
 }
 
-static int particle_descriptor(const synth_plan *p, text *t, sk_error *err)
+static int particle_descriptor(const synth_plan *p, sk_text *t, sk_error *err)
 {
     sk_synth_truth *names = sk_malloc(sizeof *names);
     if (!names)
         return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
     synth_truth_setup(names, p);
-    put(t, "# version: %2d\n# ivar, variable_name, variable_type\n", 1);
+    sk_text_printf(t, "# version: %2d\n# ivar, variable_name, variable_type\n", 1);
     for (int i = 0; i < names->ncol[SYNTH_PARTICLES]; i++) {
         const char *name = names->names[SYNTH_PARTICLES][i];
-        put(t, "%2d, %s, %c\n", i + 1, name, particle_type(name));
+        sk_text_printf(t, "%2d, %s, %c\n", i + 1, name, particle_type(name));
     }
     sk_free(names);
     return SK_OK;
 }
 
-static void namelist(const synth_plan *p, text *t)
+static void namelist(const synth_plan *p, sk_text *t)
 {
     const sk_synth_options *o = &p->opt;
     static const char *const refine[] = {"sphere", "clumps", "random"};
-    put(t, "! Synthetic RAMSES output written by snapkit %s make-ramses, not by RAMSES.\n",
+    sk_text_printf(t, "! Synthetic RAMSES output written by snapkit %s make-ramses, not by RAMSES.\n",
         sk_version());
-    put(t, "! refine=%s refine_param=%.17g seed=%llu cells_target=%lld format=%s\n",
+    sk_text_printf(t, "! refine=%s refine_param=%.17g seed=%llu cells_target=%lld format=%s\n",
         refine[o->refine], p->model.param, (unsigned long long)o->seed, (long long)o->cells_target,
         o->format == SK_RAMSES_2017 ? "2017" : "current");
-    put(t, "&RUN_PARAMS\nhydro=%s\npoisson=%s\npic=%s\nncontrol=1\nnremap=10\n/\n\n",
+    sk_text_printf(t, "&RUN_PARAMS\nhydro=%s\npoisson=%s\npic=%s\nncontrol=1\nnremap=10\n/\n\n",
         o->components & SK_SYNTH_HYDRO ? ".true." : ".false.",
         o->components & SK_SYNTH_GRAVITY ? ".true." : ".false.",
         with_particles(p) ? ".true." : ".false.");
-    put(t, "&AMR_PARAMS\nlevelmin=%d\nlevelmax=%d\nngridmax=%d\n", o->levelmin, o->levelmax,
+    sk_text_printf(t, "&AMR_PARAMS\nlevelmin=%d\nlevelmax=%d\nngridmax=%d\n", o->levelmin, o->levelmax,
         p->ngridmax);
     if (with_particles(p))
-        put(t, "npartmax=%lld\n", (long long)(p->ndm + p->nstar + 1));
-    put(t, "boxlen=%.17g\n/\n\n", o->boxlen);
-    put(t, "&OUTPUT_PARAMS\nnoutput=1\ntout=%.17g\n/\n\n", p->time);
+        sk_text_printf(t, "npartmax=%lld\n", (long long)(p->ndm + p->nstar + 1));
+    sk_text_printf(t, "boxlen=%.17g\n/\n\n", o->boxlen);
+    sk_text_printf(t, "&OUTPUT_PARAMS\nnoutput=1\ntout=%.17g\n/\n\n", p->time);
     if (o->components & SK_SYNTH_HYDRO)
-        put(t, "&HYDRO_PARAMS\ngamma=1.6666667\n/\n\n");
+        sk_text_printf(t, "&HYDRO_PARAMS\ngamma=1.6666667\n/\n\n");
     if (with_particles(p) || synth_has_metal(p)) {
-        put(t, "&PHYSICS_PARAMS\n");
+        sk_text_printf(t, "&PHYSICS_PARAMS\n");
         if (with_particles(p))
-            put(t, "eps_star=0.01\n");
-        put(t, "metal=%s\n/\n", synth_has_metal(p) ? ".true." : ".false.");
+            sk_text_printf(t, "eps_star=0.01\n");
+        sk_text_printf(t, "metal=%s\n/\n", synth_has_metal(p) ? ".true." : ".false.");
     }
 }
 
@@ -270,7 +234,7 @@ int synth_write_text_files(const synth_plan *p, const char *dir, int64_t *bytes,
                            sk_error *err)
 {
     char name[64];
-    text t = {0};
+    sk_text t = {0};
     if (p->opt.format == SK_RAMSES_2017)
         header_2017(p, &t);
     else
@@ -290,11 +254,11 @@ int synth_write_text_files(const synth_plan *p, const char *dir, int64_t *bytes,
         rc = rc ? rc : save(dir, "part_file_descriptor.txt", &t, bytes, files, err);
     }
     if (!rc && p->opt.format != SK_RAMSES_2017) {
-        put(&t, " compile date = (synthetic output)\n patch dir    = \n");
-        put(&t, " remote repo  = snapkit %s make-ramses\n local branch = \n last commit  = \n",
+        sk_text_printf(&t, " compile date = (synthetic output)\n patch dir    = \n");
+        sk_text_printf(&t, " remote repo  = snapkit %s make-ramses\n local branch = \n last commit  = \n",
             sk_version());
         rc = save(dir, "compilation.txt", &t, bytes, files, err);
     }
-    sk_free(t.s);
+    sk_text_free(&t);
     return rc;
 }
