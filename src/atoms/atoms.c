@@ -1,7 +1,7 @@
 /* The atom-file API: formats, opening, the lazy frame index, reading. */
 #include <string.h>
 
-#include "atoms/atoms_internal.h"
+#include "atoms/internal.h"
 #include "snapkit/memory.h"
 #include "snapkit/threads.h"
 
@@ -207,21 +207,12 @@ int sk_atoms_count_frames(sk_atoms_file *f, int64_t *count, sk_error *err)
     return rc;
 }
 
-int at_frame_meta(sk_table *t, sk_atoms_format format, int64_t frame)
+/* Common metadata of every frame read. */
+static int frame_meta(sk_table *t, sk_atoms_format format, int64_t frame)
 {
     int rc = sk_table_meta_set(t, "kind", "atoms");
     rc = rc ? rc : sk_table_meta_set(t, "format", sk_atoms_format_name(format));
     return rc ? rc : sk_table_meta_setf(t, "frame", "%lld", (long long)frame);
-}
-
-int at_rename3(sk_table *t, const char *const from[3], const char *const to[3], sk_error *err)
-{
-    for (int i = 0; i < 3; i++) {
-        int rc = sk_table_rename(t, from[i], to[i], err);
-        if (rc != SK_OK)
-            return rc;
-    }
-    return SK_OK;
 }
 
 static int read_at(sk_atoms_file *f, int64_t k, int with_atoms, int64_t *natoms, sk_table **out,
@@ -251,7 +242,7 @@ static int read_at(sk_atoms_file *f, int64_t k, int with_atoms, int64_t *natoms,
     case SK_ATOMS_EXTXYZ: rc = at_xyz_read(f, pos, line, with_atoms, natoms, out, err); break;
     default: rc = at_data_read(f, with_atoms, natoms, out, err); break;
     }
-    if (rc == SK_OK && at_frame_meta(*out, f->format, k) != SK_OK) {
+    if (rc == SK_OK && frame_meta(*out, f->format, k) != SK_OK) {
         sk_table_free(*out);
         *out = NULL;
         rc = sk_fail(err, SK_ERR_NOMEM, f->src.path, -1, "out of memory");

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "atoms/atoms_internal.h"
+#include "atoms/internal.h"
 #include "snapkit/memory.h"
 #include "core/number_calls.h"
 #include "snapkit/number.h"

@@ -3,7 +3,7 @@
 #ifndef SNAPKIT_ATOMS_DATA_INTERNAL_H
 #define SNAPKIT_ATOMS_DATA_INTERNAL_H
 
-#include "atoms/atoms_internal.h"
+#include "atoms/internal.h"
 
 enum {
     C_ATOMS, C_ATOM_TYPES, C_BONDS, C_BOND_TYPES, C_ANGLES, C_ANGLE_TYPES, C_DIHEDRALS,

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "atoms/atoms_internal.h"
+#include "atoms/internal.h"
 #include "snapkit/memory.h"
 #include "core/number_calls.h"
 #include "snapkit/number.h"
@@ -24,6 +24,17 @@ typedef struct dump_header {
 } dump_header;
 
 /* The single value line after an item. */
+/* Give a table x y z columns from the ones named in `from`. */
+static int rename3(sk_table *t, const char *const from[3], const char *const to[3], sk_error *err)
+{
+    for (int i = 0; i < 3; i++) {
+        int rc = sk_table_rename(t, from[i], to[i], err);
+        if (rc != SK_OK)
+            return rc;
+    }
+    return SK_OK;
+}
+
 static int value_line(sk_atoms_file *f, cursor *c, const char *item, const char **b,
                       const char **e, int64_t *line, sk_error *err)
 {
@@ -464,7 +475,7 @@ int at_dump_read(sk_atoms_file *f, int64_t pos, int64_t line, int with_atoms, in
     if (rc == SK_OK && (pk == 2 || pk == 4))
         rc = sk_table_meta_set(t, "atoms.unwrapped", "1");
     if (rc == SK_OK && pk >= 2)
-        rc = at_rename3(t, pk == 2 ? k_unwrapped : pk == 3 ? k_scaled : k_scaled_unwrapped, k_xyz,
+        rc = rename3(t, pk == 2 ? k_unwrapped : pk == 3 ? k_scaled : k_scaled_unwrapped, k_xyz,
                      err);
     if (rc == SK_OK && pk >= 3 && with_atoms)
         unscale(t, &h, f->threads);

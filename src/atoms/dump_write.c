@@ -1,7 +1,7 @@
 /* Writing LAMMPS text dumps: every column of the frame, in its order. */
 #include <string.h>
 
-#include "atoms/atoms_internal.h"
+#include "atoms/internal.h"
 #include "snapkit/memory.h"
 
 /* ITEM: BOX BOUNDS and its three lines. */

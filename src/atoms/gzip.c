@@ -4,7 +4,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "atoms/atoms_internal.h"
+#include "atoms/internal.h"
 #include "snapkit/memory.h"
 
 static int all_zero(const unsigned char *p, size_t n)

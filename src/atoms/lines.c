@@ -5,7 +5,7 @@
 #include <emmintrin.h>
 #endif
 
-#include "atoms/atoms_internal.h"
+#include "atoms/internal.h"
 
 int at_cursor_next(cursor *c, const char **b, const char **e)
 {

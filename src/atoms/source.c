@@ -9,7 +9,7 @@
 #include "core/openfile.h"
 #include <unistd.h>
 
-#include "atoms/atoms_internal.h"
+#include "atoms/internal.h"
 #include "snapkit/memory.h"
 
 static int inflate_if_gzip(source *src, sk_error *err)

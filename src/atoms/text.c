@@ -1,5 +1,5 @@
 /* Numbers in headers: the shortest form that reads back exactly. */
-#include "atoms/atoms_internal.h"
+#include "atoms/internal.h"
 #include "core/number_calls.h"
 #include "snapkit/number.h"
 

@@ -2,7 +2,7 @@
  * place by commit. */
 #include <string.h>
 
-#include "atoms/atoms_internal.h"
+#include "atoms/internal.h"
 #include "snapkit/memory.h"
 #include "snapkit/threads.h"
 

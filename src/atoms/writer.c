@@ -5,7 +5,7 @@
 #include <fcntl.h>
 #include <string.h>
 
-#include "atoms/atoms_internal.h"
+#include "atoms/internal.h"
 #include "snapkit/atomicfile.h"
 #include "snapkit/memory.h"
 #include "core/number_calls.h"

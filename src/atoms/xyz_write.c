@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "atoms/atoms_internal.h"
+#include "atoms/internal.h"
 #include "snapkit/memory.h"
 
 typedef struct group {

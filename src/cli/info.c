@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "info_text.h"
 #include "store_cli.h"
 
 static const char k_help[] =
@@ -14,35 +15,6 @@ static const char k_help[] =
     "For a .snapkit file: the same facts from the metadata it stores, its tables (rows,\n"
     "chunks, levels, bytes in memory and on disk), the selection it was converted with,\n"
     "and whether --lmax reads of it are exact (--with-coarse) or drop finer leaves.\n";
-
-void info_print_prefixed(const sk_table *meta, const char *prefix, const char *title)
-{
-    size_t n = strlen(prefix);
-    int shown = 0;
-    for (int i = 0; i < sk_table_meta_count(meta); i++) {
-        const char *k = sk_table_meta_key(meta, i);
-        if (strncmp(k, prefix, n) != 0 || !strcmp(k, "ramses.info.bound_key"))
-            continue;
-        if (!shown++)
-            printf("\n%s\n", title);
-        printf("  %-22s %s\n", k + n, sk_table_meta_value(meta, i));
-    }
-}
-
-void info_print_descriptors(const sk_table *meta)
-{
-    const char *hd = sk_table_meta_get(meta, "ramses.hydro_descriptor");
-    const char *pd = sk_table_meta_get(meta, "ramses.part_descriptor");
-    printf("\nhydro descriptor     %s\n", hd ? hd : "(none)");
-    printf("particle descriptor  %s\n", pd ? pd : "(none)");
-}
-
-void info_print_namelist(const sk_table *meta)
-{
-    const char *nml = sk_table_meta_get(meta, "ramses.namelist");
-    if (nml)
-        printf("\nnamelist\n%s%s", nml, nml[0] && nml[strlen(nml) - 1] != '\n' ? "\n" : "");
-}
 
 static void print_usage(const sk_ramses_usage *u)
 {

@@ -1,6 +1,8 @@
 /* snapkit info on a .snapkit file, and selections for compact files. */
 #include "store_cli.h"
 
+#include "info_text.h"
+
 #include <string.h>
 
 /* The options' selection with ranges in the units u. */

@@ -23,11 +23,4 @@ int cli_store_read(const char *path, const char *component, const cli_selection 
 /* `snapkit info FILE.snapkit [--json]`. Returns the exit status. */
 int cli_store_info(const char *path, int json);
 
-/* Parts of info's text that a .snapkit file's metadata also holds
- * (info.c): the keys under prefix as a block under title (bound_key left
- * out), the descriptors' column lists, the namelist. */
-void info_print_prefixed(const sk_table *meta, const char *prefix, const char *title);
-void info_print_descriptors(const sk_table *meta);
-void info_print_namelist(const sk_table *meta);
-
 #endif

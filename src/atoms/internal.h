@@ -210,10 +210,4 @@ int at_dump_write(out_sink *s, const sk_table *t, sk_error *err);
 int at_xyz_write(out_sink *s, const sk_table *t, sk_error *err);
 int at_data_write(out_sink *s, const sk_table *t, sk_error *err);
 
-/* Common metadata of every frame read. */
-int at_frame_meta(sk_table *t, sk_atoms_format format, int64_t frame);
-
-/* Give a table x y z columns from the ones named cx cy cz (renamed). */
-int at_rename3(sk_table *t, const char *const from[3], const char *const to[3], sk_error *err);
-
 #endif
