@@ -2,9 +2,14 @@
 """Write the small seed inputs of the RAMSES fuzz targets (fuzz/corpus/):
 a one-CPU, one-level amr + hydro pair for fuzz_ramses_records, and each
 text file of tests/data's gravpart output behind its parser byte for
-fuzz_ramses_text. Run from the repository root."""
+fuzz_ramses_text, and every file of a small make-ramses output behind its
+index (in name order) for fuzz_ramses_output (needs build/snapkit, or the
+command named by SNAPKIT_CLI). Run from the repository root."""
 import os
+import shutil
 import struct
+import subprocess
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "tests", "data", "ramses", "gravpart", "output_00002")
@@ -78,5 +83,26 @@ def main():
             f.write(bytes([sel]) + text)
 
 
+def output_seeds():
+    """The output fuzz_ramses_output writes at start (same options), each
+    file behind the byte that selects it."""
+    cli = os.environ.get("SNAPKIT_CLI", os.path.join(ROOT, "build", "snapkit"))
+    odir = os.path.join(ROOT, "fuzz", "corpus", "fuzz_ramses_output")
+    os.makedirs(odir, exist_ok=True)
+    tmp = tempfile.mkdtemp()
+    try:
+        out = os.path.join(tmp, "output_00001")
+        subprocess.run([cli, "make-ramses", out, "--ncpu", "2", "--levelmin", "2",
+                        "--levelmax", "3", "--components", "hydro,gravity,particles",
+                        "--npart", "64", "--output", "1", "--threads", "1"],
+                       check=True, capture_output=True)
+        for i, name in enumerate(sorted(os.listdir(out))):
+            with open(os.path.join(odir, name), "wb") as f:
+                f.write(bytes([i]) + open(os.path.join(out, name), "rb").read())
+    finally:
+        shutil.rmtree(tmp)
+
+
 if __name__ == "__main__":
     main()
+    output_seeds()
