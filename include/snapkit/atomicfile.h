@@ -30,7 +30,7 @@ SK_API int sk_atomic_open(sk_atomic_file **out, const char *path, sk_error *err)
 SK_API int sk_atomic_write(sk_atomic_file *f, const void *data, size_t n, sk_error *err);
 /* Write n bytes at offset (positioned; for writers that fill in parallel). */
 SK_API int sk_atomic_pwrite(sk_atomic_file *f, const void *data, size_t n, int64_t offset,
-                     sk_error *err);
+                            sk_error *err);
 /* Bytes appended so far (the append position). */
 SK_API int64_t sk_atomic_tell(const sk_atomic_file *f);
 /* The temporary file's descriptor. */

@@ -87,11 +87,12 @@ typedef struct sk_atoms_file sk_atoms_file;
 /* Open (map or inflate) a file; format SK_ATOMS_AUTO guesses. opts may be
  * NULL. Frames are found lazily. */
 SK_API int sk_atoms_open(sk_atoms_file **out, const char *path, sk_atoms_format format,
-                  const sk_atoms_options *opts, sk_error *err);
+                         const sk_atoms_options *opts, sk_error *err);
 /* The same over bytes in memory (not copied: they must outlive the handle);
  * name is used in messages. gzip bytes are inflated. */
-SK_API int sk_atoms_open_memory(sk_atoms_file **out, const void *data, size_t size, const char *name,
-                         sk_atoms_format format, const sk_atoms_options *opts, sk_error *err);
+SK_API int sk_atoms_open_memory(sk_atoms_file **out, const void *data, size_t size,
+                                const char *name, sk_atoms_format format,
+                                const sk_atoms_options *opts, sk_error *err);
 SK_API void sk_atoms_close(sk_atoms_file *f);
 
 SK_API sk_atoms_format sk_atoms_file_format(const sk_atoms_file *f);
@@ -114,11 +115,11 @@ SK_API int sk_atoms_next(sk_atoms_file *f, sk_table **out, sk_error *err);
 /* Frame k's header without its atoms: a table of 0 rows with the columns
  * (names and types) and the metadata a read gives, and the atom count. */
 SK_API int sk_atoms_frame_header(sk_atoms_file *f, int64_t k, sk_table **out, int64_t *natoms,
-                          sk_error *err);
+                                 sk_error *err);
 
 /* Open, read frame `frame`, close. */
 SK_API int sk_atoms_read(const char *path, sk_atoms_format format, int64_t frame,
-                  const sk_atoms_options *opts, sk_table **out, sk_error *err);
+                         const sk_atoms_options *opts, sk_table **out, sk_error *err);
 
 /* ---- writing ---------------------------------------------------------- */
 
@@ -128,7 +129,7 @@ typedef struct sk_atoms_writer sk_atoms_writer;
  * SK_ATOMS_AUTO guesses from the name. A name ending in .gz is written
  * gzip-compressed (in parallel, as concatenated gzip members). */
 SK_API int sk_atoms_writer_open(sk_atoms_writer **out, const char *path, sk_atoms_format format,
-                         const sk_atoms_options *opts, sk_error *err);
+                                const sk_atoms_options *opts, sk_error *err);
 /* Append one frame. Data files hold one frame: a second is SK_ERR_ARG. */
 SK_API int sk_atoms_writer_add(sk_atoms_writer *w, const sk_table *frame, sk_error *err);
 /* Finish: flush, fsync, rename into place; frees w (also on failure, which
@@ -140,7 +141,7 @@ SK_API void sk_atoms_writer_abort(sk_atoms_writer *w);
 
 /* Write one frame to path (open, add, commit). */
 SK_API int sk_atoms_write(const char *path, const sk_table *frame, sk_atoms_format format,
-                   const sk_atoms_options *opts, sk_error *err);
+                          const sk_atoms_options *opts, sk_error *err);
 
 /* ---- the box ---------------------------------------------------------- */
 

@@ -134,7 +134,7 @@ SK_API int sk_clumps_bound_from_name(const char *name);
  * sigma_v, e_kin, e_grav, alpha_vir, bound (e_kin < |e_grav|); ids has one
  * int32 per particle. */
 SK_API int sk_clumps_find(const sk_table *cells, const sk_clumps_options *o, sk_table **catalogue,
-                   int32_t *ids, sk_error *err);
+                          int32_t *ids, sk_error *err);
 
 #ifdef __cplusplus
 }

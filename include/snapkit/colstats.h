@@ -51,7 +51,8 @@ typedef struct sk_table_stats {
 
 /* Statistics of every numeric column of t, columns spread over up to
  * `threads` threads (0: the thread budget). Free with sk_table_stats_free. */
-SK_API int sk_table_stats_compute(const sk_table *t, int threads, sk_table_stats *out, sk_error *err);
+SK_API int sk_table_stats_compute(const sk_table *t, int threads, sk_table_stats *out,
+                                  sk_error *err);
 SK_API void sk_table_stats_free(sk_table_stats *s);
 
 /* A mergeable accumulator of the statistics of tables with the columns

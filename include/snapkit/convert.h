@@ -52,7 +52,7 @@ typedef struct sk_store_convert_stats {
  * records convert.source, convert.components and convert.with_coarse; each
  * table records its selection as selection.* metadata. */
 SK_API int sk_store_convert(const char *dir, const char *path, const sk_store_convert_options *opt,
-                     sk_store_convert_stats *stats, sk_error *err);
+                            sk_store_convert_stats *stats, sk_error *err);
 
 /* Does the file hold exactly what the RAMSES output `dir` gives for each
  * table's recorded selection (refined cells too when stored)? Rows are
@@ -61,7 +61,7 @@ SK_API int sk_store_convert(const char *dir, const char *path, const sk_store_co
  * naming the table and the first difference. Checksums of the chunks read
  * are checked on the way (use sk_store_verify for all of them). */
 SK_API int sk_store_check_source(sk_store *s, const char *dir, int threads, int *same, char *why,
-                          size_t why_size, sk_error *err);
+                                 size_t why_size, sk_error *err);
 
 /* Everything `snapkit info FILE.snapkit --json` shows, as one object: the
  * keys `snapkit info` gives for a RAMSES output (path, output, format, info,

@@ -38,7 +38,7 @@ SK_API double sk_cosmology_tau(const sk_cosmology *c, double a);
  * times tau[i] (t may be tau). SK_ERR_ARG naming the value for tau > 0 or
  * one where H is not real. */
 SK_API int sk_cosmology_proper_times(const sk_cosmology *c, const double *tau, int64_t n, double *t,
-                              sk_error *err);
+                                     sk_error *err);
 
 /* What a RAMSES output's info file says about its time, in seconds
  * (code time: divide by unit_t). */

@@ -44,16 +44,16 @@ SK_API void sk_error_clear(sk_error *err);
 /* Fill err (when not NULL) and return code. path may be NULL; offset -1
  * leaves the position out of the message. */
 SK_API int sk_fail(sk_error *err, sk_status code, const char *path, int64_t offset,
-            const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+                   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /* As sk_fail, with the record (Fortran record, chunk, frame) named too. */
 SK_API int sk_fail_record(sk_error *err, sk_status code, const char *path,
-                   int64_t record, int64_t offset, const char *fmt, ...)
+                          int64_t record, int64_t offset, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
 
 /* For text formats: names line and column instead of a byte offset. */
 SK_API int sk_fail_text(sk_error *err, sk_status code, const char *path, int64_t line,
-                 int64_t column, const char *fmt, ...)
+                        int64_t column, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
 
 /* SK_ERR_IO (or SK_ERR_NOMEM for ENOMEM) with strerror(errnum) appended:

@@ -36,14 +36,14 @@ SK_API uint64_t sk_hilbert3d_point(double x, double y, double z, int bits);
  * 2^-max_level, so the answer is conservative and tight to that level.
  * Returns the number of CPUs marked by this call. */
 SK_API int sk_hilbert_cpus_for_box(const double lo[3], const double hi[3], int bits,
-                            const double *bound_key, int ndomain, int ncpu, int max_level,
-                            uint8_t *cpu_mask);
+                                   const double *bound_key, int ndomain, int ncpu, int max_level,
+                                   uint8_t *cpu_mask);
 
 /* The same on the ndim-D curve of a 1-D, 2-D or 3-D output (hilbert1d,
  * hilbert2d, hilbert3d); only the first ndim axes of lo and hi are read. */
 SK_API int sk_hilbert_cpus_for_box_nd(int ndim, const double lo[3], const double hi[3], int bits,
-                               const double *bound_key, int ndomain, int ncpu, int max_level,
-                               uint8_t *cpu_mask);
+                                      const double *bound_key, int ndomain, int ncpu, int max_level,
+                                      uint8_t *cpu_mask);
 #ifdef __cplusplus
 }
 #endif

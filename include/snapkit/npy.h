@@ -19,7 +19,7 @@ extern "C" {
 /* Write an array of ndim (1..4) dimensions `shape`, C order, of elements
  * `descr` ("<f8", "<i4", ...) each `elem_size` bytes, from data. */
 SK_API int sk_npy_write(const char *path, const char *descr, size_t elem_size, const int64_t *shape,
-                 int ndim, const void *data, sk_error *err);
+                        int ndim, const void *data, sk_error *err);
 
 #ifdef __cplusplus
 }

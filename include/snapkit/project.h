@@ -139,7 +139,7 @@ SK_API void sk_project_options_free(sk_project_options *opt);
  *   private_budget BYTES[kMG].
  * SK_ERR_ARG naming the key for an unknown key or a bad value. */
 SK_API int sk_project_options_set(sk_project_options *opt, const char *key, const char *value,
-                           sk_error *err);
+                                  sk_error *err);
 
 typedef struct sk_maps sk_maps;
 
@@ -149,7 +149,7 @@ typedef struct sk_maps sk_maps;
  * much they would need), an empty selection (SK_ERR_EMPTY), a zero-length
  * direction or an up vector along it. */
 SK_API int sk_project(const sk_table *table, int nq, const char *const *quantities,
-               const sk_project_options *opt, sk_maps **out, sk_error *err);
+                      const sk_project_options *opt, sk_maps **out, sk_error *err);
 
 SK_API void sk_maps_free(sk_maps *maps);
 
@@ -231,7 +231,7 @@ typedef struct sk_image_options {
  * files written, also those written before a failure (free each name and
  * the list with sk_free). img may be NULL (automatic scale and range). */
 SK_API int sk_maps_write(const sk_maps *maps, const char *path, const sk_image_options *img,
-                  char ***written, int *nwritten, sk_error *err);
+                         char ***written, int *nwritten, sk_error *err);
 
 /* A picture of one map drawn by the caller (the command line draws figures
  * with axes and a colour bar this way; the library itself draws none):
@@ -254,15 +254,15 @@ typedef int (*sk_picture_writer)(void *ctx, const sk_picture *pic, const char *p
 /* sk_maps_write, with each picture (.png, and .svg and .pdf, which only a
  * writer accepts) drawn by `writer` instead of the bare PNG; PATH.json
  * beside each says "figure": true. writer NULL: sk_maps_write. */
-SK_API int sk_maps_write_pictures(const sk_maps *maps, const char *path, const sk_image_options *img,
-                           sk_picture_writer writer, void *ctx, char ***written, int *nwritten,
-                           sk_error *err);
+SK_API int sk_maps_write_pictures(const sk_maps *maps, const char *path,
+                                  const sk_image_options *img, sk_picture_writer writer, void *ctx,
+                                  char ***written, int *nwritten, sk_error *err);
 
 /* Single-format writers of map i (all maps for FITS). */
 SK_API int sk_maps_write_fits(const sk_maps *maps, const char *path, sk_error *err);
 SK_API int sk_maps_write_npy(const sk_maps *maps, int i, const char *path, sk_error *err);
 SK_API int sk_maps_write_png(const sk_maps *maps, int i, const char *path,
-                      const sk_image_options *img, sk_error *err);
+                             const sk_image_options *img, sk_error *err);
 
 /* The viridis colour of t in [0, 1] (clamped) as RGB bytes. */
 SK_API void sk_viridis(double t, unsigned char rgb[3]);

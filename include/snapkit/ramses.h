@@ -116,8 +116,8 @@ SK_API int sk_ramses_disk_usage(const sk_ramses *r, sk_ramses_usage *out, sk_err
 /* Read one component (sk_ramses_component_name) with a selection
  * (NULL: everything). On success *out is a new table the caller frees. */
 SK_API int sk_ramses_read(sk_ramses *r, const char *component, const sk_selection *sel,
-                   const sk_read_options *opt, sk_table **out, sk_read_stats *stats,
-                   sk_error *err);
+                          const sk_read_options *opt, sk_table **out, sk_read_stats *stats,
+                          sk_error *err);
 
 /* Which CPU files a selection needs: cpu_mask[0..ncpu-1] set to 0/1.
  * Returns the count. Conservative for every component. */
@@ -126,8 +126,8 @@ SK_API int sk_ramses_cpus_for(const sk_ramses *r, const sk_selection *sel, uint8
  * read options: what sk_ramses_read opens (sinks: CPU 1's csv only; clumps:
  * every CPU's catalogue). */
 SK_API int sk_ramses_cpus_for_component(const sk_ramses *r, const char *component,
-                                 const sk_selection *sel, const sk_read_options *opt,
-                                 uint8_t *cpu_mask);
+                                        const sk_selection *sel, const sk_read_options *opt,
+                                        uint8_t *cpu_mask);
 
 /* Octs at each level of the whole output, from the amr files' headers
  * (nothing else is read): octs[l - 1] for levels l = 1 .. levelmax. A
@@ -164,7 +164,7 @@ SK_API int sk_ramses_derive(const sk_table *t, const char *what, double *out, sk
  * Code lengths (positions, cell sizes) times the length factor give
  * physical lengths. */
 SK_API int sk_ramses_unit_factor(const sk_units *u, const char *unit, double mu, double *factor,
-                          sk_error *err);
+                                 sk_error *err);
 
 #ifdef __cplusplus
 }

@@ -63,7 +63,7 @@ SK_API int sk_selection_copy(sk_selection *dst, const sk_selection *src, sk_erro
  * without a range is the whole box ([0,1) absolute; relative ranges need a
  * range). SK_ERR_ARG for lo >= hi or an unknown unit. */
 SK_API int sk_selection_set_region(sk_selection *sel, const sk_region_request *req,
-                            const sk_units *units, sk_error *err);
+                                   const sk_units *units, sk_error *err);
 
 /* Parse "a,b,c" into sel->vars (replacing earlier ones). */
 SK_API int sk_selection_set_vars(sk_selection *sel, const char *csv, sk_error *err);

@@ -90,11 +90,11 @@ typedef struct sk_store_writer sk_store_writer;
 /* Start writing `path` (through a temporary file beside it). opt may be
  * NULL for the defaults. */
 SK_API int sk_store_writer_open(sk_store_writer **out, const char *path,
-                         const sk_store_write_options *opt, sk_error *err);
+                                const sk_store_write_options *opt, sk_error *err);
 
 /* A file-level metadata pair (e.g. "convert.source"); set replaces. */
 SK_API int sk_store_writer_set_meta(sk_store_writer *w, const char *key, const char *value,
-                             sk_error *err);
+                                    sk_error *err);
 
 /* Append one table under `name` (NULL: the table's "component" metadata,
  * else "table<N>"). Names are unique within a file. Cell tables (int32
@@ -106,7 +106,7 @@ SK_API int sk_store_writer_set_meta(sk_store_writer *w, const char *key, const c
  * SK_ERR_ARG (a taken name, cell indices outside their level) leaves the
  * writer usable; after any other failure only sk_store_writer_abort. */
 SK_API int sk_store_writer_add(sk_store_writer *w, const char *name, const sk_table *table,
-                        sk_error *err);
+                               sk_error *err);
 
 /* Write the footer, flush, and rename the file into place; frees w (also on
  * failure, when the target is left untouched). stats may be NULL. */
@@ -117,8 +117,8 @@ SK_API void sk_store_writer_abort(sk_store_writer *w);
 
 /* One call: write `ntables` tables (names NULL: from metadata). */
 SK_API int sk_store_save(const char *path, const sk_table *const *tables, const char *const *names,
-                  int ntables, const sk_store_write_options *opt, sk_store_write_stats *stats,
-                  sk_error *err);
+                         int ntables, const sk_store_write_options *opt,
+                         sk_store_write_stats *stats, sk_error *err);
 
 /* ---- reading ---- */
 
@@ -134,12 +134,12 @@ typedef struct sk_store_open_options {
  * truncated, SK_ERR_CHECKSUM for a damaged footer, SK_ERR_VERSION for a
  * newer major version. opt may be NULL. */
 SK_API int sk_store_open(sk_store **out, const char *path, const sk_store_open_options *opt,
-                  sk_error *err);
+                         sk_error *err);
 
 /* The same from bytes in memory (not copied: they must outlive the handle);
  * `name` stands for the path in messages. */
 SK_API int sk_store_open_memory(sk_store **out, const void *data, size_t size, const char *name,
-                         const sk_store_open_options *opt, sk_error *err);
+                                const sk_store_open_options *opt, sk_error *err);
 
 SK_API void sk_store_close(sk_store *s);
 
@@ -175,7 +175,8 @@ typedef struct sk_store_table_info {
 } sk_store_table_info;
 
 /* Table i, 0 <= i < ntables; SK_ERR_ARG when out of range. */
-SK_API int sk_store_get_table_info(const sk_store *s, int i, sk_store_table_info *out, sk_error *err);
+SK_API int sk_store_get_table_info(const sk_store *s, int i, sk_store_table_info *out,
+                                   sk_error *err);
 /* Index of the table called name, -1 when absent. */
 SK_API int sk_store_table_index(const sk_store *s, const char *name);
 
@@ -197,12 +198,12 @@ SK_API int sk_store_describe(const sk_store *s, const char *table, sk_table **ou
  * chunks read. Rows come in file order (along the curve; refined cells after
  * the leaves), which is not the RAMSES reader's per-file order. */
 SK_API int sk_store_read(sk_store *s, const char *table, const sk_selection *sel,
-                  const sk_read_options *opt, sk_table **out, sk_read_stats *stats,
-                  sk_error *err);
+                         const sk_read_options *opt, sk_table **out, sk_read_stats *stats,
+                         sk_error *err);
 
 /* How many chunks of `table` a selection would read (of `*total`). */
 SK_API int64_t sk_store_chunks_for(const sk_store *s, const char *table, const sk_selection *sel,
-                            const sk_read_options *opt, int64_t *total, sk_error *err);
+                                   const sk_read_options *opt, int64_t *total, sk_error *err);
 
 /* Read every chunk of every table, check every checksum and that every
  * chunk decodes to its recorded size, values and bounds. threads 0: the
@@ -218,7 +219,7 @@ SK_API int sk_store_verify(sk_store *s, int threads, sk_progress progress, sk_er
  * is not NULL, it holds one line saying what differs first. Fails only when
  * memory runs out. */
 SK_API int sk_tables_same_rows(const sk_table *a, const sk_table *b, int *equal, char *why,
-                        size_t why_size, sk_error *err);
+                               size_t why_size, sk_error *err);
 
 #ifdef __cplusplus
 }

@@ -72,16 +72,16 @@ typedef struct sk_consumer {
  * bytes_allocated counts the per-thread buffers, not what the consumer
  * allocates outside the library. */
 SK_API int sk_ramses_stream(sk_ramses *r, const char *component, const sk_selection *sel,
-                     const sk_read_options *opt, const sk_consumer *consumer,
-                     sk_read_stats *stats, sk_error *err);
+                            const sk_read_options *opt, const sk_consumer *consumer,
+                            sk_read_stats *stats, sk_error *err);
 
 /* Stream a table of a .snapkit file, one batch per chunk read, with the
  * arguments of sk_store_read (stats->files_opened counts chunks). Only the
  * columns the selection names are read and decoded (cells always keep
  * level, cx, cy, cz). */
 SK_API int sk_store_stream(sk_store *s, const char *table, const sk_selection *sel,
-                    const sk_read_options *opt, const sk_consumer *consumer,
-                    sk_read_stats *stats, sk_error *err);
+                           const sk_read_options *opt, const sk_consumer *consumer,
+                           sk_read_stats *stats, sk_error *err);
 
 #ifdef __cplusplus
 }

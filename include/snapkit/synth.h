@@ -110,7 +110,7 @@ typedef struct sk_synth_truth sk_synth_truth;
  * truth of what was written, to free with sk_synth_truth_free, and
  * *report (when not NULL) the counts. */
 SK_API int sk_synth_write(const char *dir, const sk_synth_options *opt, sk_synth_truth **truth,
-                   sk_synth_report *report, sk_error *err);
+                          sk_synth_report *report, sk_error *err);
 
 SK_API void sk_synth_truth_free(sk_synth_truth *t);
 
@@ -128,10 +128,11 @@ SK_API int64_t sk_synth_truth_level_rows(const sk_synth_truth *t, const char *co
 /* Number of columns, and the name of column i (NULL when out of range).
  * Names follow the descriptor files of the format written. */
 SK_API int sk_synth_truth_ncolumns(const sk_synth_truth *t, const char *component);
-SK_API const char *sk_synth_truth_column_name(const sk_synth_truth *t, const char *component, int i);
+SK_API const char *sk_synth_truth_column_name(const sk_synth_truth *t, const char *component,
+                                              int i);
 /* SK_ERR_ARG when the component or column is unknown. */
 SK_API int sk_synth_truth_column(const sk_synth_truth *t, const char *component, const char *column,
-                          sk_synth_stats *out, sk_error *err);
+                                 sk_synth_stats *out, sk_error *err);
 
 /* The truth as one JSON object {"hydro": ..., "gravity": ..., "particles":
  * ...} in the schema of the fixtures' reference.json "full" entry: rows,

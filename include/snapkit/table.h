@@ -80,10 +80,10 @@ SK_API void *sk_table_add(sk_table *table, const char *name, sk_dtype type, sk_e
 /* Add a column whose data (an sk_malloc block of nrows elements) the table
  * takes over. On failure the block is freed. */
 SK_API int sk_table_add_owned(sk_table *table, const char *name, sk_dtype type,
-                       void *data, sk_error *err);
+                              void *data, sk_error *err);
 /* Give an SK_CATEGORY column its labels (copied). */
 SK_API int sk_table_set_labels(sk_table *table, const char *name, const char *const *labels,
-                        int32_t nlabels, sk_error *err);
+                               int32_t nlabels, sk_error *err);
 /* Drop a column; SK_ERR_ARG when absent. */
 SK_API int sk_table_remove(sk_table *table, const char *name);
 /* Rename a column; SK_ERR_ARG when absent or the new name is taken. */
@@ -101,7 +101,7 @@ SK_API int64_t sk_table_bytes(const sk_table *table);
 /* Metadata: ordered string key/value pairs; set replaces an existing key. */
 SK_API int sk_table_meta_set(sk_table *table, const char *key, const char *value);
 SK_API int sk_table_meta_setf(sk_table *table, const char *key, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+                              __attribute__((format(printf, 3, 4)));
 /* Stores the shortest text that reads back to the same double. */
 SK_API int sk_table_meta_set_double(sk_table *table, const char *key, double value);
 SK_API const char *sk_table_meta_get(const sk_table *table, const char *key);

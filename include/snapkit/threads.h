@@ -42,8 +42,8 @@ SK_API int sk_thread_budget_ranks(void);
 /* Budget from a given environment, affinity count and machine count:
  * the testable core of sk_thread_budget_get. */
 SK_API int sk_thread_budget_from(int requested, sk_env_fn env, void *ctx,
-                          int affinity_cpus, int machine_cpus,
-                          sk_thread_budget *out);
+                                 int affinity_cpus, int machine_cpus,
+                                 sk_thread_budget *out);
 
 /* Parse a scheduler CPU count such as "16", "16(x2),8" (SLURM) -> 16.
  * Returns 0 when the text holds no positive count. */

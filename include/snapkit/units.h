@@ -54,7 +54,7 @@ SK_API int sk_length_unit_cm(const char *name, double *cm_per_unit, sk_error *er
  * ("kpccm", "Mpccm/h", "Mpc/h", "pccm", ...). SK_ERR_ARG for those when
  * u is not cosmological (h == 0). */
 SK_API int sk_length_unit_cm_at(const sk_units *u, const char *name, double *cm_per_unit,
-                         sk_error *err);
+                                sk_error *err);
 
 /* Box units per one `unit` of length: "standard" -> 1, "code" -> 1/boxlen,
  * physical (and comoving) units through unit_l * boxlen. */
