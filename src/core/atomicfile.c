@@ -265,10 +265,11 @@ static int copy_to_stream(sk_atomic_file *f, sk_error *err)
     int out = to_stdout ? STDOUT_FILENO : open(f->path, O_WRONLY | O_CLOEXEC);
     if (out < 0)
         return sk_fail_errno(err, f->path, errno, "cannot open for writing");
-    static char buf[1 << 16];
-    int rc = SK_OK;
+    enum { CHUNK = 1 << 16 };
+    char *buf = sk_malloc(CHUNK);
+    int rc = buf ? SK_OK : sk_fail(err, SK_ERR_NOMEM, f->path, -1, "out of memory");
     for (off_t at = 0; rc == SK_OK;) {
-        ssize_t r = pread(f->fd, buf, sizeof buf, at);
+        ssize_t r = pread(f->fd, buf, CHUNK, at);
         if (r < 0 && errno == EINTR)
             continue;
         if (r < 0)
@@ -279,6 +280,7 @@ static int copy_to_stream(sk_atomic_file *f, sk_error *err)
             rc = sk_fail_errno(err, f->path, errno, "write failed");
         at += r > 0 ? r : 0;
     }
+    sk_free(buf);
     if (!to_stdout && close(out) != 0 && rc == SK_OK)
         rc = sk_fail_errno(err, f->path, errno, "cannot close");
     return rc;
