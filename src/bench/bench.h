@@ -507,6 +507,11 @@ void sk_bench_meta_json(const sk_bench_meta *m, sk_json *j);
  * ("warm" or "cold", per row), then the report's CSV columns. */
 extern const char sk_bench_csv_header[];
 
+/* Stages whose types live in their own headers (bench/atoms.h,
+ * bench/project_grid.h). */
+typedef struct sk_atoms_bench sk_atoms_bench;
+typedef struct sk_project_grid sk_project_grid;
+
 /* Every stage that ran (NULL when it did not). */
 typedef struct sk_report {
     const sk_machine *machine;       /* required */
@@ -518,6 +523,8 @@ typedef struct sk_report {
     const sk_scaling *sweep;
     const sk_outputs_bench *outputs;
     const sk_lmax_bench *lmax;
+    const sk_project_grid *project_grid; /* the project stage at several resolutions */
+    const sk_atoms_bench *atoms;
     const sk_bench_meta *meta;       /* the run's metadata (NULL: none written) */
     int max_threads;                 /* the --max-threads asked for (0: none) */
 } sk_report;
@@ -569,9 +576,11 @@ int sk_bench_csv_append(const char *path, const sk_bench_meta *meta, const sk_re
 /* The figure: one panel per stage that ran, drawn with cairo. Its
  * layout: the page's size in points (one point is one pixel of the PNG)
  * and each panel's stage ("sweep", "storage", "read", "convert",
- * "project", "lmax", and "efficiency" when a sweep has two levels or more) and frame, in drawing order; returns the panel count (at
- * most SK_REPORT_MAX_PANELS). */
-#define SK_REPORT_MAX_PANELS 7
+ * "project", "lmax", "project_grid", "atoms", "atoms_peers" when a peer
+ * ran, and "efficiency" when a sweep has two levels or more) and frame,
+ * in drawing order; returns the panel count (at most
+ * SK_REPORT_MAX_PANELS). */
+#define SK_REPORT_MAX_PANELS 12
 typedef struct sk_report_panel {
     char name[16];
     double x, y, w, h;

@@ -2,7 +2,9 @@
  * what `snapkit bench <stage> --json` prints. */
 #include <math.h>
 
+#include "bench/atoms.h"
 #include "bench/bench.h"
+#include "bench/project_grid.h"
 
 void sk_thread_budget_json(const sk_thread_budget *b, sk_json *j)
 {
@@ -342,6 +344,14 @@ void sk_report_json(const sk_report *r, sk_json *j)
     if (r->lmax) {
         sk_json_key(j, "lmax");
         sk_lmax_json(r->lmax, j);
+    }
+    if (r->project_grid) {
+        sk_json_key(j, "project_grid");
+        sk_project_grid_json(r->project_grid, j);
+    }
+    if (r->atoms) {
+        sk_json_key(j, "atoms");
+        sk_atoms_bench_json(r->atoms, j);
     }
     sk_json_object_end(j);
 }

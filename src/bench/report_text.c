@@ -6,7 +6,10 @@
 
 #include "bench/format.h"
 #include "core/text.h"
+#include "bench/atoms.h"
 #include "bench/bench.h"
+#include "bench/project_grid.h"
+#include "snapkit/memory.h"
 
 static const char *plural(int64_t n)
 {
@@ -321,5 +324,14 @@ char *sk_report_text(const sk_report *r)
         sk_text_puts(&b, "\n");
         lmax(&b, r->lmax);
     }
+    /* The stages whose text lives beside them. */
+    char *more[2] = {r->project_grid ? sk_project_grid_text(r->project_grid) : NULL,
+                     r->atoms ? sk_atoms_bench_text(r->atoms) : NULL};
+    for (int k = 0; k < 2; k++)
+        if (more[k]) {
+            sk_text_puts(&b, "\n");
+            sk_text_puts(&b, more[k]);
+            sk_free(more[k]);
+        }
     return sk_text_take(&b);
 }
