@@ -43,8 +43,12 @@ void skb_cu_atom(int n, int64_t id, double xyz[3])
     for (int axis = 0; axis < 3; axis++) {
         uint64_t h = splitmix64(SKB_CU_SEED + 3 * (uint64_t)id + (uint64_t)axis);
         double u = (double)(h >> 11) * 0x1p-53; /* [0, 1) */
-        double d = (u - 0.5) * (2 * SKB_CU_DISPLACEMENT);
-        double x = ((double)idx[axis] + basis[b][axis]) * SKB_CU_LATTICE + d;
+        volatile double d = (u - 0.5) * (2 * SKB_CU_DISPLACEMENT);
+        /* Rounded once per operation, never fused into one multiply-add
+         * (a -march with FMA would otherwise change the last bit and
+         * the Python copy of this formula would disagree). */
+        volatile double site = ((double)idx[axis] + basis[b][axis]) * SKB_CU_LATTICE;
+        double x = site + d;
         if (x < 0) {
             x += box;
             if (x >= box) /* a displacement below half an ulp of the box */
