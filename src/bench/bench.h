@@ -384,6 +384,8 @@ typedef struct sk_lmax_path {
     int64_t bytes_read;      /* of files */
     double seconds;          /* median of the warm runs */
     double seconds_min;      /* fastest warm run */
+    double cold_seconds;     /* the first read after dropping its files from the page cache;
+                                NAN when not measured */
 } sk_lmax_path;
 
 typedef struct sk_lmax_point {
@@ -412,6 +414,9 @@ typedef struct sk_lmax_bench {
     char file[1024];         /* the compact file measured ("" when none) */
     int file_exact;          /* 1: it holds refined cells, so its lmax reads are RAMSES's */
     int threads, runs;
+    int cold;                /* 1: cold reads were asked for */
+    int cache_dropped;       /* 1: every cold read found its files dropped from the cache */
+    char cache_note[256];    /* why some could not be, when some could not */
     int levelmin, levelmax;  /* the lmax studied: first and last */
     int npoints;
     sk_lmax_point points[SK_BENCH_MAX_LMAX];
@@ -423,6 +428,8 @@ typedef struct sk_lmax_bench_options {
     const char *file;        /* the compact file of the same output (NULL: none) */
     int threads;             /* 0: the budget */
     int runs;                /* warm reads per lmax and path (>= 1; 0 means 3) */
+    int cold;                /* 1: drop the path's files from the page cache before its
+                                first read at each lmax, and time that read */
     sk_progress progress;    /* done/total counts reads */
 } sk_lmax_bench_options;
 

@@ -104,6 +104,8 @@ static void lmax_path_rows(sk_text *b, const char *series, int threads, const sk
     row(b, "lmax", s, threads, "bytes_allocated", (double)p->bytes_allocated, "B");
     row(b, "lmax", s, threads, "bytes_read", (double)p->bytes_read, "B");
     row(b, "lmax", s, threads, "seconds", p->seconds, "s");
+    if (isfinite(p->cold_seconds))
+        row(b, "lmax", s, threads, "cold_seconds", p->cold_seconds, "s");
 }
 
 static void lmax_fit_rows(sk_text *b, const char *series, const sk_lmax_fits *f)

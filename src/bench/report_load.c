@@ -212,6 +212,7 @@ static void lmax_path(const skb_json_value *v, sk_lmax_path *p)
     p->bytes_read = lnum(v, "bytes_read");
     p->seconds = num(v, "seconds");
     p->seconds_min = num(v, "seconds_min");
+    p->cold_seconds = skb_json_get(v, "cold_seconds") ? num(v, "cold_seconds") : NAN;
 }
 
 static void lmax(const skb_json_value *v, sk_lmax_bench *b)
@@ -223,6 +224,9 @@ static void lmax(const skb_json_value *v, sk_lmax_bench *b)
     b->runs = inum(v, "runs");
     b->levelmin = inum(v, "levelmin");
     b->levelmax = inum(v, "levelmax");
+    b->cold = inum(v, "cold");
+    b->cache_dropped = inum(v, "cache_dropped");
+    str(v, "cache_note", b->cache_note, sizeof b->cache_note);
     const skb_json_value *p;
     b->npoints = array(v, "points", SK_BENCH_MAX_LMAX, &p);
     for (int i = 0; i < b->npoints; i++) {

@@ -304,7 +304,8 @@ static int run_lmax(const char *source, sk_bench_source *src, const char *out,
         cli_progress progress;
         cli_progress_init(&progress, "bench lmax");
         sk_lmax_bench_options opt = {.component = "hydro", .file = path, .threads = threads,
-                                     .runs = runs, .progress = bench_progress_hook(&progress)};
+                                     .runs = runs, .cold = 1,
+                                     .progress = bench_progress_hook(&progress)};
         rc = sk_bench_lmax(src, sel, &opt, &rr->lmax, &err);
         cli_progress_done(&progress);
     }

@@ -8,6 +8,7 @@
 #include "bench/atoms.h"
 #include "bench/json_read.h"
 #include "bench/project_grid.h"
+#include "figure/figure.h"
 #include "snapkit/memory.h"
 
 static void test_cells(void)
@@ -239,5 +240,6 @@ int main(void)
     test_check();
     test_lists();
     test_json_and_panels();
+    skf_release(); /* the font caches the figure filled */
     return test_done();
 }
