@@ -236,13 +236,23 @@ static void convert_panel(cairo_t *c, const sk_report *r, double x, double y)
         skf_bar(&right, i, 3, 0, 1, mb[i], -1, skf_series_colour(i));
         skf_slot_label(&right, i, 3, paths[i]);
     }
-    char note[128];
-    if (isfinite(cv->break_even_rereads))
+    /* Both break-evens (the write alone, and the whole conversion,
+     * against the read saved) and the churn ratio, as the text gives them. */
+    char note[128], more[128] = "";
+    if (isfinite(cv->break_even_rereads)) {
         snprintf(note, sizeof note, "re-read %.3gx faster; pays after %.3g re-reads", cv->speedup,
                  cv->break_even_rereads);
-    else
+        snprintf(more, sizeof more, "the whole conversion pays after %.3g", cv->break_even_conversion);
+    } else {
         snprintf(note, sizeof note, "re-read %.3gx faster; never pays", cv->speedup);
-    skf_text(c, p.x + p.w / 2, p.y + p.h + 34, note, SKF_SIZE_LABEL, SKF_CENTRE, 0, SKF_INK);
+    }
+    if (isfinite(cv->churn_ratio)) {
+        size_t len = strlen(more);
+        snprintf(more + len, sizeof more - len, "%schurn %.3gx (source / file)", len ? "; " : "",
+                 cv->churn_ratio);
+    }
+    skf_text(c, p.x + p.w / 2, p.y + p.h + 32, note, SKF_SIZE_LABEL, SKF_CENTRE, 0, SKF_INK);
+    skf_text(c, p.x + p.w / 2, p.y + p.h + 46, more, SKF_SIZE_TICK, SKF_CENTRE, 0, SKF_INK);
 }
 
 static void project_panel(cairo_t *c, const sk_report *r, double x, double y)
