@@ -399,11 +399,11 @@ static int lammps_script(const char *path, const char *input, const char *work, 
                 "variable t python wall\n"
                 "units metal\natom_style atomic\nboundary p p p\n"
                 "print \"SK %d start ${t}\"\n"
-                "read_data %s\n"
+                "read_data \"%s\"\n"
                 "print \"SK %d read ${t}\"\n"
-                "write_dump all custom %s/lammps_%s.dump id type x y z modify format float %%.17g\n"
+                "write_dump all custom \"%s/lammps_%s.dump\" id type x y z modify format float %%.17g\n"
                 "print \"SK %d dump ${t}\"\n"
-                "write_data %s/lammps_%s.data\n"
+                "write_data \"%s/lammps_%s.data\"\n"
                 "print \"SK %d data ${t}\"\n",
                 r, input, r, work, name, r, work, name, r);
     }
