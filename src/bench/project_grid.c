@@ -135,7 +135,7 @@ void skb_project_grid_from_json(const skb_json_value *v, sk_project_grid *g)
     for (int i = 0; grid && grid->type == SKB_JSON_ARRAY && i < grid->n && g->nres < SK_GRID_MAX_RES; i++) {
         double res = skb_json_number(&grid->items[i], "res", 0);
         const skb_json_value *p = skb_json_get(&grid->items[i], "project");
-        if (!isfinite(res) || !p || p->type != SKB_JSON_OBJECT)
+        if (!(res >= 1) || !p || p->type != SKB_JSON_OBJECT) /* a log axis needs res > 0 */
             continue;
         g->res[g->nres] = (int)fmax(0, fmin(65536, res));
         skb_project_from_json(p, &g->runs[g->nres++]);
@@ -155,13 +155,15 @@ void skb_grid_panel(cairo_t *c, const sk_project_grid *g, double x, double y, do
         ncases = g->runs[r].ncases > ncases ? g->runs[r].ncases : ncases;
         for (int k = 0; k < g->runs[r].ncases; k++) {
             const sk_scaling *s = &g->runs[r].cases[k].scaling;
-            for (int i = 0; i < s->npoints; i++)
+            for (int i = 0; i < s->npoints && s->points[0].threads > 0; i++)
                 top = fmax(top, fmax(s->points[i].speedup, s->points[i].threads / (double)s->points[0].threads));
         }
     }
     p.xlog = 1;
     p.xlo = ticks[0] / 1.4;
     p.xhi = ticks[g->nres - 1] * 1.4;
+    if (!isfinite(top))
+        top = 1; /* a hand-edited report's times */
     p.ylo = 0;
     p.yhi = skf_nice_ceiling(top * 1.5); /* room for the legend */
     skf_axes(&p, ticks, g->nres, "pixels across", "speedup over the fewest threads");

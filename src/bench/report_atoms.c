@@ -166,8 +166,9 @@ void skb_atoms_from_json(const skb_json_value *v, sk_atoms_bench *b)
     str(lmp, "note", b->lammps_note, sizeof b->lammps_note);
     const skb_json_value *s = skb_json_get(v, "sizes");
     for (int i = 0; s && s->type == SKB_JSON_ARRAY && i < s->n && i < SK_ATOMS_MAX_SIZES; i++)
-        if (s->items[i].type == SKB_JSON_NUMBER && isfinite(s->items[i].number))
-            b->sizes[b->nsizes++] = (int64_t)fmax(0, fmin(9e18, s->items[i].number));
+        if (s->items[i].type == SKB_JSON_NUMBER && s->items[i].number >= 1 &&
+            s->items[i].number <= 9e18) /* a log axis needs positive sizes */
+            b->sizes[b->nsizes++] = (int64_t)s->items[i].number;
     const skb_json_value *f = skb_json_get(v, "formats");
     for (int i = 0; f && f->type == SKB_JSON_ARRAY && i < f->n && b->nformats < 3; i++)
         if (f->items[i].type == SKB_JSON_STRING)
@@ -352,6 +353,8 @@ void skb_atoms_rate_panel(cairo_t *c, const sk_atoms_bench *a, double x, double 
     for (int i = 0; i < a->nrows; i++)
         if (a->rows[i].snapkit.ok && a->rows[i].snapkit.seconds > 0)
             top = fmax(top, (double)a->rows[i].atoms / a->rows[i].snapkit.seconds / 1e6);
+    if (!isfinite(top))
+        top = 1; /* a hand-edited report's times */
     p.xlo = ticks[0] / 1.5;
     p.xhi = ticks[a->nsizes - 1] * 1.5;
     p.xlog = 1;
@@ -414,7 +417,7 @@ void skb_atoms_peers_panel(cairo_t *c, const sk_atoms_bench *a, double x, double
             }
         }
     p.ylo = 0;
-    p.yhi = skf_nice_ceiling(top * 1.3);
+    p.yhi = skf_nice_ceiling(isfinite(top) ? top * 1.3 : 2);
     skf_bar_axes(&p, "times snapkit's time");
     static const uint32_t colours[2] = {SKF_ORANGE, SKF_GREEN};
     for (int i = 0; i < n; i++) {
