@@ -2,23 +2,26 @@
 """snapkit against ASE on LAMMPS dump, LAMMPS data and extended XYZ files.
 
 The shape of mdapy's published I/O benchmark, with ASE as the peer: fcc
-copper displaced by up to 0.1 A (/work/shared/fixtures/atoms/make.sh) at
-4,000 / 32,000 / 256,000 / 2,048,000 atoms; read and write of each format.
+copper displaced by up to 0.1 A at 4,000 / 32,000 / 256,000 / 2,048,000
+atoms; read and write of each format, both called from Python
+(`snapkit bench atoms` measures the same from C, with LAMMPS too).
 Every measurement runs in its own process: import, a warm-up on the
-500-atom file, one run whose result is checked against the fixture facts
-(atom count, first and last atom as LAMMPS wrote them), then the shortest
-of three timed runs (its CPU seconds, all threads, are reported too: on a
-shared machine they show the work when wall times are noisy). Memory is the peak resident size during the timed runs
-beyond the process's size just before them (/proc/self/clear_refs); for
-snapkit's reads it includes the mapped file.
+500-atom file, one run whose result is checked atom by atom against the
+generator (bench/cu_fcc.py: count, ids, every coordinate), then the
+shortest of three timed runs (its CPU seconds, all threads, are reported
+too: on a shared machine they show the work when wall times are noisy).
+Memory is the peak resident size during the timed runs beyond the
+process's size just before them (/proc/self/clear_refs); for snapkit's
+reads it includes the mapped file.
 
     /usr/bin/python3 bench/atoms_vs_ase.py [--sizes 4000,32000,256000,2048000]
-                     [--threads 2] [--generate] [--out bench/out]
+                     [--threads 2] [--out bench/out]
 
-Inputs: the 500/4000/32000 files come from $SNAPKIT_SHARED/fixtures/atoms
-(or tests/data/atoms); 256000 and 2048000 from --out, made there by
-make.sh with --generate (~75 s). Writes a Markdown table and JSON to --out.
-ASE 3.22 cannot write LAMMPS dumps; that row shows only snapkit.
+Inputs: cu_fcc_N.dump, .data and .extxyz in --out, generated there when
+missing by the repository's own generator (`snapkit bench atoms --inputs
+OUT`, src/bench/atoms_gen.c; a few seconds for every size). Writes a
+Markdown table and JSON to --out. ASE 3.22 cannot write LAMMPS dumps;
+that row shows only snapkit.
 """
 import argparse
 import json
@@ -29,36 +32,24 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-SHARED = os.environ.get("SNAPKIT_SHARED") or next(
-    (d for d in (os.path.join(ROOT, "..", "shared"), os.path.join(ROOT, "..", "..", "shared"))
-     if os.path.isdir(d)), os.path.join(ROOT, "..", "shared"))
-FIXTURES = os.path.join(SHARED, "fixtures", "atoms")
 PY = "/usr/bin/python3"
+sys.path.insert(0, HERE)
+import cu_fcc  # noqa: E402  (the generator's coordinates, for the checks)
+SNAPKIT = os.environ.get("SNAPKIT_CLI", os.path.join(ROOT, "build", "snapkit"))
 
-# The first and last atom of each configuration as LAMMPS wrote them
-# (fixtures/atoms/README.md): id, x, y, z.
-FACTS = {
-    500: ((1, 18.074620154546398, 0.015937461292342036, 0.060911940392531429),
-          (500, 14.426880288099349, 16.224502085753254, 16.201555254903649)),
-    4000: ((1, 36.149620154546405, 0.015937461292342036, 0.060911940392531429),
-           (4000, 32.50127441712948, 34.316628695053112, 34.323477757592208)),
-    32000: ((1, 72.299620154546403, 0.015937461292342036, 0.060911940392531429),
-            (32000, 68.655322720552945, 70.506464333345178, 70.591050532198778)),
-    256000: ((1, 144.59962015454641, 0.015937461292342036, 0.060911940392531429),
-             (256000, 140.97914325118725, 142.75812270385478, 142.81328368678729)),
-    2048000: ((1, 289.19962015454644, 0.015937461292342036, 0.060911940392531429),
-              (2048000, 285.67089840279237, 287.48695573109882, 287.30997257673067)),
-}
-EXT = {"dump": ".dump", "data": ".data", "extxyz": "_full.extxyz"}
+EXT = {"dump": ".dump", "data": ".data", "extxyz": ".extxyz"}
 
 
 def input_path(n, fmt, out):
-    name = f"cu_fcc_{n}{EXT[fmt]}"
-    for d in (FIXTURES, os.path.join(ROOT, "tests", "data", "atoms"), out):
-        p = os.path.join(d, name)
-        if os.path.exists(p):
-            return p
-    return None
+    p = os.path.join(out, f"cu_fcc_{n}{EXT[fmt]}")
+    return p if os.path.exists(p) else None
+
+
+def generate(sizes, out):
+    """The inputs, by snapkit's own generator (checked atom by atom there)."""
+    subprocess.run([SNAPKIT, "bench", "atoms", "--sizes", ",".join(map(str, sizes)),
+                    "--inputs", out, "--peers", "none", "--runs", "1"],
+                   check=True, stdout=subprocess.DEVNULL)
 
 
 # ---- the child: one program, one operation, one file --------------------
@@ -121,16 +112,16 @@ class Ase:
 
 
 def check(prog, system, n, tol):
-    """The count and the first and last atom (by id where there are ids)."""
+    """Every atom: the count, ids 1..n in order where there are ids, and
+    each coordinate within tol of the generator's."""
     np = prog.np
     pos = prog.positions(system)
     assert len(pos) == n, f"{len(pos)} atoms, expected {n}"
     ids = prog.ids(system)
-    first, last = FACTS[n]
-    for fact in (first, last):
-        row = int(np.nonzero(ids == fact[0])[0][0]) if ids is not None else fact[0] - 1
-        got = pos[row]
-        assert np.all(np.abs(got - np.array(fact[1:])) <= tol), f"atom {fact[0]}: {got} vs {fact}"
+    if ids is not None:
+        assert np.array_equal(ids, np.arange(1, n + 1)), "ids are not 1..n in order"
+    err = np.abs(pos - cu_fcc.positions(n))
+    assert err.max() <= tol, f"atom {int(err.max(axis=1).argmax()) + 1} is {err.max()} A off"
 
 
 def child(args):
@@ -200,7 +191,8 @@ def main():
     ap.add_argument("--ops", default="read,write")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--out", default=os.path.join(HERE, "out"))
-    ap.add_argument("--generate", action="store_true", help="make missing inputs with make.sh")
+    ap.add_argument("--generate", action="store_true", help="(kept for old commands: missing "
+                    "inputs are always generated)")
     ap.add_argument("--child", nargs=4, metavar=("PROGRAM", "OP", "FORMAT", "N"))
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
@@ -210,12 +202,9 @@ def main():
         return child(args)
 
     sizes = [int(s) for s in args.sizes.split(",")]
-    missing = [n for n in sizes if any(input_path(n, f, args.out) is None for f in EXT)]
-    if missing and args.generate:
-        subprocess.run([os.path.join(FIXTURES, "make.sh"), args.out] + [str(n) for n in missing],
-                       check=True)
-    elif missing:
-        sys.exit(f"missing inputs for {missing}: run with --generate (make.sh, ~75 s)")
+    missing = [n for n in [500] + sizes if any(input_path(n, f, args.out) is None for f in EXT)]
+    if missing:
+        generate(missing, args.out)
     rows = []
     print(f"{'format':7} {'op':5} {'atoms':>9} {'snapkit s':>10} {'ASE s':>9} {'ratio':>7} "
           f"{'snapkit MB':>10} {'ASE MB':>8} {'sk CPU':>8} {'ASE CPU':>8}", flush=True)

@@ -48,17 +48,18 @@ section "Projections: snapkit against yt" $py bench/project_vs_yt.py
 section "Atom files: snapkit against ASE" $py bench/atoms_vs_ase.py --sizes 4000,32000 --out "$tmp/atoms"
 
 printf '\n### Conversion break-even\n\n`snapkit bench convert OUTPUT --runs 3 --threads 1 --json` on each output above (one thread: on a shared two-core machine a second thread measures the neighbours)\n\n'
-printf '| output | read s | write s | re-read s | speedup | break-even re-reads | RAMSES MB | .snapkit MB | size |\n'
-printf '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n'
+printf '| output | read s | write s | re-read s | speedup | break-even re-reads | whole conversion | churn | RAMSES MB | .snapkit MB | size |\n'
+printf '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n'
 for d in "${outputs[@]}"; do
     "$cli" bench convert "$d" --runs 3 --threads 1 --file "$tmp/convert.snapkit" --json |
         $py -c '
 import json, sys
 c = json.load(sys.stdin)
 name = "/".join(sys.argv[1].rstrip("/").split("/")[-2:])
-be = c["break_even_rereads"]
-print("| %s | %.4f | %.4f | %.4f | %.1fx | %s | %.1f | %.1f | %.0f%% |" % (
+be, bc, ch = c["break_even_rereads"], c["break_even_conversion"], c["churn_ratio"]
+print("| %s | %.4f | %.4f | %.4f | %.1fx | %s | %s | %s | %.1f | %.1f | %.0f%% |" % (
     name, c["read_seconds"], c["write_seconds"], c["reread_seconds"], c["speedup"],
-    "never" if be is None else "%.2g" % be, c["bytes_ramses"] / 1e6, c["bytes_file"] / 1e6,
+    "never" if be is None else "%.2g" % be, "never" if bc is None else "%.2g" % bc,
+    "-" if ch is None else "%.2gx" % ch, c["bytes_ramses"] / 1e6, c["bytes_file"] / 1e6,
     c["size_percent"]))' "$d"
 done

@@ -384,6 +384,8 @@ typedef struct sk_lmax_path {
     int64_t bytes_read;      /* of files */
     double seconds;          /* median of the warm runs */
     double seconds_min;      /* fastest warm run */
+    double cold_seconds;     /* the first read after dropping its files from the page cache;
+                                NAN when not measured */
 } sk_lmax_path;
 
 typedef struct sk_lmax_point {
@@ -412,6 +414,9 @@ typedef struct sk_lmax_bench {
     char file[1024];         /* the compact file measured ("" when none) */
     int file_exact;          /* 1: it holds refined cells, so its lmax reads are RAMSES's */
     int threads, runs;
+    int cold;                /* 1: cold reads were asked for */
+    int cache_dropped;       /* 1: every cold read found its files dropped from the cache */
+    char cache_note[256];    /* why some could not be, when some could not */
     int levelmin, levelmax;  /* the lmax studied: first and last */
     int npoints;
     sk_lmax_point points[SK_BENCH_MAX_LMAX];
@@ -423,6 +428,8 @@ typedef struct sk_lmax_bench_options {
     const char *file;        /* the compact file of the same output (NULL: none) */
     int threads;             /* 0: the budget */
     int runs;                /* warm reads per lmax and path (>= 1; 0 means 3) */
+    int cold;                /* 1: drop the path's files from the page cache before its
+                                first read at each lmax, and time that read */
     sk_progress progress;    /* done/total counts reads */
 } sk_lmax_bench_options;
 
@@ -507,6 +514,11 @@ void sk_bench_meta_json(const sk_bench_meta *m, sk_json *j);
  * ("warm" or "cold", per row), then the report's CSV columns. */
 extern const char sk_bench_csv_header[];
 
+/* Stages whose types live in their own headers (bench/atoms.h,
+ * bench/project_grid.h). */
+typedef struct sk_atoms_bench sk_atoms_bench;
+typedef struct sk_project_grid sk_project_grid;
+
 /* Every stage that ran (NULL when it did not). */
 typedef struct sk_report {
     const sk_machine *machine;       /* required */
@@ -518,6 +530,8 @@ typedef struct sk_report {
     const sk_scaling *sweep;
     const sk_outputs_bench *outputs;
     const sk_lmax_bench *lmax;
+    const sk_project_grid *project_grid; /* the project stage at several resolutions */
+    const sk_atoms_bench *atoms;
     const sk_bench_meta *meta;       /* the run's metadata (NULL: none written) */
     int max_threads;                 /* the --max-threads asked for (0: none) */
 } sk_report;
@@ -569,9 +583,11 @@ int sk_bench_csv_append(const char *path, const sk_bench_meta *meta, const sk_re
 /* The figure: one panel per stage that ran, drawn with cairo. Its
  * layout: the page's size in points (one point is one pixel of the PNG)
  * and each panel's stage ("sweep", "storage", "read", "convert",
- * "project", "lmax", and "efficiency" when a sweep has two levels or more) and frame, in drawing order; returns the panel count (at
- * most SK_REPORT_MAX_PANELS). */
-#define SK_REPORT_MAX_PANELS 7
+ * "project", "lmax", "project_grid", "atoms", "atoms_peers" when a peer
+ * ran, and "efficiency" when a sweep has two levels or more) and frame,
+ * in drawing order; returns the panel count (at most
+ * SK_REPORT_MAX_PANELS). */
+#define SK_REPORT_MAX_PANELS 12
 typedef struct sk_report_panel {
     char name[16];
     double x, y, w, h;

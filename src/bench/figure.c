@@ -4,11 +4,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bench/atoms.h"
 #include "bench/bench.h"
+#include "bench/project_grid.h"
+#include "bench/report_parts.h"
 #include "figure/plot.h"
 #include "snapkit/memory.h"
 
-enum { PANEL_W = 470, PANEL_H = 320, GAP = 10, HEADER = 44, MAX_PANELS = 7 };
+enum { PANEL_W = 470, PANEL_H = 320, GAP = 10, HEADER = 44, MAX_PANELS = SK_REPORT_MAX_PANELS };
 
 typedef void (*panel_fn)(cairo_t *c, const sk_report *r, double x, double y);
 
@@ -233,13 +236,23 @@ static void convert_panel(cairo_t *c, const sk_report *r, double x, double y)
         skf_bar(&right, i, 3, 0, 1, mb[i], -1, skf_series_colour(i));
         skf_slot_label(&right, i, 3, paths[i]);
     }
-    char note[128];
-    if (isfinite(cv->break_even_rereads))
+    /* Both break-evens (the write alone, and the whole conversion,
+     * against the read saved) and the churn ratio, as the text gives them. */
+    char note[128], more[128] = "";
+    if (isfinite(cv->break_even_rereads)) {
         snprintf(note, sizeof note, "re-read %.3gx faster; pays after %.3g re-reads", cv->speedup,
                  cv->break_even_rereads);
-    else
+        snprintf(more, sizeof more, "the whole conversion pays after %.3g", cv->break_even_conversion);
+    } else {
         snprintf(note, sizeof note, "re-read %.3gx faster; never pays", cv->speedup);
-    skf_text(c, p.x + p.w / 2, p.y + p.h + 34, note, SKF_SIZE_LABEL, SKF_CENTRE, 0, SKF_INK);
+    }
+    if (isfinite(cv->churn_ratio)) {
+        size_t len = strlen(more);
+        snprintf(more + len, sizeof more - len, "%schurn %.3gx (source / file)", len ? "; " : "",
+                 cv->churn_ratio);
+    }
+    skf_text(c, p.x + p.w / 2, p.y + p.h + 32, note, SKF_SIZE_LABEL, SKF_CENTRE, 0, SKF_INK);
+    skf_text(c, p.x + p.w / 2, p.y + p.h + 46, more, SKF_SIZE_TICK, SKF_CENTRE, 0, SKF_INK);
 }
 
 static void project_panel(cairo_t *c, const sk_report *r, double x, double y)
@@ -385,6 +398,23 @@ static void efficiency_panel(cairo_t *c, const sk_report *r, double x, double y)
         efficiency_curve(&p, all[k], k, colours[k], names[k]);
 }
 
+/* The stages whose panels live beside them (project_grid.c,
+ * report_atoms.c). */
+static void grid_panel(cairo_t *c, const sk_report *r, double x, double y)
+{
+    skb_grid_panel(c, r->project_grid, x, y, PANEL_W, PANEL_H);
+}
+
+static void atoms_panel(cairo_t *c, const sk_report *r, double x, double y)
+{
+    skb_atoms_rate_panel(c, r->atoms, x, y, PANEL_W, PANEL_H);
+}
+
+static void atoms_peers_panel(cairo_t *c, const sk_report *r, double x, double y)
+{
+    skb_atoms_peers_panel(c, r->atoms, x, y, PANEL_W, PANEL_H);
+}
+
 /* Whether some sweep has two thread levels or more: an efficiency curve. */
 static int has_efficiency(const sk_report *r)
 {
@@ -410,6 +440,13 @@ static int panels(const sk_report *r, panel_fn *fns, const char **names)
         fns[n] = project_panel, names[n++] = "project";
     if (r->lmax && r->lmax->npoints > 0)
         fns[n] = lmax_panel, names[n++] = "lmax";
+    if (r->project_grid && r->project_grid->nres > 0)
+        fns[n] = grid_panel, names[n++] = "project_grid";
+    if (r->atoms && r->atoms->nrows > 0 && r->atoms->nsizes > 0) {
+        fns[n] = atoms_panel, names[n++] = "atoms";
+        if (skb_atoms_has_peers(r->atoms))
+            fns[n] = atoms_peers_panel, names[n++] = "atoms_peers";
+    }
     if (has_efficiency(r))
         fns[n] = efficiency_panel, names[n++] = "efficiency";
     return n;

@@ -60,11 +60,27 @@ static void step(lmax_ctx *c)
         c->opt->progress.fn(c->opt->progress.ctx, ++c->done, c->total, 0);
 }
 
-/* One untimed read (the cache warm, the sizes known), then the timed ones. */
+/* With cold reads asked: drop the path's files from the cache; 1 when
+ * they left it (else the reason goes to the bench's note). */
+static int drop(sk_bench_source *src, const char *component, sk_lmax_bench *b)
+{
+    char note[sizeof b->cache_note] = "";
+    if (skb_drop_component(src, component, note, sizeof note))
+        return 1;
+    b->cache_dropped = 0;
+    if (!b->cache_note[0])
+        snprintf(b->cache_note, sizeof b->cache_note, "%s", note);
+    return 0;
+}
+
+/* One untimed read (the cache warm, the sizes known; timed as the cold
+ * read when its files were dropped first), then the timed ones. */
 static int measure(lmax_ctx *c, sk_bench_source *src, const sk_selection *sel, int threads,
-                   sk_lmax_path *out, sk_error *err)
+                   sk_lmax_bench *b, sk_lmax_path *out, sk_error *err)
 {
     double times[256];
+    out->cold_seconds = NAN;
+    int cold = b->cold && drop(src, c->component, b);
     for (int r = -1; r < c->runs; r++) {
         sk_table *t = NULL;
         sk_read_stats st;
@@ -72,6 +88,8 @@ static int measure(lmax_ctx *c, sk_bench_source *src, const sk_selection *sel, i
         int rc = sk_bench_source_read(src, c->component, sel, threads, &t, &st, err);
         double dt = monotonic_seconds() - t0;
         if (rc == SK_OK && r < 0) {
+            if (cold)
+                out->cold_seconds = dt;
             out->rows = sk_table_nrows(t);
             out->bytes_allocated = st.bytes_allocated;
             out->bytes_read = st.bytes_read;
@@ -214,15 +232,17 @@ int sk_bench_lmax(sk_bench_source *src, const sk_selection *sel,
     if (rc != SK_OK)
         return rc;
     lmax_ctx c = {.opt = opt, .component = component, .runs = out->runs};
+    out->cold = opt->cold != 0;
+    out->cache_dropped = out->cold; /* until a drop fails */
     c.total = (int64_t)out->npoints * (out->runs + 1) * (file ? 2 : 1);
     sk_selection capped = *sel;
     for (int i = 0; i < out->npoints && rc == SK_OK; i++) {
         sk_lmax_point *p = &out->points[i];
         p->lmax = out->levelmin + i;
         capped.lmax = p->lmax;
-        rc = measure(&c, src, &capped, out->threads, &p->ramses, err);
+        rc = measure(&c, src, &capped, out->threads, out, &p->ramses, err);
         if (rc == SK_OK && file)
-            rc = measure(&c, file, &capped, out->threads, &p->file, err);
+            rc = measure(&c, file, &capped, out->threads, out, &p->file, err);
     }
     sk_bench_source_close(file);
     if (rc == SK_OK)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
+#include "bench/project_grid.h"
 #include "snapkit/memory.h"
 #include "snapkit/project.h"
 
@@ -98,8 +99,8 @@ static int run_cases(const sk_table *t, const char *const *q, int nq,
     return rc;
 }
 
-int sk_bench_project(sk_bench_source *src, const sk_selection *sel,
-                     const sk_project_bench_options *opt, sk_project_bench *out, sk_error *err)
+int skb_project_table(const sk_table *t, const sk_project_bench_options *opt,
+                      sk_project_bench *out, sk_error *err)
 {
     memset(out, 0, sizeof *out);
     const char *text = opt->quantities ? opt->quantities : "sd,T,velocity_x,velocity_y";
@@ -110,13 +111,19 @@ int sk_bench_project(sk_bench_source *src, const sk_selection *sel,
     if (rc != SK_OK)
         return rc;
     snprintf(out->quantities, sizeof out->quantities, "%s", text);
-    sk_table *t = NULL;
-    rc = sk_bench_source_read(src, opt->component ? opt->component : "hydro", sel, 0, &t,
-                                  NULL, err);
-    if (rc != SK_OK)
-        return rc;
     out->rows = sk_table_nrows(t);
-    rc = run_cases(t, q, nq, opt, out, err);
+    return run_cases(t, q, nq, opt, out, err);
+}
+
+int sk_bench_project(sk_bench_source *src, const sk_selection *sel,
+                     const sk_project_bench_options *opt, sk_project_bench *out, sk_error *err)
+{
+    memset(out, 0, sizeof *out);
+    sk_table *t = NULL;
+    int rc = sk_bench_source_read(src, opt->component ? opt->component : "hydro", sel, 0, &t,
+                                  NULL, err);
+    if (rc == SK_OK)
+        rc = skb_project_table(t, opt, out, err);
     sk_table_free(t);
     return rc;
 }

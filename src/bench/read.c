@@ -301,3 +301,8 @@ int sk_bench_read_sweep(sk_bench_source *src, const sk_selection *sel,
     o.warmup = 1;
     return sk_bench_sweep(&o, full_read, &ctx, out, dropped, err);
 }
+
+int skb_drop_component(const sk_bench_source *src, const char *component, char *note, size_t n)
+{
+    return drop_component(src, component, note, n);
+}

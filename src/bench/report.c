@@ -8,6 +8,7 @@
 #include "core/text.h"
 #include "snapkit/atomicfile.h"
 #include "bench/bench.h"
+#include "bench/report_parts.h"
 #include "snapkit/memory.h"
 
 /* One CSV row; the series is quoted because names may hold commas. */
@@ -103,6 +104,8 @@ static void lmax_path_rows(sk_text *b, const char *series, int threads, const sk
     row(b, "lmax", s, threads, "bytes_allocated", (double)p->bytes_allocated, "B");
     row(b, "lmax", s, threads, "bytes_read", (double)p->bytes_read, "B");
     row(b, "lmax", s, threads, "seconds", p->seconds, "s");
+    if (isfinite(p->cold_seconds))
+        row(b, "lmax", s, threads, "cold_seconds", p->cold_seconds, "s");
 }
 
 static void lmax_fit_rows(sk_text *b, const char *series, const sk_lmax_fits *f)
@@ -166,7 +169,23 @@ char *sk_report_csv(const sk_report *r)
         lmax_rows(&b, r->lmax);
     if (r->outputs)
         outputs_rows(&b, r->outputs);
+    if (r->project_grid)
+        skb_grid_csv(&b, r->project_grid);
+    if (r->atoms)
+        skb_atoms_csv(&b, r->atoms);
     return sk_text_take(&b);
+}
+
+/* The row writers, for the stages whose rows live beside them. */
+void skb_csv_row(sk_text *b, const char *stage, const char *series, int threads,
+                 const char *quantity, double value, const char *unit)
+{
+    row(b, stage, series, threads, quantity, value, unit);
+}
+
+void skb_csv_scaling(sk_text *b, const char *stage, const char *series, const sk_scaling *s)
+{
+    scaling_rows(b, stage, series, s);
 }
 
 static int write_file(const char *dir, const char *name, const void *data, size_t n, sk_error *err)

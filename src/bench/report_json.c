@@ -2,7 +2,9 @@
  * what `snapkit bench <stage> --json` prints. */
 #include <math.h>
 
+#include "bench/atoms.h"
 #include "bench/bench.h"
+#include "bench/project_grid.h"
 
 void sk_thread_budget_json(const sk_thread_budget *b, sk_json *j)
 {
@@ -237,6 +239,7 @@ static void lmax_path_json(const sk_lmax_path *p, sk_json *j)
     sk_json_kv_int(j, "bytes_read", p->bytes_read);
     sk_json_kv_double(j, "seconds", p->seconds);
     sk_json_kv_double(j, "seconds_min", p->seconds_min);
+    sk_json_kv_double(j, "cold_seconds", p->cold_seconds);
     sk_json_object_end(j);
 }
 
@@ -272,6 +275,12 @@ void sk_lmax_json(const sk_lmax_bench *b, sk_json *j)
     sk_json_kv_int(j, "runs", b->runs);
     sk_json_kv_int(j, "levelmin", b->levelmin);
     sk_json_kv_int(j, "levelmax", b->levelmax);
+    sk_json_key(j, "cold");
+    sk_json_bool(j, b->cold);
+    sk_json_key(j, "cache_dropped");
+    sk_json_bool(j, b->cache_dropped);
+    if (b->cache_note[0])
+        sk_json_kv_string(j, "cache_note", b->cache_note);
     if (file) {
         sk_json_kv_string(j, "file", b->file);
         sk_json_key(j, "file_exact");
@@ -342,6 +351,14 @@ void sk_report_json(const sk_report *r, sk_json *j)
     if (r->lmax) {
         sk_json_key(j, "lmax");
         sk_lmax_json(r->lmax, j);
+    }
+    if (r->project_grid) {
+        sk_json_key(j, "project_grid");
+        sk_project_grid_json(r->project_grid, j);
+    }
+    if (r->atoms) {
+        sk_json_key(j, "atoms");
+        sk_atoms_bench_json(r->atoms, j);
     }
     sk_json_object_end(j);
 }

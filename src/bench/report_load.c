@@ -200,6 +200,11 @@ static void project(const skb_json_value *v, sk_project_bench *p)
     }
 }
 
+void skb_project_from_json(const skb_json_value *v, sk_project_bench *p)
+{
+    project(v, p);
+}
+
 static void lmax_path(const skb_json_value *v, sk_lmax_path *p)
 {
     p->rows = lnum(v, "rows");
@@ -207,6 +212,7 @@ static void lmax_path(const skb_json_value *v, sk_lmax_path *p)
     p->bytes_read = lnum(v, "bytes_read");
     p->seconds = num(v, "seconds");
     p->seconds_min = num(v, "seconds_min");
+    p->cold_seconds = skb_json_get(v, "cold_seconds") ? num(v, "cold_seconds") : NAN;
 }
 
 static void lmax(const skb_json_value *v, sk_lmax_bench *b)
@@ -218,6 +224,9 @@ static void lmax(const skb_json_value *v, sk_lmax_bench *b)
     b->runs = inum(v, "runs");
     b->levelmin = inum(v, "levelmin");
     b->levelmax = inum(v, "levelmax");
+    b->cold = inum(v, "cold");
+    b->cache_dropped = inum(v, "cache_dropped");
+    str(v, "cache_note", b->cache_note, sizeof b->cache_note);
     const skb_json_value *p;
     b->npoints = array(v, "points", SK_BENCH_MAX_LMAX, &p);
     for (int i = 0; i < b->npoints; i++) {
@@ -282,6 +291,19 @@ int skb_report_from_json(const skb_json_value *root, skb_saved_report *out, sk_e
         case 6: lmax(v, &out->lmax), out->report.lmax = &out->lmax; break;
         default: meta(v, &out->meta), out->report.meta = &out->meta; break;
         }
+    }
+    /* The stages whose readers live beside them. */
+    if (stage(root, "project_grid", &v, err) != SK_OK)
+        return SK_ERR_FORMAT;
+    if (v) {
+        skb_project_grid_from_json(v, &out->project_grid);
+        out->report.project_grid = &out->project_grid;
+    }
+    if (stage(root, "atoms", &v, err) != SK_OK)
+        return SK_ERR_FORMAT;
+    if (v) {
+        skb_atoms_from_json(v, &out->atoms);
+        out->report.atoms = &out->atoms;
     }
     return SK_OK;
 }

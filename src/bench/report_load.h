@@ -3,7 +3,9 @@
 #ifndef SNAPKIT_BENCH_REPORT_LOAD_H
 #define SNAPKIT_BENCH_REPORT_LOAD_H
 
+#include "bench/atoms.h"
 #include "bench/bench.h"
+#include "bench/project_grid.h"
 #include "bench/json_read.h"
 
 /* Every stage a report may hold, and the report pointing at those read. */
@@ -16,6 +18,8 @@ typedef struct skb_saved_report {
     sk_project_bench project;
     sk_scaling sweep;
     sk_lmax_bench lmax;
+    sk_project_grid project_grid;
+    sk_atoms_bench atoms;
     sk_bench_meta meta;
     sk_report report;
 } skb_saved_report;

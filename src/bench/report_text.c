@@ -6,7 +6,10 @@
 
 #include "bench/format.h"
 #include "core/text.h"
+#include "bench/atoms.h"
 #include "bench/bench.h"
+#include "bench/project_grid.h"
+#include "snapkit/memory.h"
 
 static const char *plural(int64_t n)
 {
@@ -193,12 +196,14 @@ static void outputs(sk_text *b, const sk_outputs_bench *o)
                o->ratio > 1 ? "processes are faster" : "threads in one process are as fast or faster");
 }
 
-static void lmax_path(sk_text *b, const sk_lmax_path *p)
+static void lmax_path(sk_text *b, const sk_lmax_path *p, int cold)
 {
-    char a[32], r[32], t[32];
+    char a[32], r[32], t[32], c[32];
     sk_text_printf(b, "  %10lld  %9s  %9s  %9s", (long long)p->rows,
                    skb_bytes((double)p->bytes_allocated, a, sizeof a),
                    skb_bytes((double)p->bytes_read, r, sizeof r), skb_seconds(p->seconds, t, sizeof t));
+    if (cold)
+        sk_text_printf(b, "  %9s", isfinite(p->cold_seconds) ? skb_seconds(p->cold_seconds, c, sizeof c) : "-");
 }
 
 static void lmax_fit(sk_text *b, const char *against, const sk_lmax_fit *f)
@@ -242,23 +247,32 @@ static void lmax(sk_text *b, const sk_lmax_bench *l)
     if (file)
         sk_text_printf(b, "  file %s%s\n", l->file,
                        l->file_exact ? "" : " (leaves only: its lmax reads drop finer cells, so its rows differ)");
-    sk_text_printf(b, "        %-41s", "  RAMSES output");
+    int cold = l->cold;
+    int w = cold ? 52 : 41;
+    sk_text_printf(b, "        %-*s", w, "  RAMSES output");
     if (file)
-        sk_text_printf(b, "  %-41s  ratio RAMSES/file", "  compact file");
-    sk_text_printf(b, "\n  lmax        rows  allocated       read       time");
+        sk_text_printf(b, "  %-*s  ratio RAMSES/file", w, "  compact file");
+    const char *head = cold ? "       rows  allocated       read       warm       cold"
+                            : "       rows  allocated       read       time";
+    sk_text_printf(b, "\n  lmax %s", head);
     if (file)
-        sk_text_printf(b, "        rows  allocated       read       time   time  allocated");
+        sk_text_printf(b, " %s   time  allocated", head);
     sk_text_puts(b, "\n");
     for (int i = 0; i < l->npoints; i++) {
         const sk_lmax_point *p = &l->points[i];
         sk_text_printf(b, "  %4d", p->lmax);
-        lmax_path(b, &p->ramses);
+        lmax_path(b, &p->ramses, cold);
         if (file) {
-            lmax_path(b, &p->file);
+            lmax_path(b, &p->file, cold);
             sk_text_printf(b, "  %5.2fx  %8.2fx", p->time_ratio, p->alloc_ratio);
         }
         sk_text_puts(b, "\n");
     }
+    if (cold && l->cache_dropped)
+        sk_text_printf(b, "  cold: the first read at each lmax, its files dropped from the page cache first\n");
+    else if (cold)
+        sk_text_printf(b, "  cold: '-' where the files stayed cached (%s)\n",
+                       l->cache_note[0] ? l->cache_note : "the cache could not be dropped");
     lmax_fits(b, "RAMSES output", &l->fit_ramses);
     if (file)
         lmax_fits(b, "compact file", &l->fit_file);
@@ -321,5 +335,14 @@ char *sk_report_text(const sk_report *r)
         sk_text_puts(&b, "\n");
         lmax(&b, r->lmax);
     }
+    /* The stages whose text lives beside them. */
+    char *more[2] = {r->project_grid ? sk_project_grid_text(r->project_grid) : NULL,
+                     r->atoms ? sk_atoms_bench_text(r->atoms) : NULL};
+    for (int k = 0; k < 2; k++)
+        if (more[k]) {
+            sk_text_puts(&b, "\n");
+            sk_text_puts(&b, more[k]);
+            sk_free(more[k]);
+        }
     return sk_text_take(&b);
 }

@@ -17,4 +17,9 @@ struct sk_bench_source {
  * file (the file itself). Returns the prefix count. */
 int skb_source_file_kinds(const char *component, const char **prefixes);
 
+/* Drop the files reading `component` opens from the page cache (dirty
+ * pages written back first). Returns 1 when (almost) none of their pages
+ * stayed cached, else 0 with the reason in note (read.c). */
+int skb_drop_component(const struct sk_bench_source *src, const char *component, char *note, size_t n);
+
 #endif

@@ -13,5 +13,6 @@ int cmd_bench_report(int argc, char **argv);
 int cmd_bench_compare(int argc, char **argv);
 int cmd_bench_plot(int argc, char **argv);
 int cmd_bench_clumps(int argc, char **argv); /* bench_clumps.c */
+int cmd_bench_atoms(int argc, char **argv);  /* bench_atoms.c */
 
 #endif

@@ -8,7 +8,7 @@
 #include "snapkit/convert.h"
 
 static const char k_help[] =
-    "usage: snapkit bench lmax OUTPUT [--file F.snapkit | --convert [--file F]]\n"
+    "usage: snapkit bench lmax OUTPUT [--file F.snapkit | --convert [--file F]] [--cold]\n"
     "                          [--component NAME] [--runs N] [--threads N] [selection] [--json]\n\n"
     "Read one cell component of the RAMSES output OUTPUT (default hydro) with each lmax from\n"
     "levelmin to levelmax (or to --lmax N): rows, bytes allocated, bytes read and the warm\n"
@@ -22,6 +22,8 @@ static const char k_help[] =
     "  --convert             write that file first (the component, refined cells too) to F, or\n"
     "                        to snapkit-bench-<pid>.snapkit here, removed at the end\n"
     "  --component NAME      hydro, gravity, rt or clump_field (default hydro)\n"
+    "  --cold                also time a cold read per lmax and path: its files dropped from\n"
+    "                        the page cache first ('-' where the filesystem keeps them)\n"
     "  --threads N           threads per read (default: the job's budget)\n"
     "%s";
 
@@ -73,7 +75,7 @@ static int run(const bench_common *common, sk_lmax_bench_options *opt, int conve
     if (rc != CLI_OK)
         return rc;
     sk_report rep = {.lmax = &b};
-    if (bench_csv(common, &rep, b.threads, "warm") != CLI_OK)
+    if (bench_csv(common, &rep, b.threads, b.cold && b.cache_dropped ? "warm+cold" : "warm") != CLI_OK)
         return CLI_FAIL;
     return bench_print(common->json, &b, lmax_json, common->json ? NULL : sk_lmax_text(&b));
 }
@@ -83,7 +85,7 @@ int cmd_bench_lmax(int argc, char **argv)
     bench_common common;
     bench_common_init(&common, "bench lmax", BENCH_SELECTION | BENCH_COMPONENTS);
     const char *file = NULL;
-    int convert = 0;
+    int convert = 0, cold = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (cli_is(a, "--help") || cli_is(a, "-h")) {
@@ -92,6 +94,8 @@ int cmd_bench_lmax(int argc, char **argv)
             return CLI_OK;
         } else if (cli_is(a, "--convert")) {
             convert = 1;
+        } else if (cli_is(a, "--cold")) {
+            cold = 1;
         } else if (cli_is(a, "--file")) {
             if (!(file = cli_value(argc, argv, &i)))
                 return CLI_USAGE;
@@ -114,7 +118,8 @@ int cmd_bench_lmax(int argc, char **argv)
     sk_lmax_bench_options opt = {.component = common.components[0] ? common.components[0] : "hydro",
                                  .file = file,
                                  .threads = bench_one_thread(&common),
-                                 .runs = common.runs};
+                                 .runs = common.runs,
+                                 .cold = cold};
     int rc = run(&common, &opt, convert, file);
     if (convert && file == path)
         unlink(path);

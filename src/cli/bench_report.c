@@ -9,11 +9,13 @@
 
 #include "bench_commands.h"
 #include "bench_common.h"
+#include "bench_report_stages.h"
 #include "snapkit/convert.h"
 
 static const char k_help[] =
     "usage: snapkit bench report SOURCE [--stages LIST] [--max-threads N] [--lmax N]\n"
-    "                            [--runs N] [selection] [--out DIR]\n\n"
+    "                            [--runs N] [--res LIST] [selection] [--out DIR]\n"
+    "       snapkit bench report --stages atoms [--atoms-sizes LIST] [--out DIR]\n\n"
     "Measure SOURCE (a RAMSES output folder) on this machine and write DIR/report.txt,\n"
     "report.csv, report.json and the figure report.png, .svg, .pdf (default DIR:\n"
     "snapkit-report).\n"
@@ -31,12 +33,20 @@ static const char k_help[] =
     "            or the bytes read? (only when named; RAMSES sources only)\n"
     "  sweep     full reads at each thread level (only when named; it runs first, and read\n"
     "            and convert then use its sweet spot; storage and project sweep threads\n"
-    "            themselves)\n\n"
+    "            themselves)\n"
+    "  atoms     atom files generated in DIR/atoms (then removed): snapkit against ASE and\n"
+    "            LAMMPS, as snapkit bench atoms (only when named; it needs no SOURCE, which\n"
+    "            may then be left out: atoms are not a RAMSES source)\n\n"
     "options:\n"
     "  --max-threads N       use at most N threads (and sweep up to N)\n"
     "  --memory SIZE         plan reads for this much memory (e.g. 16G; default: the RAM,\n"
     "                        or the job's cgroup limit when lower)\n"
     "  --runs N              repetitions per measurement (default 3)\n"
+    "  --res LIST            the project stage's pixels across; a list (256,512,1024) gives\n"
+    "                        the grid resolution x threads (\"project_grid\" in report.json, a\n"
+    "                        panel of where threads stop paying) instead of one resolution\n"
+    "  --atoms-sizes LIST    the atoms stage's atom counts (default 4000,32000,256000,2048000)\n"
+    "  --atoms-peers LIST    ase, lammps or none (default ase,lammps: those installed)\n"
     "  --out DIR             where the report goes (default snapkit-report)\n"
     "  --csv FILE            also append one row per measurement to FILE with the run's\n"
     "                        metadata (UTC time, host, version, build id, CPU, CPUs owned,\n"
@@ -46,7 +56,7 @@ static const char k_help[] =
 
 enum {
     STAGE_STORAGE = 1, STAGE_READ = 2, STAGE_SWEEP = 4, STAGE_CONVERT = 8, STAGE_PROJECT = 16,
-    STAGE_LMAX = 32
+    STAGE_LMAX = 32, STAGE_ATOMS = 64
 };
 
 static const struct {
@@ -57,7 +67,8 @@ static const struct {
                      {"convert", STAGE_CONVERT},
                      {"project", STAGE_PROJECT},
                      {"lmax", STAGE_LMAX},
-                     {"sweep", STAGE_SWEEP}};
+                     {"sweep", STAGE_SWEEP},
+                     {"atoms", STAGE_ATOMS}};
 
 static int parse_stages(const char *text, int *stages)
 {
@@ -70,7 +81,7 @@ static int parse_stages(const char *text, int *stages)
             if (strcmp(tok, k_stage_names[k].name) == 0)
                 bit = k_stage_names[k].bit;
         if (!bit) {
-            cli_fail("--stages: unknown stage '%s' (storage, read, convert, project, lmax, sweep)", tok);
+            cli_fail("--stages: unknown stage '%s' (storage, read, convert, project, lmax, sweep, atoms)", tok);
             return -1;
         }
         *stages |= bit;
@@ -154,6 +165,8 @@ typedef struct report_run {
     sk_convert_bench convert;
     sk_project_bench project;
     sk_lmax_bench lmax;
+    sk_project_grid grid;
+    sk_atoms_bench atoms;
     sk_report report;
 } report_run;
 
@@ -243,9 +256,15 @@ static int run_convert(const char *source, const char *out, const sk_selection *
 }
 
 static int run_project(sk_bench_source *src, const sk_selection *sel, int max_threads, int runs,
-                       report_run *rr)
+                       const int *res, int nres, report_run *rr)
 {
-    sk_project_bench_options opt = {.runs = runs};
+    if (nres > 1) {
+        if (bench_report_grid(src, sel, max_threads, runs, res, nres, &rr->grid) != CLI_OK)
+            return CLI_FAIL;
+        rr->report.project_grid = &rr->grid;
+        return CLI_OK;
+    }
+    sk_project_bench_options opt = {.runs = runs, .res = nres ? res[0] : 0};
     opt.nlevels = sk_bench_default_levels(max_threads, opt.levels, SK_BENCH_MAX_LEVELS);
     cli_progress progress;
     cli_progress_init(&progress, "bench project");
@@ -285,7 +304,8 @@ static int run_lmax(const char *source, sk_bench_source *src, const char *out,
         cli_progress progress;
         cli_progress_init(&progress, "bench lmax");
         sk_lmax_bench_options opt = {.component = "hydro", .file = path, .threads = threads,
-                                     .runs = runs, .progress = bench_progress_hook(&progress)};
+                                     .runs = runs, .cold = 1,
+                                     .progress = bench_progress_hook(&progress)};
         rc = sk_bench_lmax(src, sel, &opt, &rr->lmax, &err);
         cli_progress_done(&progress);
     }
@@ -297,6 +317,62 @@ static int run_lmax(const char *source, sk_bench_source *src, const char *out,
     return CLI_OK;
 }
 
+/* The stages that measure SOURCE, in their order; *threads becomes the
+ * sweep's sweet spot when the sweep ran. */
+typedef struct source_plan {
+    const char *path;
+    const cli_selection *cs;
+    int stages;
+    const char *out;
+    double memory;
+    int runs;
+    const int *res;
+    int nres;
+} source_plan;
+
+static int run_source(const source_plan *p, report_run *rr, int *threads)
+{
+    sk_bench_source *src;
+    sk_selection sel;
+    if (bench_open(p->path, p->cs, &src, &sel) != CLI_OK)
+        return CLI_FAIL;
+    sk_error err;
+    int rc = CLI_OK, stages = p->stages, runs = p->runs;
+    if (sk_bench_source_usage(src, &rr->source, &err) != SK_OK)
+        rc = cli_error(&err);
+    if (rc == CLI_OK) {
+        rr->report.source = &rr->source;
+        show(sk_machine_text(&rr->machine));
+        show(sk_source_text(&rr->source));
+        char warning[256];
+        if (sk_thread_warning(&rr->machine.budget, "--max-threads", warning, sizeof warning))
+            fprintf(stderr, "snapkit: %s\n", warning);
+    }
+    if (rc == CLI_OK && (stages & (STAGE_READ | STAGE_SWEEP | STAGE_CONVERT | STAGE_PROJECT | STAGE_LMAX)))
+        rc = memory_guard(src, &sel, p->memory > 0 ? p->memory : (double)sk_machine_memory(&rr->machine));
+    if (rc == CLI_OK && (stages & STAGE_SWEEP)) {
+        rc = run_sweep(src, &sel, *threads, runs, rr);
+        if (rc == CLI_OK) {
+            *threads = rr->sweep.sweet_spot;
+            printf("the stages below use the sweet spot: %d thread%s\n\n", *threads,
+                   *threads == 1 ? "" : "s");
+        }
+    }
+    if (rc == CLI_OK && (stages & STAGE_STORAGE))
+        rc = run_storage(p->path, rr->machine.budget.threads, runs, rr);
+    if (rc == CLI_OK && (stages & STAGE_READ))
+        rc = run_read(src, &sel, *threads, runs, rr);
+    if (rc == CLI_OK && (stages & STAGE_CONVERT))
+        rc = run_convert(p->path, p->out, &sel, *threads, runs, rr);
+    if (rc == CLI_OK && (stages & STAGE_PROJECT))
+        rc = run_project(src, &sel, rr->machine.budget.threads, runs, p->res, p->nres, rr);
+    if (rc == CLI_OK && (stages & STAGE_LMAX))
+        rc = run_lmax(p->path, src, p->out, &sel, *threads, runs, rr);
+    sk_selection_clear(&sel);
+    sk_bench_source_close(src);
+    return rc;
+}
+
 int cmd_bench_report(int argc, char **argv)
 {
     cli_selection cs;
@@ -306,6 +382,10 @@ int cmd_bench_report(int argc, char **argv)
     int stages = STAGE_STORAGE | STAGE_READ | STAGE_CONVERT | STAGE_PROJECT;
     long long max_threads = 0, runs = 3;
     double memory = 0;
+    int res[SK_GRID_MAX_RES], nres = 0, natoms_sizes = 0;
+    int atoms_peers = SKB_PEER_ASE | SKB_PEER_LAMMPS;
+    int64_t atoms_sizes[SK_ATOMS_MAX_SIZES];
+    sk_error err;
     for (int i = 1; i < argc; i++) {
         int first = i;
         int used = cli_selection_option(&cs, argc, argv, &i);
@@ -340,6 +420,17 @@ int cmd_bench_report(int argc, char **argv)
         } else if (cli_is(a, "--csv")) {
             if (!(csv = cli_value(argc, argv, &i)))
                 return CLI_USAGE;
+        } else if (cli_is(a, "--res") || cli_is(a, "--atoms-sizes") || cli_is(a, "--atoms-peers")) {
+            const char *v = cli_value(argc, argv, &i);
+            int ok = v != NULL;
+            if (ok && cli_is(a, "--res"))
+                ok = sk_project_grid_parse(v, res, &nres, &err) == SK_OK;
+            else if (ok && cli_is(a, "--atoms-sizes"))
+                ok = sk_atoms_parse_sizes(v, atoms_sizes, &natoms_sizes, &err) == SK_OK;
+            else if (ok)
+                ok = sk_atoms_parse_peers(v, &atoms_peers, &err) == SK_OK;
+            if (!ok)
+                return v ? cli_usage("bench report", "%s", err.message) : CLI_USAGE;
         } else if (cli_is(a, "--out")) {
             if (!(out = cli_value(argc, argv, &i)))
                 return CLI_USAGE;
@@ -349,7 +440,7 @@ int cmd_bench_report(int argc, char **argv)
             source = a;
         }
     }
-    if (!source)
+    if (!source && (stages & ~STAGE_ATOMS))
         return cli_usage("bench report", "which output? (snapkit bench report SOURCE)");
     static report_run rr;
     memset(&rr, 0, sizeof rr);
@@ -358,48 +449,24 @@ int cmd_bench_report(int argc, char **argv)
     rr.report.machine = &rr.machine;
     rr.report.max_threads = (int)max_threads;
     int threads = rr.machine.budget.threads;
-    sk_bench_source *src;
-    sk_selection sel;
-    if (bench_open(source, &cs, &src, &sel) != CLI_OK)
-        return CLI_FAIL;
-    sk_error err;
     int rc = CLI_OK;
-    if (sk_bench_source_usage(src, &rr.source, &err) != SK_OK)
-        rc = cli_error(&err);
-    if (rc == CLI_OK) {
-        rr.report.source = &rr.source;
+    if (source) {
+        const source_plan plan = {.path = source, .cs = &cs, .stages = stages, .out = out,
+                                  .memory = memory, .runs = (int)runs, .res = res, .nres = nres};
+        rc = run_source(&plan, &rr, &threads);
+    } else {
         show(sk_machine_text(&rr.machine));
-        show(sk_source_text(&rr.source));
-        char warning[256];
-        if (sk_thread_warning(&rr.machine.budget, "--max-threads", warning, sizeof warning))
-            fprintf(stderr, "snapkit: %s\n", warning);
     }
-    if (rc == CLI_OK && (stages & (STAGE_READ | STAGE_SWEEP | STAGE_CONVERT | STAGE_PROJECT | STAGE_LMAX)))
-        rc = memory_guard(src, &sel, memory > 0 ? memory : (double)sk_machine_memory(&rr.machine));
-    if (rc == CLI_OK && (stages & STAGE_SWEEP)) {
-        rc = run_sweep(src, &sel, threads, (int)runs, &rr);
-        if (rc == CLI_OK) {
-            threads = rr.sweep.sweet_spot;
-            printf("the stages below use the sweet spot: %d thread%s\n\n", threads,
-                   threads == 1 ? "" : "s");
-        }
+    if (rc == CLI_OK && (stages & STAGE_ATOMS)) {
+        rc = bench_report_atoms(out, threads, (int)runs, natoms_sizes ? atoms_sizes : NULL,
+                                natoms_sizes, atoms_peers, &rr.atoms);
+        if (rc == CLI_OK)
+            rr.report.atoms = &rr.atoms;
     }
-    if (rc == CLI_OK && (stages & STAGE_STORAGE))
-        rc = run_storage(source, rr.machine.budget.threads, (int)runs, &rr);
-    if (rc == CLI_OK && (stages & STAGE_READ))
-        rc = run_read(src, &sel, threads, (int)runs, &rr);
-    if (rc == CLI_OK && (stages & STAGE_CONVERT))
-        rc = run_convert(source, out, &sel, threads, (int)runs, &rr);
-    if (rc == CLI_OK && (stages & STAGE_PROJECT))
-        rc = run_project(src, &sel, rr.machine.budget.threads, (int)runs, &rr);
-    if (rc == CLI_OK && (stages & STAGE_LMAX))
-        rc = run_lmax(source, src, out, &sel, threads, (int)runs, &rr);
-    sk_selection_clear(&sel);
-    sk_bench_source_close(src);
     if (rc != CLI_OK)
         return rc;
     sk_bench_meta meta;
-    sk_bench_meta_get(&rr.machine, source, selection, rr.machine.budget.threads,
+    sk_bench_meta_get(&rr.machine, source ? source : out, selection, rr.machine.budget.threads,
                       rr.report.read && rr.read.cache_dropped ? "warm+cold" : "warm", &meta);
     rr.report.meta = &meta;
     if (sk_report_write(&rr.report, out, &err) != SK_OK)

@@ -89,6 +89,24 @@ check_py "$tmp/lmax.json" "$example" exact
 check_py "$tmp/leaves.json" "$example" leaves
 [[ -s "$tmp/leaves.snapkit" ]] || fail "--file removed the user's file"
 
+# --cold: a cold time per lmax and path where the files left the cache
+# (all of them when cache_dropped), none without --cold; the rest as warm.
+(cd "$tmp" && "$cli" bench lmax "$example" --convert --cold --runs 1 --threads 1 --json >cold.json)
+$py - "$tmp/cold.json" "$tmp/lmax.json" <<'PY'
+import json, sys
+b, warm = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert b["cold"] is True and isinstance(b["cache_dropped"], bool), b
+assert warm["cold"] is False and warm["cache_dropped"] is False
+assert all(p[k]["cold_seconds"] is None for p in warm["points"] for k in ("ramses", "file"))
+for p, q in zip(b["points"], warm["points"]):
+    for k in ("ramses", "file"):
+        c = p[k]["cold_seconds"]
+        assert (c is not None and c > 0) if b["cache_dropped"] else (c is None or c > 0), p
+        assert p[k]["rows"] == q[k]["rows"] and p[k]["bytes_allocated"] == q[k]["bytes_allocated"]
+if not b["cache_dropped"]:
+    assert b["cache_note"], b
+PY
+
 # A region: rows at the reference's cap equal yt's there; no file, no ratios.
 "$cli" bench lmax "$example" --xrange 0.45 0.55 --yrange 0.45 0.55 --zrange 0.45 0.55 \
     --runs 1 --json >"$tmp/box.json"

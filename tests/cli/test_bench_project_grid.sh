@@ -50,4 +50,36 @@ text = open(os.path.join(tmp, "grid.txt")).read()
 assert text.count("resolution x threads: where threads stop paying") == 1
 assert "res 32\n" in text and "res 64\n" in text
 PY
+# The report's project stage with --res LIST: the grid as project_grid
+# (the same shape as bench project --res --json), its CSV rows, its text,
+# a figure bench plot redraws byte for byte, compare with itself = 1.
+"$cli" bench report "$example" --stages project --res 64,32 --max-threads 2 --runs 1 \
+    --out "$tmp/rep" >"$tmp/rep.out" 2>/dev/null
+"$cli" bench plot "$tmp/rep/report.json" -o "$tmp/plot.png" >/dev/null
+"$cli" bench compare "$tmp/rep/report.json" "$tmp/rep/report.json" --json >"$tmp/repself.json"
+$py - "$tmp" <<'PY'
+import csv, json, os, sys
+tmp = sys.argv[1]
+r = json.load(open(os.path.join(tmp, "rep", "report.json")))
+assert "project" not in r and set(r["project_grid"]) == {"grid", "summary"}, set(r)
+g = r["project_grid"]
+assert [e["res"] for e in g["grid"]] == [32, 64]
+assert all(e["project"]["nx"] == e["res"] for e in g["grid"])
+assert len(g["summary"]) == 2 * 4
+for s in g["summary"]:
+    c = [x for x in g["grid"] if x["res"] == s["res"]][0]["project"]["cases"]
+    pts = [x for x in c if x["name"] == s["case"]][0]["scaling"]["points"]
+    assert s["speedup"] == pts[0]["seconds"] / min(p["seconds"] for p in pts)
+rows = [x for x in csv.DictReader(open(os.path.join(tmp, "rep", "report.csv"))) if x["stage"] == "project_grid"]
+assert {x["series"] for x in rows} == {f"res {res} {c}" for res in (32, 64) for c in
+    ("sd, axis z", "4 quantities, axis z", "sd, off-axis (1,2,3)", "4 quantities, off-axis (1,2,3)")}
+assert open(os.path.join(tmp, "plot.png"), "rb").read() == open(os.path.join(tmp, "rep", "report.png"), "rb").read()
+assert "resolution x threads: where threads stop paying" in open(os.path.join(tmp, "rep", "report.txt")).read()
+me = json.load(open(os.path.join(tmp, "repself.json")))
+assert me["only_a"] == me["only_b"] == 0 and all(x["ratio"] == 1 for x in me["rows"])
+assert any(x["stage"] == "project_grid" for x in me["rows"])
+PY
+grep -q "resolution x threads" "$tmp/rep.out"
+"$cli" bench report "$example" --stages project --res 64,x --out "$tmp/bad" 2>"$tmp/err" && exit 1
+grep -q "is not a list of up to 8 pixel counts" "$tmp/err"
 echo "bench project grid: ok"

@@ -1,0 +1,20 @@
+/* The stages of `snapkit bench report` whose runners live outside
+ * bench_report.c: the projection grid (--res LIST) and atom files. */
+#ifndef SNAPKIT_CLI_BENCH_REPORT_STAGES_H
+#define SNAPKIT_CLI_BENCH_REPORT_STAGES_H
+
+#include "bench/atoms.h"
+#include "bench/project_grid.h"
+#include "bench_common.h"
+
+/* The project stage at each resolution of res[n] (n >= 2), every thread
+ * level up to max_threads; prints its text. CLI_OK or CLI_FAIL. */
+int bench_report_grid(sk_bench_source *src, const sk_selection *sel, int max_threads, int runs,
+                      const int *res, int n, sk_project_grid *out);
+
+/* The atoms stage, its files in DIR/atoms (removed after); prints its
+ * text. sizes NULL: the default sizes. */
+int bench_report_atoms(const char *dir, int threads, int runs, const int64_t *sizes, int nsizes,
+                       int peers, sk_atoms_bench *out);
+
+#endif
