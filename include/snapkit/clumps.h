@@ -36,7 +36,9 @@ typedef enum sk_clumps_finder {
     SK_CLUMPS_FACES = 0,
     /* RAMSES's PHEW: each cell joins the peak patch of its densest
      * neighbour (face, edge or corner); patches whose peak / highest saddle
-     * is below `relevance` merge into the denser patch across that saddle. */
+     * is below `relevance` merge into the denser patch across that saddle.
+     * The catalogue is the merge tree of the surviving clumps by saddles
+     * (leaves and branches, with parent and depth, as the dendrogram's). */
     SK_CLUMPS_WATERSHED = 1,
     /* Friends-of-friends: points (particles, or the centres of the cells
      * above the threshold) at a periodic distance of at most b are one
@@ -124,7 +126,9 @@ SK_API int sk_clumps_bound_from_name(const char *name);
  * 0 for a root), leaf (uint8), saddle (the value of the cell where the
  * structure joins its parent; a root's minimum) and minimum (its smallest
  * value); ids give each cell's leaf (0: in no leaf, a branch's own cell or
- * below the threshold).
+ * below the threshold). The watershed's catalogue has the same columns:
+ * its leaves are the surviving clumps, its branches join two trees at a
+ * saddle (highest first), a root's saddle is its minimum.
  *
  * A particle table (meta kind "particles", or position_x/y/z and no level
  * column) takes the fof finder only, over all its rows (no threshold):

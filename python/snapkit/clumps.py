@@ -55,7 +55,9 @@ def clumps(source, threshold=None, unit="code", field="density", finder=None,
 
     Cells: those with `field` at or above `threshold` (required), in `unit`
     ("code", "g/cm3" or "H/cm3" for the density); finder "faces" (connected
-    through faces), "watershed" (RAMSES's PHEW with `relevance`) or "fof"
+    through faces), "watershed" (RAMSES's PHEW with `relevance`; rows:
+    the clumps, leaf 1, and the branches joining them at saddles, with the
+    dendrogram's columns) or "fof"
     (cell centres) or "dendrogram" (astrodendro's contour tree: every leaf
     and branch a row, with columns parent (-1 for a root), depth, leaf,
     saddle, minimum; a leaf must rise `min_delta` above where it merges and

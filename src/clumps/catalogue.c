@@ -146,6 +146,8 @@ static void write_meta(sk_table *t, const sk_table *cells, const sk_clumps_optio
     if (o->finder == SK_CLUMPS_DENDROGRAM) {
         sk_table_meta_set(t, "clumps.hierarchy", "dendrogram");
         sk_table_meta_set_double(t, "clumps.min_delta", o->min_delta);
+    } else if (o->finder == SK_CLUMPS_WATERSHED) {
+        sk_table_meta_set(t, "clumps.hierarchy", "saddles");
     } else {
         sk_table_meta_set(t, "clumps.hierarchy", "flat");
     }
@@ -179,7 +181,7 @@ int cl_build_table(const cl_cells *c, const sk_table *cells, const sk_clumps_opt
         return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "clumps: out of memory for the catalogue");
     int vel = cl_stats_has(cells, "velocity");
     int rc = cl_write_cols(t, k_base, 1, rows, n, err);
-    if (rc == SK_OK && o->finder == SK_CLUMPS_DENDROGRAM)
+    if (rc == SK_OK && (o->finder == SK_CLUMPS_DENDROGRAM || o->finder == SK_CLUMPS_WATERSHED))
         rc = cl_write_cols(t, k_tree, 5, rows, n, err);
     if (rc == SK_OK)
         rc = cl_write_cols(t, k_base + 1, 11, rows, n, err);

@@ -143,6 +143,27 @@ static int is_particles(const sk_table *t)
     return sk_table_find(t, "position_x") && !sk_table_find(t, "level");
 }
 
+/* The watershed and its hierarchy (the tree of the clumps by saddles);
+ * *t0 turns from the start time into the finding's seconds. */
+static int watershed(const cl_cells *c, const sk_clumps_options *o, double threshold,
+                     int64_t *label, const sk_table *cells, sk_table **catalogue, int32_t *ids,
+                     double *t0, sk_error *err)
+{
+    cl_saddle *sad = NULL;
+    int64_t nsad = 0;
+    cl_tree tree = {0};
+    int rc = c->n > 0 ? cl_find_watershed(c, o->relevance, threshold, label, &sad, &nsad, err)
+                      : SK_OK;
+    if (rc == SK_OK)
+        rc = cl_watershed_tree(c, label, sad, nsad, o->min_cells, &tree, err);
+    *t0 = cl_now() - *t0;
+    if (rc == SK_OK)
+        rc = cl_catalogue_tree(c, cells, &tree, o, threshold, catalogue, ids, err);
+    sk_free(sad);
+    cl_tree_free(&tree);
+    return rc;
+}
+
 int sk_clumps_find(const sk_table *cells, const sk_clumps_options *o, sk_table **catalogue,
                    int32_t *ids, sk_error *err)
 {
@@ -187,17 +208,18 @@ int sk_clumps_find(const sk_table *cells, const sk_clumps_options *o, sk_table *
         if (rc == SK_OK)
             rc = cl_catalogue_tree(&c, cells, &tree, o, threshold, catalogue, ids, err);
         cl_tree_free(&tree);
+    } else if (rc == SK_OK && o->finder == SK_CLUMPS_WATERSHED) {
+        rc = watershed(&c, o, threshold, label, cells, catalogue, ids, &t0, err);
     } else if (rc == SK_OK && c.n > 0) {
         if (o->finder == SK_CLUMPS_FACES)
             rc = cl_find_faces(&c, label, err);
-        else if (o->finder == SK_CLUMPS_WATERSHED)
-            rc = cl_find_watershed(&c, o->relevance, threshold, label, err);
         else
             rc = cl_find_fof_cells(&c, box, b, label, err);
     }
-    if (o->finder != SK_CLUMPS_DENDROGRAM)
+    int tree = o->finder == SK_CLUMPS_DENDROGRAM || o->finder == SK_CLUMPS_WATERSHED;
+    if (!tree)
         t0 = cl_now() - t0;
-    if (rc == SK_OK && o->finder != SK_CLUMPS_DENDROGRAM)
+    if (rc == SK_OK && !tree)
         rc = cl_catalogue(&c, cells, label, o, threshold, b, catalogue, ids, err);
     if (rc == SK_OK)
         sk_table_meta_set_double(*catalogue, "timing.find_seconds", t0);

@@ -69,8 +69,17 @@ void cl_graph_free(cl_graph *g);
 /* Finders: label[i] for every cell, equal labels for one clump, labels
  * being cell indices (the clump's representative). */
 int cl_find_faces(const cl_cells *c, int64_t *label, sk_error *err);
+/* A saddle between two watershed clumps: their representative cells (the
+ * labels) and the saddle value (PHEW's: the largest mean of two touching
+ * cells, one in each). */
+typedef struct cl_saddle {
+    int64_t a, b;
+    double s;
+} cl_saddle;
+/* Also returns, in *sad (caller frees with sk_free), the highest saddle
+ * between each pair of touching surviving clumps. */
 int cl_find_watershed(const cl_cells *c, double relevance, double threshold, int64_t *label,
-                      sk_error *err);
+                      cl_saddle **sad, int64_t *nsad, sk_error *err);
 
 /* A cell's value and index; cl_by_value_desc orders them by value, largest
  * first, equal values by index (so ties never depend on the input order). */
@@ -92,6 +101,12 @@ typedef struct cl_tree {
 int cl_find_dendrogram(const cl_cells *c, double min_delta, int64_t min_cells, cl_tree *t,
                        sk_error *err);
 void cl_tree_free(cl_tree *t);
+/* The watershed's hierarchy: the surviving clumps of at least min_cells
+ * cells are the leaves; going down the saddles from the highest, each one
+ * joining two different trees makes a branch, their parent, whose saddle
+ * value is theirs. Roots' saddle: their minimum value. */
+int cl_watershed_tree(const cl_cells *c, const int64_t *label, const cl_saddle *sad,
+                      int64_t nsad, int64_t min_cells, cl_tree *t, sk_error *err);
 
 /* Friends-of-friends over n points xyz[0..2][i] (code lengths) in a
  * periodic box: label[i] = the smallest index of i's group. Points at a

@@ -10,7 +10,9 @@
  *    saddle is below the relevance merges into the patch across that
  *    saddle when that one's peak is higher; the patches merged in a round
  *    hand their saddles to the patch they joined. Rounds repeat until one
- *    merges nothing. */
+ *    merges nothing.
+ * The saddles left between the surviving clumps give their hierarchy
+ * (watershed_tree.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -179,9 +181,25 @@ static int64_t merge_round(cl_merge *m, double relevance, double threshold)
     return merged;
 }
 
-int cl_find_watershed(const cl_cells *c, double relevance, double threshold, int64_t *label,
-                      sk_error *err)
+/* The saddles left between surviving patches, as (peak cell, peak cell,
+ * value) triples for the hierarchy (watershed_tree.c). */
+static int export_saddles(const cl_merge *m, const int64_t *peak_cell, cl_saddle **out,
+                          int64_t *nout)
 {
+    *out = sk_malloc((size_t)(m->ne + 1) * sizeof **out);
+    if (!*out)
+        return -1;
+    for (int64_t k = 0; k < m->ne; k++)
+        (*out)[k] = (cl_saddle){peak_cell[m->e[k].a], peak_cell[m->e[k].b], m->e[k].s};
+    *nout = m->ne;
+    return 0;
+}
+
+int cl_find_watershed(const cl_cells *c, double relevance, double threshold, int64_t *label,
+                      cl_saddle **sad, int64_t *nsad, sk_error *err)
+{
+    *sad = NULL;
+    *nsad = 0;
     cl_graph g;
     int rc = cl_graph_build(c, 1, &g, err);
     if (rc != SK_OK)
@@ -215,6 +233,8 @@ int cl_find_watershed(const cl_cells *c, double relevance, double threshold, int
         }
         for (int64_t i = 0; i < n; i++)
             label[i] = peak_cell[m.root[patch[i]]];
+        if (export_saddles(&m, peak_cell, sad, nsad))
+            rc = sk_fail(err, SK_ERR_NOMEM, NULL, -1, "clumps: out of memory for the saddles");
     }
     sk_free(order);
     sk_free(patch);

@@ -75,12 +75,19 @@ static void test_relevance(void)
     sk_table_free(cat);
     o.relevance = 1.1;
     CHECK_OK(sk_clumps_find(t, &o, &cat, ids, &err), &err);
-    CHECK_EQ_INT(sk_table_nrows(cat), 2);
-    CHECK(ids[0] == 1 && ids[1] == 1 && ids[2] == 1 && ids[3] == 2 && ids[4] == 2);
-    CHECK_CLOSE(col(cat, "mass", 0), 10.0 / 512, 1e-15);
-    CHECK_CLOSE(col(cat, "mass", 1), 6.5 / 512, 1e-15);
-    CHECK_CLOSE(col(cat, "e_grav", 1), -0.6 * pow(6.5 / 512, 2) / (0.125 * 4.5 / 6.5),
+    /* two leaves and the branch that joins them at the saddle 3.75 */
+    CHECK_EQ_INT(sk_table_nrows(cat), 3);
+    CHECK(ids[0] == 2 && ids[1] == 2 && ids[2] == 2 && ids[3] == 3 && ids[4] == 3);
+    CHECK_CLOSE(col(cat, "mass", 0), 16.5 / 512, 1e-15);
+    CHECK_CLOSE(col(cat, "mass", 1), 10.0 / 512, 1e-15);
+    CHECK_CLOSE(col(cat, "mass", 2), 6.5 / 512, 1e-15);
+    CHECK_CLOSE(col(cat, "e_grav", 2), -0.6 * pow(6.5 / 512, 2) / (0.125 * 4.5 / 6.5),
                 1e-15);
+    CHECK(col(cat, "parent", 0) == -1 && col(cat, "parent", 1) == 1 && col(cat, "parent", 2) == 1);
+    CHECK(col(cat, "depth", 0) == 0 && col(cat, "depth", 1) == 1 && col(cat, "depth", 2) == 1);
+    CHECK(col(cat, "leaf", 0) == 0 && col(cat, "leaf", 1) == 1 && col(cat, "leaf", 2) == 1);
+    CHECK(col(cat, "saddle", 1) == 3.75 && col(cat, "saddle", 2) == 3.75);
+    CHECK(col(cat, "saddle", 0) == 2 && col(cat, "peak", 0) == 5);
     sk_table_free(cat);
     o.threshold = 10; /* above the maximum: empty, not an error */
     CHECK_OK(sk_clumps_find(t, &o, &cat, ids, &err), &err);
