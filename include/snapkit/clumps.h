@@ -85,11 +85,14 @@ typedef struct sk_clumps_options {
     double min_delta;      /* dendrogram: the height a leaf must rise above the level
                             * where it merges (its peak minus the merging cell's value;
                             * for a leaf at the root, its peak minus its minimum) */
+    double mu;             /* mean molecular weight of the temperature column; <= 0:
+                            * 1 / X = 1 / 0.76 */
+    int bound_only;        /* keep only the bound clumps (bound == 1) */
 } sk_clumps_options;
 
 /* Defaults: "density", threshold 0, code units, faces, relevance 2,
  * min_cells 1, threads 0, linking_length 0.2, "mean-sep", bound approx,
- * theta 0.5, softening 0, min_delta 0. */
+ * theta 0.5, softening 0, min_delta 0, mu 0 (1 / X), bound_only 0. */
 SK_API void sk_clumps_options_init(sk_clumps_options *o);
 
 /* "faces", "watershed", "fof", "dendrogram"; NULL for another value. */
@@ -108,8 +111,12 @@ SK_API int sk_clumps_bound_from_name(const char *name);
  * above every value gives an empty catalogue (0 rows, SK_OK). Errors:
  * SK_ERR_ARG for a missing column or unit, SK_ERR_FORMAT for NaN in the
  * field. Catalogue columns (code units; units.<column> in the metadata):
- * id, n_cells, mass, volume, x, y, z (centre of mass), peak, peak_x,
- * peak_y, peak_z (the peak cell's value and centre); with velocities
+ * id, parent (int64, -1), depth (int64, 0), n_cells, mass, volume, x, y,
+ * z (centre of mass), radius, r_half (half-mass radius), peak, peak_x,
+ * peak_y, peak_z (the peak cell's value and centre), bbox_xmin, bbox_xmax,
+ * ... bbox_zmax (the cells' extent, positions nearest the peak cell); with
+ * pressure temperature (mass-weighted mean, K, mean molecular weight
+ * o->mu); with velocities
  * vx, vy, vz (bulk), sigma_v (mass-weighted 3-D dispersion), e_kin (in
  * the centre-of-mass frame); with pressure e_therm = p V / (gamma - 1);
  * e_grav (o->bound): approx -3/5 G M^2 / R (R: largest distance of a cell centre from the
@@ -118,7 +125,8 @@ SK_API int sk_clumps_bound_from_name(const char *name);
  * cosmological), or the softened pairwise sum (direct or tree; positions
  * as for the centre of mass), alpha_vir = 2 e_kin / |e_grav| (0 when
  * e_grav is 0: one member), bound (uint8: e_kin +
- * e_therm < |e_grav|).
+ * e_therm < |e_grav|). o->bound_only keeps the bound rows only (it needs
+ * velocities; in a hierarchy, parents become the nearest bound ancestor).
  *
  * The dendrogram's catalogue has one row per structure (leaves and
  * branches; a branch's statistics cover its whole subtree) and, after id,
@@ -132,9 +140,10 @@ SK_API int sk_clumps_bound_from_name(const char *name);
  *
  * A particle table (meta kind "particles", or position_x/y/z and no level
  * column) takes the fof finder only, over all its rows (no threshold):
- * columns id, n_particles, mass, x, y, z (centre of mass, positions taken
- * nearest the group's first particle), radius (largest distance from the
- * centre of mass, at least the softening), and with velocities vx, vy, vz,
+ * columns id, parent, depth, n_particles, mass, x, y, z (centre of mass,
+ * positions taken nearest the group's first particle), radius (largest
+ * distance from the centre of mass, at least the softening), r_half, the
+ * bbox_* columns, and with velocities vx, vy, vz,
  * sigma_v, e_kin, e_grav, alpha_vir, bound (e_kin < |e_grav|); ids has one
  * int32 per particle. */
 SK_API int sk_clumps_find(const sk_table *cells, const sk_clumps_options *o, sk_table **catalogue,

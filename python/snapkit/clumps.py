@@ -16,7 +16,8 @@ class _ClumpsOptions(ctypes.Structure):
                 ("threads", ctypes.c_int), ("linking_length", ctypes.c_double),
                 ("length_unit", ctypes.c_char_p), ("bound", ctypes.c_int),
                 ("theta", ctypes.c_double), ("softening", ctypes.c_double),
-                ("min_delta", ctypes.c_double)]
+                ("min_delta", ctypes.c_double), ("mu", ctypes.c_double),
+                ("bound_only", ctypes.c_int)]
 
 
 declare("sk_clumps_options_init", None, ctypes.POINTER(_ClumpsOptions))
@@ -41,7 +42,7 @@ def _points(source, component, selection):
 def clumps(source, threshold=None, unit="code", field="density", finder=None,
            relevance=2.0, min_cells=1, threads=0, linking_length=0.2, length_unit="mean-sep",
            component="hydro", min_members=None, bound="approx", theta=0.5, softening=0.0,
-           min_delta=0.0, **selection):
+           min_delta=0.0, mu=0.0, bound_only=False, **selection):
     """Find clumps and return (catalogue, ids): the catalogue Table (one
     row per clump, ids 1..n by mass, largest first; columns and their units
     in docs/clumps.md and catalogue.meta["units.<column>"]) and an int32
@@ -72,7 +73,12 @@ def clumps(source, threshold=None, unit="code", field="density", finder=None,
     bound: how e_grav is computed: "approx" (-3/5 G M^2 / R), "direct"
     (the exact softened pairwise sum, O(N^2)) or "tree" (Barnes-Hut with
     opening angle `theta`). softening: particles' eps in code lengths (0:
-    boxlen / 2^levelmax); cells use each clump's smallest cell edge."""
+    boxlen / 2^levelmax); cells use each clump's smallest cell edge.
+
+    mu: the mean molecular weight of the temperature column (mass-weighted
+    mean T in K, cells with a pressure); 0 means 1 / 0.76. bound_only: keep
+    only the bound clumps (in a hierarchy, a kept row's parent is its
+    nearest bound ancestor)."""
     points = _points(source, component, selection)
     kind, names = points.meta.get("kind"), points.columns
     particles = kind == "particles" if kind else "position_x" in names and "level" not in names
@@ -95,6 +101,7 @@ def clumps(source, threshold=None, unit="code", field="density", finder=None,
     if o.bound < 0:
         raise ValueError(f"snapkit.clumps: unknown bound {bound!r} (approx, direct or tree)")
     o.theta, o.softening, o.min_delta = float(theta), float(softening), float(min_delta)
+    o.mu, o.bound_only = float(mu), int(bool(bound_only))
     ids = np.zeros(len(points), dtype=np.int32)
     out, err = P(), ErrorStruct()
     check(lib.sk_clumps_find(points.handle, ctypes.byref(o), ctypes.byref(out),

@@ -32,6 +32,10 @@ static const char k_help[] =
     "  --bound M             e_grav by approx (default: -3/5 G M^2 / R), direct (the exact\n"
     "                        softened pairwise sum, O(N^2)) or tree (Barnes-Hut)\n"
     "  --theta T             tree: the opening angle (default 0.5)\n"
+    "  --bound-only          keep only the bound clumps (e_kin + e_therm < |e_grav|; in a\n"
+    "                        hierarchy a row's parent becomes its nearest bound ancestor)\n"
+    "  --mu X                mean molecular weight of the temperature column (mass-weighted\n"
+    "                        mean T in K; default 1/0.76)\n"
     "  --softening EPS       direct, tree: particles' softening in code lengths (default:\n"
     "                        boxlen / 2^levelmax; cells: the clump's smallest cell edge)\n"
     "  --min-cells N         drop clumps of fewer cells (default 1); dendrogram: a leaf\n"
@@ -86,6 +90,11 @@ static int own_option(clumps_args *a, int argc, char **argv, int *i)
     } else if (cli_is(arg, "--relevance")) {
         if (!(v = cli_value(argc, argv, i)) || cli_double("--relevance", v, &a->o.relevance))
             return -1;
+    } else if (cli_is(arg, "--mu")) {
+        if (!(v = cli_value(argc, argv, i)) || cli_double("--mu", v, &a->o.mu))
+            return -1;
+    } else if (cli_is(arg, "--bound-only")) {
+        a->o.bound_only = 1;
     } else if (cli_is(arg, "--min-delta")) {
         if (!(v = cli_value(argc, argv, i)) || cli_double("--min-delta", v, &a->o.min_delta))
             return -1;

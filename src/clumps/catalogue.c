@@ -56,6 +56,23 @@ void cl_group_free(cl_group *g)
     sk_free(g->clump);
 }
 
+int64_t cl_keep_bound(cl_stats **rows, int64_t n)
+{
+    int64_t kept = 0;
+    for (int64_t r = 0; r < n; r++)
+        if (rows[r]->bound)
+            rows[kept++] = rows[r];
+    return kept;
+}
+
+void cl_stats_flat(cl_stats *st, int64_t n)
+{
+    for (int64_t k = 0; k < n; k++) {
+        st[k].parent = -1;
+        st[k].depth = 0;
+    }
+}
+
 int cl_by_mass(const void *pa, const void *pb)
 {
     const cl_stats *a = *(const cl_stats *const *)pa, *b = *(const cl_stats *const *)pb;
@@ -77,10 +94,18 @@ static const cl_out k_base[] = {
     D("y", com[1], "code length"),
     D("z", com[2], "code length"),
     D("radius", radius, "code length"),
+    D("r_half", r_half, "code length"),
     D("peak", peak, "field code units"),
     D("peak_x", peak_pos[0], "code length"),
     D("peak_y", peak_pos[1], "code length"),
-    D("peak_z", peak_pos[2], "code length")};
+    D("peak_z", peak_pos[2], "code length"),
+    D("bbox_xmin", bbox_lo[0], "code length"),
+    D("bbox_xmax", bbox_hi[0], "code length"),
+    D("bbox_ymin", bbox_lo[1], "code length"),
+    D("bbox_ymax", bbox_hi[1], "code length"),
+    D("bbox_zmin", bbox_lo[2], "code length"),
+    D("bbox_zmax", bbox_hi[2], "code length")};
+#define NCOLS(a) ((int)(sizeof(a) / sizeof *(a)))
 static const cl_out k_tree[] = {
     {"parent", "", SK_INT64, offsetof(cl_stats, parent)},
     {"depth", "", SK_INT64, offsetof(cl_stats, depth)},
@@ -93,7 +118,8 @@ static const cl_out k_vel[] = {
     D("vz", vel[2], "code velocity"),
     D("sigma_v", sigma_v, "code velocity"),
     D("e_kin", e_kin, "code energy")};
-static const cl_out k_therm[] = {D("e_therm", e_therm, "code energy")};
+static const cl_out k_therm[] = {D("temperature", temperature, "K"),
+                                  D("e_therm", e_therm, "code energy")};
 static const cl_out k_grav[] = {D("e_grav", e_grav, "code energy")};
 static const cl_out k_vir[] = {
     D("alpha_vir", alpha_vir, ""),
@@ -139,6 +165,7 @@ static void write_meta(sk_table *t, const sk_table *cells, const sk_clumps_optio
     sk_table_meta_set(t, "clumps.threshold_unit", o->unit ? o->unit : "code");
     if (o->finder == SK_CLUMPS_WATERSHED)
         sk_table_meta_set_double(t, "clumps.relevance", o->relevance);
+    sk_table_meta_set(t, "clumps.bound_only", o->bound_only ? "1" : "0");
     if (o->finder == SK_CLUMPS_FOF)
         cl_meta_fof(t, o, b);
     sk_table_meta_setf(t, "clumps.min_cells", "%lld", (long long)o->min_cells);
@@ -153,14 +180,18 @@ static void write_meta(sk_table *t, const sk_table *cells, const sk_clumps_optio
     }
     sk_table_meta_set_double(t, "clumps.G", ph->G);
     sk_table_meta_set_double(t, "clumps.gamma", ph->gamma);
+    sk_table_meta_set_double(t, "clumps.mu", o->mu > 0 ? o->mu : 1.0 / SK_HYDROGEN_FRACTION);
     cl_meta_bound(t, o);
     sk_table_meta_set_double(t, "unit_m", u.unit_m);
     sk_table_meta_set_double(t, "unit_v", u.unit_v);
     sk_table_meta_set_double(t, "unit_energy", u.unit_m * u.unit_v * u.unit_v);
 }
 
-void cl_physics(const sk_table *cells, cl_phys *ph)
+void cl_physics(const sk_table *cells, double mu, cl_phys *ph)
 {
+    sk_units u;
+    sk_units_from_table(&u, cells);
+    ph->tfactor = sk_temperature_factor(&u, mu);
     ph->boxlen = sk_table_meta_double(cells, "boxlen", 1.0);
     ph->gamma = sk_table_meta_double(cells, "gamma", 5.0 / 3.0);
     if (!(ph->gamma > 1))
@@ -180,15 +211,16 @@ int cl_build_table(const cl_cells *c, const sk_table *cells, const sk_clumps_opt
     if (!t)
         return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "clumps: out of memory for the catalogue");
     int vel = cl_stats_has(cells, "velocity");
+    int tree = o->finder == SK_CLUMPS_DENDROGRAM || o->finder == SK_CLUMPS_WATERSHED;
     int rc = cl_write_cols(t, k_base, 1, rows, n, err);
-    if (rc == SK_OK && (o->finder == SK_CLUMPS_DENDROGRAM || o->finder == SK_CLUMPS_WATERSHED))
-        rc = cl_write_cols(t, k_tree, 5, rows, n, err);
+    if (rc == SK_OK) /* flat: parent and depth only (-1, 0) */
+        rc = cl_write_cols(t, k_tree, tree ? NCOLS(k_tree) : 2, rows, n, err);
     if (rc == SK_OK)
-        rc = cl_write_cols(t, k_base + 1, 11, rows, n, err);
+        rc = cl_write_cols(t, k_base + 1, NCOLS(k_base) - 1, rows, n, err);
     if (rc == SK_OK && vel)
-        rc = cl_write_cols(t, k_vel, 5, rows, n, err);
+        rc = cl_write_cols(t, k_vel, NCOLS(k_vel), rows, n, err);
     if (rc == SK_OK && cl_stats_has(cells, "pressure"))
-        rc = cl_write_cols(t, k_therm, 1, rows, n, err);
+        rc = cl_write_cols(t, k_therm, NCOLS(k_therm), rows, n, err);
     if (rc == SK_OK)
         rc = cl_write_cols(t, k_grav, 1, rows, n, err);
     if (rc == SK_OK && vel)
@@ -227,7 +259,7 @@ int cl_catalogue(const cl_cells *c, const sk_table *cells, const int64_t *label,
         return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "clumps: out of memory for the catalogue");
     }
     cl_phys ph;
-    cl_physics(cells, &ph);
+    cl_physics(cells, o->mu, &ph);
     cl_stats *st = sk_malloc((size_t)(g.nclumps + 1) * sizeof *st);
     cl_stats **rows = sk_malloc((size_t)(g.nclumps + 1) * sizeof *rows);
     int rc = st && rows ? SK_OK
@@ -237,6 +269,7 @@ int cl_catalogue(const cl_cells *c, const sk_table *cells, const int64_t *label,
         rc = cl_stats_compute(c, cells, g.start, g.members, g.nclumps, &ph, st, err);
     int64_t kept = 0;
     if (rc == SK_OK) {
+        cl_stats_flat(st, g.nclumps);
         for (int64_t k = 0; k < g.nclumps; k++)
             if (st[k].n_cells >= o->min_cells)
                 rows[kept++] = &st[k];
@@ -244,6 +277,8 @@ int cl_catalogue(const cl_cells *c, const sk_table *cells, const int64_t *label,
         if (o->bound != SK_CLUMPS_BOUND_APPROX)
             rc = cl_catalogue_gravity(c, cells, g.start, g.members, o, &ph, st, rows, kept, err);
         t2 = cl_now();
+        if (o->bound_only)
+            kept = cl_keep_bound(rows, kept);
         qsort(rows, (size_t)kept, sizeof *rows, cl_by_mass);
         if (rc == SK_OK)
             rc = cl_build_table(c, cells, o, threshold, b, &ph, rows, kept, out, err);

@@ -117,6 +117,8 @@ static int check_options(const sk_table *cells, const sk_clumps_options *o, sk_e
     if (!(o->softening >= 0) || isinf(o->softening))
         return sk_fail(err, SK_ERR_ARG, NULL, -1,
                        "clumps: the softening must be 0 or positive (%g)", o->softening);
+    if (o->mu != o->mu)
+        return sk_fail(err, SK_ERR_ARG, NULL, -1, "clumps: the mean molecular weight is NaN");
     if (o->threshold != o->threshold)
         return sk_fail(err, SK_ERR_ARG, NULL, -1, "clumps: the threshold is NaN");
     if (o->finder == SK_CLUMPS_WATERSHED && !(o->relevance > 0))
@@ -174,6 +176,10 @@ int sk_clumps_find(const sk_table *cells, const sk_clumps_options *o, sk_table *
     int rc = check_options(cells, o, err);
     if (rc != SK_OK)
         return rc;
+    if (o->bound_only && !cl_stats_has_velocity(cells))
+        return sk_fail(err, SK_ERR_ARG, NULL, -1,
+                       "clumps: --bound-only needs velocities (velocity_x, velocity_y, "
+                       "velocity_z), which the table does not have");
     sk_thread_budget budget;
     if (is_particles(cells)) {
         if (o->finder != SK_CLUMPS_FOF)

@@ -123,6 +123,9 @@ int cl_find_fof_cells(const cl_cells *c, double box, double b, int64_t *label, s
 int cl_find_particles(const sk_table *parts, const sk_clumps_options *o, int threads,
                       sk_table **out, int32_t *ids, sk_error *err);
 
+/* Does the table have velocity_x, velocity_y and velocity_z (numeric)? */
+int cl_stats_has_velocity(const sk_table *t);
+
 /* Monotonic seconds, for the phase times a catalogue records in its
  * metadata (timing.find_seconds, timing.statistics_seconds,
  * timing.gravity_seconds), which `snapkit bench clumps` reads. */

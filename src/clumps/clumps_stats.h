@@ -8,12 +8,16 @@
 
 typedef struct cl_phys {
     double boxlen, gamma, G;
+    double tfactor; /* K per code p / rho, for the mean molecular weight asked */
 } cl_phys;
 
 typedef struct cl_stats {
     int64_t n_cells, first; /* first: smallest cell index, for ties */
     double mass, volume, com[3], peak, peak_pos[3], vel[3], sigma_v;
     double radius, e_kin, e_therm, e_grav, alpha_vir;
+    double r_half;                /* half-mass radius */
+    double bbox_lo[3], bbox_hi[3]; /* extent, positions nearest the reference point */
+    double temperature;           /* mass-weighted mean, K */
     int bound;
     /* dendrogram: parent (structure, then catalogue id; -1 for a root),
      * depth, leaf, saddle and minimum value (set after cl_stats_compute) */
@@ -70,8 +74,25 @@ int cl_catalogue_gravity(const cl_cells *c, const sk_table *cells, const int64_t
                          const int64_t *members, const sk_clumps_options *o, const cl_phys *ph,
                          cl_stats *st, cl_stats *const *rows, int64_t kept, sk_error *err);
 
-/* boxlen, gamma and the G of RAMSES's Poisson solver for this run. */
-void cl_physics(const sk_table *t, cl_phys *ph);
+/* boxlen, gamma, the G of RAMSES's Poisson solver for this run, and the
+ * temperature factor for mean molecular weight mu (<= 0: 1 / X). */
+void cl_physics(const sk_table *t, double mu, cl_phys *ph);
+
+/* A member's squared distance from the centre of mass and its mass. */
+typedef struct cl_rm {
+    double r2, m;
+} cl_rm;
+/* The half-mass radius: the smallest distance from the centre of mass
+ * within which the members hold at least half of `mass` (v is sorted in
+ * place). */
+double cl_half_mass_radius(cl_rm *v, int64_t n, double mass);
+
+/* --bound-only: keeps the bound rows of rows[0..n) in order; returns how
+ * many. */
+int64_t cl_keep_bound(cl_stats **rows, int64_t n);
+
+/* Parent -1, depth 0: the columns of a flat catalogue's rows. */
+void cl_stats_flat(cl_stats *st, int64_t n);
 /* The self-energy of n points (x: 3 per point, m) by `method`
  * (SK_CLUMPS_BOUND_DIRECT or _TREE) in *e. 0, or -1 out of memory. */
 int cl_egrav(int method, int64_t n, const double *x, const double *m, double eps, double G,

@@ -64,13 +64,29 @@ static void leaf_ids(const cl_cells *c, const sk_table *cells, const cl_tree *t,
     }
 }
 
+/* --bound-only: each bound structure's parent becomes its nearest bound
+ * ancestor and its depth is recounted (parents come after children, so
+ * from the last); rows keeps the bound ones. Returns how many. */
+static int64_t prune_unbound(cl_stats *st, cl_stats **rows, int64_t n)
+{
+    for (int64_t s = n - 1; s >= 0; s--) {
+        int64_t p = st[s].parent;
+        while (p >= 0 && !st[p].bound)
+            p = st[p].parent; /* p > s, relinked already: its nearest bound ancestor */
+        st[s].parent = p;
+    }
+    for (int64_t s = n - 1; s >= 0; s--)
+        st[s].depth = st[s].parent >= 0 ? st[st[s].parent].depth + 1 : 0;
+    return cl_keep_bound(rows, n);
+}
+
 int cl_catalogue_tree(const cl_cells *c, const sk_table *cells, const cl_tree *tree,
                       const sk_clumps_options *o, double threshold, sk_table **out,
                       int32_t *ids, sk_error *err)
 {
     int64_t n = tree->n, *start = NULL, *members = NULL;
     cl_phys ph;
-    cl_physics(cells, &ph);
+    cl_physics(cells, o->mu, &ph);
     cl_stats *st = sk_malloc((size_t)(n + 1) * sizeof *st);
     cl_stats **rows = sk_malloc((size_t)(n + 1) * sizeof *rows);
     int64_t *idof = sk_malloc((size_t)(n + 1) * sizeof *idof);
@@ -89,13 +105,17 @@ int cl_catalogue_tree(const cl_cells *c, const sk_table *cells, const cl_tree *t
             rc = cl_catalogue_gravity(c, cells, start, members, o, &ph, st, rows, n, err);
         t2 = cl_now();
     }
+    int64_t kept = n;
     if (rc == SK_OK) {
-        qsort(rows, (size_t)n, sizeof *rows, cl_by_mass);
-        for (int64_t r = 0; r < n; r++)
+        if (o->bound_only)
+            kept = prune_unbound(st, rows, n);
+        qsort(rows, (size_t)kept, sizeof *rows, cl_by_mass);
+        memset(idof, 0, (size_t)(n + 1) * sizeof *idof);
+        for (int64_t r = 0; r < kept; r++)
             idof[rows[r] - st] = r + 1;
         for (int64_t s = 0; s < n; s++)
             st[s].parent = st[s].parent >= 0 ? idof[st[s].parent] : -1;
-        rc = cl_build_table(c, cells, o, threshold, 0, &ph, rows, n, out, err);
+        rc = cl_build_table(c, cells, o, threshold, 0, &ph, rows, kept, out, err);
     }
     if (rc == SK_OK)
         cl_meta_timing(*out, t1 - t0 + (cl_now() - t2), t2 - t1);

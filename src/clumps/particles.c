@@ -79,21 +79,30 @@ static double wrap_delta(double d, double box)
 
 /* Positions are taken nearest the group's first particle (its smallest
  * row): right for any group less than half the box across. */
-static void group_stats(const cl_parts *p, const int64_t *mem, int64_t n, const cl_phys *ph,
-                        cl_stats *s)
+static int group_stats(const cl_parts *p, const int64_t *mem, int64_t n, const cl_phys *ph,
+                       cl_stats *s)
 {
     memset(s, 0, sizeof *s);
+    cl_rm *rm = sk_malloc((size_t)(n + 1) * sizeof *rm);
+    if (!rm)
+        return -1;
     s->n_cells = n;
     s->first = mem[0];
+    s->parent = -1;
     double ref[3], mx[3] = {0, 0, 0}, mv[3] = {0, 0, 0}, off[3], box = p->box;
-    for (int d = 0; d < 3; d++)
+    for (int d = 0; d < 3; d++) {
         ref[d] = p->pos[d][mem[0]];
+        s->bbox_lo[d] = s->bbox_hi[d] = ref[d];
+    }
     for (int64_t a = 0; a < n; a++) {
         int64_t i = mem[a];
         double m = p->mass[i];
         s->mass += m;
         for (int d = 0; d < 3; d++) {
-            mx[d] += m * wrap_delta(p->pos[d][i] - ref[d], box);
+            double u = wrap_delta(p->pos[d][i] - ref[d], box);
+            s->bbox_lo[d] = fmin(s->bbox_lo[d], ref[d] + u);
+            s->bbox_hi[d] = fmax(s->bbox_hi[d], ref[d] + u);
+            mx[d] += m * u;
             if (p->vel[0])
                 mv[d] += m * p->vel[d][i];
         }
@@ -118,23 +127,36 @@ static void group_stats(const cl_parts *p, const int64_t *mem, int64_t n, const 
         }
         r2max = r2 > r2max ? r2 : r2max;
         k2 += p->mass[i] * u2;
+        rm[a] = (cl_rm){r2, p->mass[i]};
     }
     s->radius = fmax(sqrt(r2max), p->soft);
+    s->r_half = cl_half_mass_radius(rm, n, s->mass);
+    sk_free(rm);
     s->sigma_v = s->mass > 0 ? sqrt(k2 / s->mass) : 0;
     s->e_kin = 0.5 * k2;
     s->e_grav = -0.6 * ph->G * s->mass * s->mass / s->radius;
     s->alpha_vir = s->e_grav != 0 ? 2 * s->e_kin / fabs(s->e_grav) : 0;
     s->bound = s->e_kin < fabs(s->e_grav);
+    return 0;
 }
 
 static const cl_out k_base[] = {
     {"id", "", SK_INT32, SIZE_MAX},
+    {"parent", "", SK_INT64, offsetof(cl_stats, parent)},
+    {"depth", "", SK_INT64, offsetof(cl_stats, depth)},
     {"n_particles", "", SK_INT64, offsetof(cl_stats, n_cells)},
     D("mass", mass, "code mass"),
     D("x", com[0], "code length"),
     D("y", com[1], "code length"),
     D("z", com[2], "code length"),
-    D("radius", radius, "code length")};
+    D("radius", radius, "code length"),
+    D("r_half", r_half, "code length"),
+    D("bbox_xmin", bbox_lo[0], "code length"),
+    D("bbox_xmax", bbox_hi[0], "code length"),
+    D("bbox_ymin", bbox_lo[1], "code length"),
+    D("bbox_ymax", bbox_hi[1], "code length"),
+    D("bbox_zmin", bbox_lo[2], "code length"),
+    D("bbox_zmax", bbox_hi[2], "code length")};
 static const cl_out k_vel[] = {
     D("vx", vel[0], "code velocity"),
     D("vy", vel[1], "code velocity"),
@@ -160,6 +182,7 @@ static void write_meta(sk_table *t, const sk_table *parts, const sk_clumps_optio
     sk_table_meta_setf(t, "clumps.particles", "%lld", (long long)p->n);
     sk_table_meta_setf(t, "clumps.min_members", "%lld", (long long)o->min_cells);
     sk_table_meta_set(t, "clumps.hierarchy", "flat");
+    sk_table_meta_set(t, "clumps.bound_only", o->bound_only ? "1" : "0");
     sk_table_meta_set_double(t, "clumps.G", ph->G);
     sk_table_meta_set_double(t, "clumps.softening", p->soft);
     cl_meta_bound(t, o);
@@ -175,7 +198,7 @@ static int build_table(const sk_table *parts, const sk_clumps_options *o, const 
     sk_table *t = sk_table_new(n);
     if (!t)
         return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "clumps: out of memory for the catalogue");
-    int rc = cl_write_cols(t, k_base, 7, rows, n, err);
+    int rc = cl_write_cols(t, k_base, (int)(sizeof k_base / sizeof *k_base), rows, n, err);
     if (rc == SK_OK)
         rc = p->vel[0] ? cl_write_cols(t, k_vel, 8, rows, n, err)
                        : cl_write_cols(t, k_grav, 1, rows, n, err);
@@ -237,7 +260,7 @@ static int catalogue(const sk_table *parts, const sk_clumps_options *o, const cl
                      sk_error *err)
 {
     cl_phys ph;
-    cl_physics(parts, &ph);
+    cl_physics(parts, o->mu, &ph);
     cl_stats *st = sk_malloc((size_t)(g->nclumps + 1) * sizeof *st);
     cl_stats **rows = sk_malloc((size_t)(g->nclumps + 1) * sizeof *rows);
     int64_t *idof = sk_calloc((size_t)g->nclumps + 1, sizeof *idof);
@@ -250,13 +273,20 @@ static int catalogue(const sk_table *parts, const sk_clumps_options *o, const cl
         for (int64_t k = 0; k < g->nclumps; k++)
             if (g->start[k + 1] - g->start[k] >= o->min_cells)
                 rows[kept++] = &st[k];
-#pragma omp parallel for schedule(dynamic, 64) num_threads(threads)
+        int failed = 0;
+#pragma omp parallel for schedule(dynamic, 64) num_threads(threads) reduction(| : failed)
         for (int64_t r = 0; r < kept; r++) {
             int64_t k = rows[r] - st;
-            group_stats(p, g->members + g->start[k], g->start[k + 1] - g->start[k], &ph, &st[k]);
+            failed |= group_stats(p, g->members + g->start[k], g->start[k + 1] - g->start[k],
+                                  &ph, &st[k]) != 0;
         }
-        if (o->bound != SK_CLUMPS_BOUND_APPROX)
+        if (failed)
+            rc = sk_fail(err, SK_ERR_NOMEM, NULL, -1,
+                         "clumps: out of memory for the half-mass radii");
+        if (rc == SK_OK && o->bound != SK_CLUMPS_BOUND_APPROX)
             rc = gravity(o, p, g, &ph, threads, st, rows, kept, err);
+        if (o->bound_only)
+            kept = cl_keep_bound(rows, kept);
         qsort(rows, (size_t)kept, sizeof *rows, cl_by_mass);
         if (rc == SK_OK)
             rc = build_table(parts, o, p, b, &ph, rows, kept, out, err);

@@ -2,6 +2,7 @@
  * order, one clump per thread, so the values are the same bits for any
  * thread count and any order of the input rows. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "clumps_stats.h"
@@ -24,10 +25,52 @@ static void centre(const cl_cells *c, int64_t i, double box, double x[3])
     x[2] = ldexp(k.z + 0.5, -k.level) * box;
 }
 
-static void clump_stats(const cl_cells *c, const cl_cols *cols, const int64_t *cells, int64_t n,
-                        const cl_phys *ph, cl_stats *s)
+static int by_r2(const void *pa, const void *pb)
+{
+    const cl_rm *a = pa, *b = pb;
+    if (a->r2 != b->r2)
+        return a->r2 < b->r2 ? -1 : 1;
+    return a->m < b->m ? -1 : a->m > b->m;
+}
+
+double cl_half_mass_radius(cl_rm *v, int64_t n, double mass)
+{
+    if (n <= 0)
+        return 0;
+    qsort(v, (size_t)n, sizeof *v, by_r2);
+    double cum = 0;
+    for (int64_t k = 0; k < n; k++) {
+        cum += v[k].m;
+        if (cum >= 0.5 * mass)
+            return sqrt(v[k].r2);
+    }
+    return sqrt(v[n - 1].r2); /* rounding kept cum below half of mass */
+}
+
+/* The cell's extent, at its image nearest ref, into the bounding box. */
+static void grow_bbox(cl_stats *s, const double x[3], const double ref[3], double dx,
+                      double box)
+{
+    for (int d = 0; d < 3; d++) {
+        double u = ref[d] + wrap_delta(x[d] - ref[d], box);
+        s->bbox_lo[d] = fmin(s->bbox_lo[d], u - 0.5 * dx);
+        s->bbox_hi[d] = fmax(s->bbox_hi[d], u + 0.5 * dx);
+    }
+}
+
+/* 0, or -1 out of memory (for the half-mass radius's sort). */
+static int clump_stats(const cl_cells *c, const cl_cols *cols, const int64_t *cells, int64_t n,
+                       const cl_phys *ph, cl_stats *s)
 {
     memset(s, 0, sizeof *s);
+    cl_rm *rm = sk_malloc((size_t)(n + 1) * sizeof *rm);
+    if (!rm)
+        return -1;
+    for (int d = 0; d < 3; d++) {
+        s->bbox_lo[d] = INFINITY;
+        s->bbox_hi[d] = -INFINITY;
+    }
+    double pv = 0;
     s->n_cells = n;
     s->first = cells[0];
     int64_t ip = cells[0];
@@ -44,6 +87,7 @@ static void clump_stats(const cl_cells *c, const cl_cols *cols, const int64_t *c
         double m = sk_column_get_double(cols->rho, r) * vol;
         dxmin = dx < dxmin ? dx : dxmin;
         centre(c, i, box, x);
+        grow_bbox(s, x, ref, dx, box);
         s->mass += m;
         s->volume += vol;
         for (int d = 0; d < 3; d++) {
@@ -51,9 +95,14 @@ static void clump_stats(const cl_cells *c, const cl_cols *cols, const int64_t *c
             if (cols->vel[0])
                 mv[d] += m * sk_column_get_double(cols->vel[d], r);
         }
-        if (cols->p)
-            s->e_therm += sk_column_get_double(cols->p, r) * vol / (ph->gamma - 1);
+        if (cols->p) {
+            double pvol = sk_column_get_double(cols->p, r) * vol;
+            s->e_therm += pvol / (ph->gamma - 1);
+            pv += pvol;
+        }
     }
+    /* sum m T / M with T = tfactor p / rho and m = rho V */
+    s->temperature = s->mass > 0 ? ph->tfactor * pv / s->mass : 0;
     double off[3];
     for (int d = 0; d < 3; d++) {
         off[d] = s->mass > 0 ? mx[d] / s->mass : 0;
@@ -77,13 +126,17 @@ static void clump_stats(const cl_cells *c, const cl_cols *cols, const int64_t *c
         }
         r2max = r2 > r2max ? r2 : r2max;
         k2 += m * u2;
+        rm[a] = (cl_rm){r2, m};
     }
     s->radius = fmax(sqrt(r2max), 0.5 * dxmin);
+    s->r_half = cl_half_mass_radius(rm, n, s->mass);
+    sk_free(rm);
     s->sigma_v = s->mass > 0 ? sqrt(k2 / s->mass) : 0;
     s->e_kin = 0.5 * k2;
     s->e_grav = -0.6 * ph->G * s->mass * s->mass / s->radius;
     s->alpha_vir = 2 * s->e_kin / fabs(s->e_grav);
     s->bound = s->e_kin + s->e_therm < fabs(s->e_grav);
+    return 0;
 }
 
 static const sk_column *float_col(const sk_table *t, const char *name)
@@ -105,10 +158,20 @@ int cl_stats_compute(const cl_cells *c, const sk_table *t, const int64_t *start,
         cols.vel[d] = float_col(t, vn[d]);
     if (!cols.vel[0] || !cols.vel[1] || !cols.vel[2])
         cols.vel[0] = cols.vel[1] = cols.vel[2] = NULL;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(c->threads)
+    int failed = 0;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(c->threads) reduction(| : failed)
     for (int64_t k = 0; k < nclumps; k++)
-        clump_stats(c, &cols, members + start[k], start[k + 1] - start[k], ph, &out[k]);
+        failed |= clump_stats(c, &cols, members + start[k], start[k + 1] - start[k], ph,
+                              &out[k]) != 0;
+    if (failed)
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1,
+                       "clumps: out of memory for the half-mass radii");
     return SK_OK;
+}
+
+int cl_stats_has_velocity(const sk_table *t)
+{
+    return cl_stats_has(t, "velocity");
 }
 
 int cl_stats_has(const sk_table *t, const char *what)

@@ -91,7 +91,8 @@ static const abi_field clumps_options_fields[] = {
     F(sk_clumps_options, min_cells), F(sk_clumps_options, threads),
     F(sk_clumps_options, linking_length), F(sk_clumps_options, length_unit),
     F(sk_clumps_options, bound), F(sk_clumps_options, theta), F(sk_clumps_options, softening),
-    F(sk_clumps_options, min_delta)};
+    F(sk_clumps_options, min_delta), F(sk_clumps_options, mu),
+    F(sk_clumps_options, bound_only)};
 
 static const abi_struct structs[] = {
     S(sk_error, error_fields),
