@@ -520,6 +520,8 @@ typedef struct sk_atoms_bench sk_atoms_bench;
 typedef struct sk_project_grid sk_project_grid;
 
 /* Every stage that ran (NULL when it did not). */
+struct sk_clumps_bench;
+
 typedef struct sk_report {
     const sk_machine *machine;       /* required */
     const sk_source_usage *source;
@@ -532,6 +534,7 @@ typedef struct sk_report {
     const sk_lmax_bench *lmax;
     const sk_project_grid *project_grid; /* the project stage at several resolutions */
     const sk_atoms_bench *atoms;
+    const struct sk_clumps_bench *clumps; /* bench/clumps.h */
     const sk_bench_meta *meta;       /* the run's metadata (NULL: none written) */
     int max_threads;                 /* the --max-threads asked for (0: none) */
 } sk_report;

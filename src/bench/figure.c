@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bench/atoms.h"
+#include "bench/clumps.h"
 #include "bench/bench.h"
 #include "bench/project_grid.h"
 #include "bench/report_parts.h"
@@ -410,6 +411,11 @@ static void atoms_panel(cairo_t *c, const sk_report *r, double x, double y)
     skb_atoms_rate_panel(c, r->atoms, x, y, PANEL_W, PANEL_H);
 }
 
+static void clumps_panel(cairo_t *c, const sk_report *r, double x, double y)
+{
+    skb_clumps_panel(c, r->clumps, x, y, PANEL_W, PANEL_H);
+}
+
 static void atoms_peers_panel(cairo_t *c, const sk_report *r, double x, double y)
 {
     skb_atoms_peers_panel(c, r->atoms, x, y, PANEL_W, PANEL_H);
@@ -447,6 +453,8 @@ static int panels(const sk_report *r, panel_fn *fns, const char **names)
         if (skb_atoms_has_peers(r->atoms))
             fns[n] = atoms_peers_panel, names[n++] = "atoms_peers";
     }
+    if (r->clumps && r->clumps->nfinders > 0)
+        fns[n] = clumps_panel, names[n++] = "clumps";
     if (has_efficiency(r))
         fns[n] = efficiency_panel, names[n++] = "efficiency";
     return n;

@@ -173,6 +173,8 @@ char *sk_report_csv(const sk_report *r)
         skb_grid_csv(&b, r->project_grid);
     if (r->atoms)
         skb_atoms_csv(&b, r->atoms);
+    if (r->clumps)
+        skb_clumps_csv(&b, r->clumps);
     return sk_text_take(&b);
 }
 

@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include "bench/atoms.h"
+#include "bench/clumps.h"
 #include "bench/bench.h"
 #include "bench/project_grid.h"
 
@@ -359,6 +360,10 @@ void sk_report_json(const sk_report *r, sk_json *j)
     if (r->atoms) {
         sk_json_key(j, "atoms");
         sk_atoms_bench_json(r->atoms, j);
+    }
+    if (r->clumps) {
+        sk_json_key(j, "clumps");
+        sk_clumps_bench_json(r->clumps, j);
     }
     sk_json_object_end(j);
 }

@@ -200,6 +200,11 @@ static void project(const skb_json_value *v, sk_project_bench *p)
     }
 }
 
+void skb_scaling_from_json(const skb_json_value *v, sk_scaling *s)
+{
+    scaling(v, s);
+}
+
 void skb_project_from_json(const skb_json_value *v, sk_project_bench *p)
 {
     project(v, p);
@@ -304,6 +309,12 @@ int skb_report_from_json(const skb_json_value *root, skb_saved_report *out, sk_e
     if (v) {
         skb_atoms_from_json(v, &out->atoms);
         out->report.atoms = &out->atoms;
+    }
+    if (stage(root, "clumps", &v, err) != SK_OK)
+        return SK_ERR_FORMAT;
+    if (v) {
+        skb_clumps_from_json(v, &out->clumps);
+        out->report.clumps = &out->clumps;
     }
     return SK_OK;
 }

@@ -5,6 +5,7 @@
 
 #include "bench/atoms.h"
 #include "bench/bench.h"
+#include "bench/clumps.h"
 #include "bench/project_grid.h"
 #include "bench/json_read.h"
 
@@ -20,6 +21,7 @@ typedef struct skb_saved_report {
     sk_lmax_bench lmax;
     sk_project_grid project_grid;
     sk_atoms_bench atoms;
+    sk_clumps_bench clumps;
     sk_bench_meta meta;
     sk_report report;
 } skb_saved_report;
@@ -28,6 +30,11 @@ typedef struct skb_saved_report {
  * use (missing numbers read as 0, null as NaN; arrays longer than the
  * structs hold are cut). SK_ERR_FORMAT when root is not a report (no
  * "machine" object) or a stage is not an object. */
+/* A scaling object (points, fastest, sweet spot, Amdahl) back. */
+void skb_scaling_from_json(const skb_json_value *v, sk_scaling *s);
+/* The clumps stage back (clumps_report.c). */
+void skb_clumps_from_json(const skb_json_value *v, sk_clumps_bench *c);
+
 int skb_report_from_json(const skb_json_value *root, skb_saved_report *out, sk_error *err);
 
 #endif

@@ -26,5 +26,9 @@ void skb_atoms_rate_panel(cairo_t *c, const sk_atoms_bench *a, double x, double 
 void skb_atoms_peers_panel(cairo_t *c, const sk_atoms_bench *a, double x, double y, double w,
                            double h);
 void skb_grid_panel(cairo_t *c, const sk_project_grid *g, double x, double y, double w, double h);
+/* The clumps stage (clumps_report.c). */
+void skb_clumps_csv(sk_text *b, const struct sk_clumps_bench *c);
+void skb_clumps_panel(cairo_t *c, const struct sk_clumps_bench *b, double x, double y, double w,
+                      double h);
 
 #endif

@@ -7,6 +7,7 @@
 #include "bench/format.h"
 #include "core/text.h"
 #include "bench/atoms.h"
+#include "bench/clumps.h"
 #include "bench/bench.h"
 #include "bench/project_grid.h"
 #include "snapkit/memory.h"
@@ -336,9 +337,10 @@ char *sk_report_text(const sk_report *r)
         lmax(&b, r->lmax);
     }
     /* The stages whose text lives beside them. */
-    char *more[2] = {r->project_grid ? sk_project_grid_text(r->project_grid) : NULL,
-                     r->atoms ? sk_atoms_bench_text(r->atoms) : NULL};
-    for (int k = 0; k < 2; k++)
+    char *more[3] = {r->project_grid ? sk_project_grid_text(r->project_grid) : NULL,
+                     r->atoms ? sk_atoms_bench_text(r->atoms) : NULL,
+                     r->clumps ? sk_clumps_bench_text(r->clumps) : NULL};
+    for (int k = 0; k < 3; k++)
         if (more[k]) {
             sk_text_puts(&b, "\n");
             sk_text_puts(&b, more[k]);

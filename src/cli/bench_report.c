@@ -36,7 +36,10 @@ static const char k_help[] =
     "            themselves)\n"
     "  atoms     atom files generated in DIR/atoms (then removed): snapkit against ASE and\n"
     "            LAMMPS, as snapkit bench atoms (only when named; it needs no SOURCE, which\n"
-    "            may then be left out: atoms are not a RAMSES source)\n\n"
+    "            may then be left out: atoms are not a RAMSES source)\n"
+    "  clumps    snapkit bench clumps at --clumps-threshold V (code units; required with\n"
+    "            it): each finder's time and clump count against reading the cells, the\n"
+    "            e_grav methods, the thread scaling (only when named)\n\n"
     "options:\n"
     "  --max-threads N       use at most N threads (and sweep up to N)\n"
     "  --memory SIZE         plan reads for this much memory (e.g. 16G; default: the RAM,\n"
@@ -47,6 +50,7 @@ static const char k_help[] =
     "                        panel of where threads stop paying) instead of one resolution\n"
     "  --atoms-sizes LIST    the atoms stage's atom counts (default 4000,32000,256000,2048000)\n"
     "  --atoms-peers LIST    ase, lammps or none (default ase,lammps: those installed)\n"
+    "  --clumps-threshold V  the clumps stage's density threshold (code units)\n"
     "  --out DIR             where the report goes (default snapkit-report)\n"
     "  --csv FILE            also append one row per measurement to FILE with the run's\n"
     "                        metadata (UTC time, host, version, build id, CPU, CPUs owned,\n"
@@ -56,7 +60,7 @@ static const char k_help[] =
 
 enum {
     STAGE_STORAGE = 1, STAGE_READ = 2, STAGE_SWEEP = 4, STAGE_CONVERT = 8, STAGE_PROJECT = 16,
-    STAGE_LMAX = 32, STAGE_ATOMS = 64
+    STAGE_LMAX = 32, STAGE_ATOMS = 64, STAGE_CLUMPS = 128
 };
 
 static const struct {
@@ -68,7 +72,8 @@ static const struct {
                      {"project", STAGE_PROJECT},
                      {"lmax", STAGE_LMAX},
                      {"sweep", STAGE_SWEEP},
-                     {"atoms", STAGE_ATOMS}};
+                     {"atoms", STAGE_ATOMS},
+                     {"clumps", STAGE_CLUMPS}};
 
 static int parse_stages(const char *text, int *stages)
 {
@@ -81,7 +86,7 @@ static int parse_stages(const char *text, int *stages)
             if (strcmp(tok, k_stage_names[k].name) == 0)
                 bit = k_stage_names[k].bit;
         if (!bit) {
-            cli_fail("--stages: unknown stage '%s' (storage, read, convert, project, lmax, sweep, atoms)", tok);
+            cli_fail("--stages: unknown stage '%s' (storage, read, convert, project, lmax, sweep, atoms, clumps)", tok);
             return -1;
         }
         *stages |= bit;
@@ -167,6 +172,7 @@ typedef struct report_run {
     sk_lmax_bench lmax;
     sk_project_grid grid;
     sk_atoms_bench atoms;
+    sk_clumps_bench clumps;
     sk_report report;
 } report_run;
 
@@ -328,6 +334,7 @@ typedef struct source_plan {
     int runs;
     const int *res;
     int nres;
+    double clumps_threshold;
 } source_plan;
 
 static int run_source(const source_plan *p, report_run *rr, int *threads)
@@ -348,7 +355,8 @@ static int run_source(const source_plan *p, report_run *rr, int *threads)
         if (sk_thread_warning(&rr->machine.budget, "--max-threads", warning, sizeof warning))
             fprintf(stderr, "snapkit: %s\n", warning);
     }
-    if (rc == CLI_OK && (stages & (STAGE_READ | STAGE_SWEEP | STAGE_CONVERT | STAGE_PROJECT | STAGE_LMAX)))
+    if (rc == CLI_OK &&
+        (stages & (STAGE_READ | STAGE_SWEEP | STAGE_CONVERT | STAGE_PROJECT | STAGE_LMAX | STAGE_CLUMPS)))
         rc = memory_guard(src, &sel, p->memory > 0 ? p->memory : (double)sk_machine_memory(&rr->machine));
     if (rc == CLI_OK && (stages & STAGE_SWEEP)) {
         rc = run_sweep(src, &sel, *threads, runs, rr);
@@ -368,6 +376,12 @@ static int run_source(const source_plan *p, report_run *rr, int *threads)
         rc = run_project(src, &sel, rr->machine.budget.threads, runs, p->res, p->nres, rr);
     if (rc == CLI_OK && (stages & STAGE_LMAX))
         rc = run_lmax(p->path, src, p->out, &sel, *threads, runs, rr);
+    if (rc == CLI_OK && (stages & STAGE_CLUMPS)) {
+        rc = bench_report_clumps(src, &sel, rr->machine.budget.threads, runs, p->clumps_threshold,
+                                 &rr->clumps);
+        if (rc == CLI_OK)
+            rr->report.clumps = &rr->clumps;
+    }
     sk_selection_clear(&sel);
     sk_bench_source_close(src);
     return rc;
@@ -381,7 +395,7 @@ int cmd_bench_report(int argc, char **argv)
     char selection[512] = "";
     int stages = STAGE_STORAGE | STAGE_READ | STAGE_CONVERT | STAGE_PROJECT;
     long long max_threads = 0, runs = 3;
-    double memory = 0;
+    double memory = 0, clumps_threshold = NAN;
     int res[SK_GRID_MAX_RES], nres = 0, natoms_sizes = 0;
     int atoms_peers = SKB_PEER_ASE | SKB_PEER_LAMMPS;
     int64_t atoms_sizes[SK_ATOMS_MAX_SIZES];
@@ -417,6 +431,10 @@ int cmd_bench_report(int argc, char **argv)
                 return CLI_USAGE;
             if (parse_size(v, &memory))
                 return cli_usage("bench report", "--memory: '%s' is not a size such as 16G", v);
+        } else if (cli_is(a, "--clumps-threshold")) {
+            const char *v = cli_value(argc, argv, &i);
+            if (!v || cli_double("--clumps-threshold", v, &clumps_threshold))
+                return CLI_USAGE;
         } else if (cli_is(a, "--csv")) {
             if (!(csv = cli_value(argc, argv, &i)))
                 return CLI_USAGE;
@@ -440,6 +458,8 @@ int cmd_bench_report(int argc, char **argv)
             source = a;
         }
     }
+    if ((stages & STAGE_CLUMPS) && isnan(clumps_threshold))
+        return cli_usage("bench report", "the clumps stage needs --clumps-threshold V");
     if (!source && (stages & ~STAGE_ATOMS))
         return cli_usage("bench report", "which output? (snapkit bench report SOURCE)");
     static report_run rr;
@@ -452,7 +472,8 @@ int cmd_bench_report(int argc, char **argv)
     int rc = CLI_OK;
     if (source) {
         const source_plan plan = {.path = source, .cs = &cs, .stages = stages, .out = out,
-                                  .memory = memory, .runs = (int)runs, .res = res, .nres = nres};
+                                  .memory = memory, .runs = (int)runs, .res = res, .nres = nres,
+                                  .clumps_threshold = clumps_threshold};
         rc = run_source(&plan, &rr, &threads);
     } else {
         show(sk_machine_text(&rr.machine));

@@ -1,7 +1,8 @@
-/* The report's projection grid and atoms stages. */
+/* The report's projection grid, atoms and clumps stages. */
 #include "bench_report_stages.h"
 
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -50,5 +51,28 @@ int bench_report_atoms(const char *dir, int threads, int runs, const int64_t *si
     if (rc != SK_OK)
         return cli_error(&err);
     show(sk_atoms_bench_text(out));
+    return CLI_OK;
+}
+
+int bench_report_clumps(sk_bench_source *src, const sk_selection *sel, int max_threads, int runs,
+                        double threshold, sk_clumps_bench *out)
+{
+    sk_clumps_bench_options opt;
+    memset(&opt, 0, sizeof opt);
+    sk_clumps_options_init(&opt.find);
+    opt.find.threshold = threshold;
+    opt.find.threads = max_threads;
+    opt.bound_threshold = NAN;
+    opt.runs = runs;
+    opt.nlevels = sk_bench_default_levels(max_threads, opt.levels, SK_BENCH_MAX_LEVELS);
+    cli_progress progress;
+    cli_progress_init(&progress, "bench clumps");
+    opt.progress = bench_progress_hook(&progress);
+    sk_error err;
+    int rc = sk_bench_clumps(src, sel, &opt, out, &err);
+    cli_progress_done(&progress);
+    if (rc != SK_OK)
+        return cli_error(&err);
+    show(sk_clumps_bench_text(out));
     return CLI_OK;
 }

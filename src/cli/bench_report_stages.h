@@ -4,6 +4,7 @@
 #define SNAPKIT_CLI_BENCH_REPORT_STAGES_H
 
 #include "bench/atoms.h"
+#include "bench/clumps.h"
 #include "bench/project_grid.h"
 #include "bench_common.h"
 
@@ -16,5 +17,10 @@ int bench_report_grid(sk_bench_source *src, const sk_selection *sel, int max_thr
  * text. sizes NULL: the default sizes. */
 int bench_report_atoms(const char *dir, int threads, int runs, const int64_t *sizes, int nsizes,
                        int peers, sk_atoms_bench *out);
+
+/* The clumps stage (as snapkit bench clumps with its defaults) at the
+ * threshold (code units); prints its text. */
+int bench_report_clumps(sk_bench_source *src, const sk_selection *sel, int max_threads, int runs,
+                        double threshold, sk_clumps_bench *out);
 
 #endif

@@ -61,4 +61,44 @@ done
 if "$cli" bench clumps "$src" --runs 1 2>"$tmp/err"; then fail "no --threshold accepted"; fi
 grep -q "missing --threshold" "$tmp/err" || fail "$(cat "$tmp/err")"
 "$cli" bench --help | grep -q "clumps" || fail "bench --help does not list clumps"
+# The clumps stage of bench report: report.json's "clumps" object has the
+# shape of bench clumps --json, the CSV its rows, the text its section, the
+# figure its panel (redrawn byte for byte by bench plot from the JSON).
+"$cli" bench report "$src" --stages clumps --clumps-threshold 1 --runs 1 --max-threads 2 \
+    --out "$tmp/rep" >"$tmp/rep.log" 2>&1 || fail "bench report --stages clumps: $(tail "$tmp/rep.log")"
+$py - "$tmp/rep" <<'PY'
+import csv, json, math, os, sys
+rep = sys.argv[1]
+r = json.load(open(os.path.join(rep, "report.json")))
+assert set(r) >= {"machine", "source", "clumps", "metadata"} and "read" not in r, list(r)
+c = r["clumps"]
+assert set(c) == {"source", "threads", "runs", "threshold", "cells", "cells_above",
+                  "read_seconds", "finders", "bound", "scaling", "targets"}, list(c)
+assert (c["cells"], c["cells_above"], c["threshold"], c["runs"]) == (97847, 4553, 1, 1), c
+assert [f["finder"] for f in c["finders"]] == ["faces", "watershed", "fof", "dendrogram"]
+counts = {f["finder"]: f["clumps"] for f in c["finders"]}
+assert counts["faces"] == counts["watershed"] == counts["fof"] == 4, counts
+assert all(f["seconds"] > 0 and f["find_seconds"] > 0 for f in c["finders"])
+assert [m["method"] for m in c["bound"]["methods"]] == ["approx", "direct", "tree"]
+assert 0 < c["bound"]["methods"][2]["max_rel_error_vs_direct"] < 0.01
+for name in ("faces_and_statistics", "statistics"):
+    assert [p["threads"] for p in c["scaling"][name]["points"]] == [1, 2], c["scaling"][name]
+assert math.isclose(c["targets"]["faces_over_read"], c["finders"][0]["seconds"] / c["read_seconds"])
+rows = [x for x in csv.DictReader(open(os.path.join(rep, "report.csv"))) if x["stage"] == "clumps"]
+series = {x["series"] for x in rows}
+assert {"read cells", "faces", "watershed", "fof", "dendrogram", "e_grav tree", "targets",
+        "faces and statistics", "statistics"} <= series, series
+by = {(x["series"], x["quantity"]): x for x in rows}
+assert float(by[("faces", "clumps")]["value"]) == 4
+assert math.isclose(float(by[("faces", "seconds")]["value"]), c["finders"][0]["seconds"], rel_tol=1e-12)
+txt = open(os.path.join(rep, "report.txt")).read()
+assert "clumps: " in txt and "boundedness" in txt and "targets:" in txt
+PY
+"$cli" bench plot "$tmp/rep/report.json" -o "$tmp/again.png" --text >"$tmp/again.txt" 2>/dev/null
+cmp "$tmp/again.png" "$tmp/rep/report.png" || fail "bench plot redraws the clumps panel differently"
+diff "$tmp/again.txt" "$tmp/rep/report.txt" >/dev/null || fail "bench plot's text differs"
+if "$cli" bench report "$src" --stages clumps --out "$tmp/no" 2>"$tmp/err"; then
+    fail "the clumps stage ran without --clumps-threshold"
+fi
+grep -q "needs --clumps-threshold" "$tmp/err" || fail "$(cat "$tmp/err")"
 echo "bench clumps: ok"
