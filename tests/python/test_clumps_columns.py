@@ -115,3 +115,20 @@ def test_particle_columns_against_numpy():
         for a, c in enumerate("xyz"):
             assert cat["bbox_%smin" % c][row] == pytest.approx(u[:, a].min(), rel=1e-14)
             assert cat["bbox_%smax" % c][row] == pytest.approx(u[:, a].max(), rel=1e-14)
+
+
+@needs_fixture
+def test_cli_mu(cells, tmp_path):
+    import json
+    import subprocess
+    from ramses_fixtures import CLI
+    out = str(tmp_path / "c.json")
+    r = subprocess.run([CLI, "clumps", CLUMPS3D, "--threshold", "1", "--mu", "1.22", "-o", out],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    doc = json.load(open(out))
+    cat, _ = snapkit.clumps(cells, 1.0, mu=1.22)
+    assert float(doc["meta"]["clumps.mu"]) == 1.22 and doc["meta"]["units.temperature"] == "K"
+    assert [c["temperature"] for c in doc["clumps"]] == pytest.approx(list(cat["temperature"]),
+                                                                       rel=1e-15)
+    assert [c["r_half"] for c in doc["clumps"]] == list(cat["r_half"])

@@ -147,3 +147,17 @@ def test_clumps3d_four_roots():
     assert list(cat["leaf"]) == [1] * 4
     assert np.array_equal(cat["saddle"], cat["minimum"])
     assert list(cat["n_cells"]) == [2521, 1155, 325, 552]
+
+
+def test_tree_deterministic_threads_and_row_order():
+    t = peaks_grid(4)
+    c1, i1 = snapkit.clumps(t, 0.4, finder="watershed", relevance=1.05, threads=1)
+    c2, i2 = snapkit.clumps(t, 0.4, finder="watershed", relevance=1.05, threads=2)
+    assert (c1["leaf"] == 0).sum() >= 5
+    perm = np.random.default_rng(3).permutation(len(t))
+    d = t.to_dict()
+    shuffled = snapkit.Table.from_arrays({k: v[perm] for k, v in d.items()}, meta=t.meta)
+    c3, i3 = snapkit.clumps(shuffled, 0.4, finder="watershed", relevance=1.05, threads=2)
+    for c in c1.columns:
+        assert np.array_equal(c1[c], c2[c]) and np.array_equal(c1[c], c3[c]), c
+    assert np.array_equal(i1, i2) and np.array_equal(i3, i1[perm])
