@@ -1,6 +1,7 @@
-/* The dendrogram's catalogue: one row per structure, a branch's statistics
- * over its whole subtree (so a child's cells are a subset of its parent's
- * and a branch's n_cells is its own cells plus its children's), ids 1..n
+/* The catalogue of a hierarchy (dendrogram, watershed): one row per
+ * structure, a branch's statistics over its whole subtree (so a child's
+ * cells are a subset of its parent's and a branch's n_cells is its own
+ * cells plus its children's), ids 1..n
  * by mass as for the other finders (a parent is heavier than any child, so
  * its id is smaller), parent ids and depths, and each cell's leaf. */
 #include <stdlib.h>
