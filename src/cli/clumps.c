@@ -240,6 +240,14 @@ static void report(const clumps_args *a, const sk_table *cat, const sk_table *ce
         printf("%lld clumps (%s finder) from %s of %lld cells at or above %s (code units) in "
                "%.3f s\n", (long long)n, sk_clumps_finder_name(a->o.finder), above,
                (long long)sk_table_nrows(cells), sk_table_meta_get(cat, "clumps.threshold"), sec);
+    const sk_column *leaf = sk_table_find(cat, "leaf");
+    if (leaf && n > 0) { /* a hierarchy: its rows are leaves and branches */
+        int64_t leaves = 0;
+        for (int64_t r = 0; r < n; r++)
+            leaves += sk_column_get_double(leaf, r) != 0;
+        printf("  of which %lld leaves and %lld branches\n", (long long)leaves,
+               (long long)(n - leaves));
+    }
     printf("wrote %s%s%s\n", a->out, a->ids ? " and " : "", a->ids ? a->ids : "");
 }
 

@@ -202,6 +202,8 @@ def test_cli_dendrogram(tmp_path):
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     cat, _ = snapkit.clumps(CLUMPS3D, 1.0, finder="dendrogram", min_delta=0.5, min_cells=5)
+    nleaf = int(cat["leaf"].sum())
+    assert "of which %d leaves and %d branches" % (nleaf, len(cat) - nleaf) in r.stdout, r.stdout
     with open(out) as f:
         head = f.readline().strip().split(",")
         rows = [line.strip().split(",") for line in f]
