@@ -342,6 +342,11 @@ static int probe_components(sk_ramses *r, sk_error *err)
     in->has_clump_field = rs_file_exists(path, NULL);
     snprintf(path, sizeof path, "%s/sink_%05d.csv", r->dir, in->output);
     in->has_sinks = rs_file_exists(path, NULL);
+    if (!in->has_sinks) {
+        /* Only the binary files of RAMSES 2014-2018 (sink_binary.c). */
+        snprintf(path, sizeof path, "%s/sink_%05d.out00001", r->dir, in->output);
+        in->has_sinks = r->sinks_binary = rs_file_exists(path, NULL);
+    }
     snprintf(path, sizeof path, "%s/clump_%05d.txt00001", r->dir, in->output);
     in->has_clumps = rs_file_exists(path, NULL);
     int rc = read_text_files(r, err);
