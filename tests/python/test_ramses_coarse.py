@@ -89,3 +89,24 @@ def test_region_opens_fewer_files(name):
         cmd = [CLI, "stats", folder(name), "--json", "--yrange", "0.6", "1"]
         got = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
         assert got["rows"] == 0 and got["files_opened"] == 0
+
+
+@pytest.mark.parametrize("name", FIXTURES)
+def test_projection_equals_numpy_deposit(name):
+    """sd along z (code units) on 2^levelmax pixels per boxlen: each leaf
+    adds density x its edge to the pixels it covers (numpy, independent of
+    the projector); a 2x1x1 box leaves the map's upper half empty."""
+    t = snapkit.open(folder(name)).read("hydro")
+    m = snapkit.project(t, "sd", axis="z")
+    res = m.nx
+    lmax = int(round(np.log2(res)))
+    boxlen = float(t.meta["boxlen"])
+    want = np.zeros((res, res))
+    for lev, cx, cy, rho in zip(t["level"], t["cx"], t["cy"], t["density"]):
+        k = 1 << (lmax - int(lev))
+        want[cy * k:(cy + 1) * k, cx * k:(cx + 1) * k] += rho * boxlen / 2.0 ** lev
+    got = m["sd"]
+    assert got.shape == want.shape
+    assert np.abs(got - want).max() <= 1e-12 * np.abs(want).max()
+    if FIXTURES[name][1][1] == 1:
+        assert (got[res // 2:, :] == 0).all() and (got[: res // 2, :] > 0).all()
