@@ -83,6 +83,27 @@ def main():
             f.write(bytes([sel]) + text)
 
 
+def sink_binary(ndim, nsink, with_acc):
+    """A sink_NNNNN.outCCCCC of RAMSES 2014-2018 (pm/output_sink.f90,
+    backup_sink), as fuzz_ramses_catalogue reads it behind byte 0xF0 + ndim - 1."""
+    out = rec(i4(nsink)) + rec(i4(nsink + 1))
+    if nsink:
+        nf = 3 + 3 * ndim + (1 if with_acc else 0)
+        for k in range(nf):
+            out += rec(f8(*[0.1 * (k + 1) + i for i in range(nsink)]))
+        out += rec(i4(*range(1, nsink + 1))) + rec(i4(*[1] * nsink)) + rec(i4(7))
+    return bytes([0xF0 + ndim - 1]) + out
+
+
+def catalogue_seeds():
+    cdir = os.path.join(ROOT, "fuzz", "corpus", "fuzz_ramses_catalogue")
+    os.makedirs(cdir, exist_ok=True)
+    for name, args in (("sink_binary_2015", (3, 2, True)), ("sink_binary_2017", (3, 3, False)),
+                       ("sink_binary_2d", (2, 1, False)), ("sink_binary_empty", (3, 0, False))):
+        with open(os.path.join(cdir, name), "wb") as f:
+            f.write(sink_binary(*args))
+
+
 def output_seeds():
     """The output fuzz_ramses_output writes at start (same options), each
     file behind the byte that selects it."""
@@ -105,4 +126,5 @@ def output_seeds():
 
 if __name__ == "__main__":
     main()
+    catalogue_seeds()
     output_seeds()

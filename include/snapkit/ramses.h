@@ -54,6 +54,11 @@ typedef struct sk_ramses_info {
     int has_sinks;              /* sink_NNNNN.csv */
     int has_clumps;             /* clump_NNNNN.txtCCCCC catalogues */
     int cosmological;           /* aexp < 1 or cosmo=.true.: time is conformal (cosmology.h) */
+    int coarse[3];              /* the box's coarse cells per axis (amr files' nx, ny, nz
+                                   without boundary padding); 1 1 1 for most runs */
+    int level_shift;            /* log2(coarse[0]): levelmin, levelmax and every cell's
+                                   level count from a box of 2^level_shift coarse cells a
+                                   side, RAMSES's levels + level_shift (docs/ramses.md) */
 } sk_ramses_info;
 
 /* The components an output can hold, in the order `info` lists them:

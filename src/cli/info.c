@@ -85,6 +85,9 @@ static int print_text(sk_ramses *r, sk_error *err)
         printf("RAMSES output %d (%s format): %d CPUs, levels %d-%d, boxlen %g, time %.15g\n",
                in->output, in->format == SK_RAMSES_2017 ? "late-2017" : "current", in->ncpu,
                in->levelmin, in->levelmax, in->boxlen, in->time);
+        if (in->level_shift || in->coarse[1] != 1 || in->coarse[2] != 1)
+            printf("box of %dx%dx%d coarse cells: levels are RAMSES's + %d\n", in->coarse[0],
+                   in->coarse[1], in->coarse[2], in->level_shift);
         printf("components: amr");
         for (int k = 0; sk_ramses_component_name(k); k++)
             if (sk_ramses_has_component(r, sk_ramses_component_name(k)))

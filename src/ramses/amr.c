@@ -13,29 +13,64 @@ static int expect_int(fr_cursor *c, int want, const char *what, sk_error *err)
     return rc;
 }
 
-/* The coarse cell that is the box: the only one with a CPU in cpu_map
- * (RAMSES pads the grid with boundary cells, whose cpu_map is 0, and puts
- * the box at icoarse_min..icoarse_max; read_hydro_params.f90). A box of
- * several coarse cells is refused: its cells are not on one level grid. */
-static int find_box_cell(rs_amr *a, fr_cursor *c, const int32_t nx[3], sk_error *err)
+/* The coarse cells that are the box: those with a CPU in cpu_map (RAMSES
+ * pads the grid with boundary cells, whose cpu_map is 0, and puts the box
+ * at icoarse_min..icoarse_max etc.; read_hydro_params.f90). They must form
+ * one block; its corner and size go to a->coarse_min and a->coarse. */
+static int find_box_cells(rs_amr *a, fr_cursor *c, const int32_t nx[3], sk_error *err)
 {
     size_t ncoarse = (size_t)nx[0] * (size_t)nx[1] * (size_t)nx[2];
     const uint8_t *cpu_map;
     int rc = fr_expect(c, 4 * ncoarse, &cpu_map, err);
-    if (rc != SK_OK || ncoarse == 1)
+    if (rc != SK_OK)
         return rc;
-    size_t found = ncoarse, n = 0;
-    for (size_t i = 0; i < ncoarse; i++)
-        if (rd_i32(cpu_map, i) != 0)
-            found = i, n++;
-    if (n != 1 || a->nboundary == 0)
+    int lo[3] = {nx[0], nx[1], nx[2]}, hi[3] = {-1, -1, -1};
+    size_t n = 0;
+    for (size_t i = 0; i < ncoarse; i++) {
+        if (rd_i32(cpu_map, i) == 0)
+            continue;
+        int at[3] = {(int)(i % (size_t)nx[0]), (int)(i / (size_t)nx[0] % (size_t)nx[1]),
+                     (int)(i / ((size_t)nx[0] * (size_t)nx[1]))};
+        for (int d = 0; d < 3; d++) {
+            lo[d] = at[d] < lo[d] ? at[d] : lo[d];
+            hi[d] = at[d] > hi[d] ? at[d] : hi[d];
+        }
+        n++;
+    }
+    size_t block = n ? (size_t)(hi[0] - lo[0] + 1) * (size_t)(hi[1] - lo[1] + 1) *
+                           (size_t)(hi[2] - lo[2] + 1)
+                     : 0;
+    if (n == 0 || n != block)
         return fr_fail_last(c, 4 * ncoarse, err,
-                            "the box is %zu of the %dx%dx%d coarse cells (nboundary %d); only "
-                            "a box of one coarse cell is read",
+                            "the box is %zu of the %dx%dx%d coarse cells (nboundary %d), "
+                            "which do not form one block",
                             n, (int)nx[0], (int)nx[1], (int)nx[2], a->nboundary);
-    a->coarse_min[0] = (int)(found % (size_t)nx[0]);
-    a->coarse_min[1] = (int)(found / (size_t)nx[0] % (size_t)nx[1]);
-    a->coarse_min[2] = (int)(found / ((size_t)nx[0] * (size_t)nx[1]));
+    for (int d = 0; d < 3; d++) {
+        a->coarse_min[d] = lo[d];
+        a->coarse[d] = hi[d] - lo[d] + 1;
+    }
+    return SK_OK;
+}
+
+int rs_coarse_shift(const int coarse[3])
+{
+    int k = 0;
+    while (k < 7 && (1 << k) < coarse[0])
+        k++;
+    return (1 << k) == coarse[0] ? k : -1;
+}
+
+/* The box of file 1 must be the output's (info->coarse, all 0 before it
+ * is known: then any box is taken). */
+static int check_box(const rs_amr *a, const sk_ramses_info *info, sk_error *err)
+{
+    const int *want = info->coarse;
+    if (want[0] == 0)
+        return SK_OK;
+    if (a->coarse[0] != want[0] || a->coarse[1] != want[1] || a->coarse[2] != want[2])
+        return sk_fail(err, SK_ERR_FORMAT, a->cur.path, -1,
+                       "the box is %dx%dx%d coarse cells, but %dx%dx%d in the first amr file",
+                       a->coarse[0], a->coarse[1], a->coarse[2], want[0], want[1], want[2]);
     return SK_OK;
 }
 
@@ -58,13 +93,13 @@ int rs_amr_open(rs_amr *a, const char *path, const void *data, size_t size,
         rc = fr_fail_last(c, 12, err, "coarse grid %dx%dx%d is out of range", (int)nx[0],
                           (int)nx[1], (int)nx[2]);
     if (rc == SK_OK)
-        rc = expect_int(c, info->levelmax, "nlevelmax", err);
+        rc = expect_int(c, info->levelmax - info->level_shift, "nlevelmax", err);
     if (rc == SK_OK)
         rc = fr_skip(c, 1, err); /* ngridmax */
     if (rc == SK_OK && (rc = fr_int32s(c, v, 1, err)) == SK_OK && (v[0] < 0 || v[0] > 1000))
         rc = fr_fail_last(c, 4, err, "nboundary = %d is out of range", (int)v[0]);
     a->ncpu = info->ncpu;
-    a->nlevelmax = info->levelmax;
+    a->nlevelmax = info->levelmax - info->level_shift;
     a->nboundary = v[0];
     if (rc == SK_OK)
         rc = fr_skip(c, 1, err); /* ngrid_current */
@@ -95,7 +130,9 @@ int rs_amr_open(rs_amr *a, const char *path, const void *data, size_t size,
     if (rc == SK_OK)
         rc = fr_skip(c, 2, err); /* coarse son, flag1 */
     if (rc == SK_OK)
-        rc = find_box_cell(a, c, nx, err);
+        rc = find_box_cells(a, c, nx, err);
+    if (rc == SK_OK)
+        rc = check_box(a, info, err);
     if (rc == SK_OK)
         for (size_t i = 0; i < nl; i++)
             if (rd_i32(a->numbl, i) < 0)

@@ -15,7 +15,8 @@ typedef struct rs_amr {
     fr_cursor cur;          /* at the next level's first block */
     int icpu, ncpu, nlevelmax, nboundary;
     int ndim, ncell;        /* 1, 2 or 3; 2^ndim cells per oct */
-    int coarse_min[3];      /* the box's coarse cell in the padded coarse grid */
+    int coarse_min[3];      /* the box's first coarse cell in the padded coarse grid */
+    int coarse[3];          /* the box's coarse cells per axis */
     double boxlen;
     const uint8_t *numbl;   /* int32 [nlevelmax][ncpu]: octs per (level, list) */
     const uint8_t *numbb;   /* int32 [nlevelmax][nboundary], or NULL */
@@ -23,9 +24,14 @@ typedef struct rs_amr {
 
 /* Parse the header of file icpu and check it against the output's info.
  * With physical boundaries the coarse grid is padded by one boundary cell
- * per bounded face; the box is its one coarse cell whose cpu_map is set. */
+ * per bounded face; the box is the block of coarse cells whose cpu_map is
+ * set. The file's levels are RAMSES's: info->levelmax - info->level_shift
+ * of them. */
 int rs_amr_open(rs_amr *a, const char *path, const void *data, size_t size,
                 const sk_ramses_info *info, int icpu, sk_error *err);
+/* log2 of the box's coarse cells along x (the axis that sets RAMSES's
+ * scale = boxlen / nx), or -1 when that is not a power of two. */
+int rs_coarse_shift(const int coarse[3]);
 /* Octs of list ibound (1..ncpu+nboundary) at level (1..nlevelmax). */
 int rs_amr_count(const rs_amr *a, int level, int ibound);
 

@@ -203,6 +203,30 @@ static int grow_rows(rs_catalogue *cat, const char *path, sk_error *err)
     return SK_OK;
 }
 
+int rs_catalogue_add_column(rs_catalogue *cat, const char *path, const char *name, int is_int,
+                            sk_error *err)
+{
+    int rc = add_name(cat, path, 0, name, strlen(name), err);
+    if (rc == SK_OK)
+        cat->is_int[cat->ncols - 1] = (char)is_int;
+    return rc;
+}
+
+double *rs_catalogue_add_rows(rs_catalogue *cat, const char *path, int64_t n, sk_error *err)
+{
+    while (cat->cap < cat->nrows + n) {
+        int64_t nrows = cat->nrows;
+        cat->nrows = cat->cap; /* grow_rows grows a full table */
+        int rc = grow_rows(cat, path, err);
+        cat->nrows = nrows;
+        if (rc != SK_OK)
+            return NULL;
+    }
+    double *first = cat->values + (size_t)cat->nrows * (size_t)cat->ncols;
+    cat->nrows += n;
+    return first;
+}
+
 static int parse_row(rs_catalogue *cat, const char *path, int line, const char *s,
                      const char *end, sk_error *err)
 {
@@ -330,11 +354,30 @@ static int read_file(rs_read_ctx *ctx, const char *path, rs_catalogue *cat, sk_e
     return rc;
 }
 
+/* Every CPU's binary sink file holds all sinks: the first is read. */
+static int read_binary_sinks(rs_read_ctx *ctx, rs_catalogue *cat, sk_error *err)
+{
+    const sk_ramses *r = ctx->r;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/sink_%05d.out00001", r->dir, r->info.output);
+    rs_mapped m;
+    int rc = rs_map(path, &m, err);
+    if (rc != SK_OK)
+        return rc;
+    rc = rs_sink_binary_parse(cat, path, m.data, m.size, r->info.ndim, err);
+    ctx->bytes_read += (int64_t)m.size;
+    ctx->progress_bytes += (int64_t)m.size;
+    rs_unmap(&m);
+    return rc;
+}
+
 static int read_files(rs_read_ctx *ctx, rs_kind kind, rs_catalogue *cat, sk_error *err)
 {
     const sk_ramses *r = ctx->r;
     char path[4096];
     int rc = SK_OK;
+    if (kind == RS_SINKS && r->sinks_binary)
+        return read_binary_sinks(ctx, cat, err);
     for (int k = 0; k < ctx->ncpus && rc == SK_OK; k++) {
         if (kind == RS_SINKS)
             snprintf(path, sizeof path, "%s/sink_%05d.csv", r->dir, r->info.output);

@@ -25,6 +25,7 @@ typedef struct cell_plan {
     int has_box;
     double lo[3], hi[3];
     int ndim;         /* 1, 2 or 3: the index columns are cx (, cy (, cz)) */
+    int shift;        /* levels here are the files' + shift (sk_ramses_info.level_shift) */
     int nvar;         /* fields per cell in the files */
     const rs_var *vars;
     int nsel;         /* fields wanted, as indices into vars */
@@ -108,21 +109,22 @@ static inline int axis_bits(const cell_plan *p, int d, int32_t base, double inv)
 /* Selected cells of each own oct of one level into mask (and the octs'
  * cell indices into base); their number into *count. Axes beyond ndim
  * have index 0 and select their one cell (bit 0). */
-static int oct_masks(const cell_plan *p, const rs_octs *o, const int coarse_min[3],
-                     const char *path, scratch *s, int64_t *count, sk_error *err)
+static int oct_masks(const cell_plan *p, const rs_octs *o, const rs_amr *a, const char *path,
+                     scratch *s, int64_t *count, sk_error *err)
 {
     int l = o->level, ncell = 1 << p->ndim;
-    double scale = ldexp(1.0, l), inv = ldexp(1.0, -l);
-    int all_cells = p->with_refined || l == p->cap;
+    double scale = ldexp(1.0, l), inv = ldexp(1.0, -(l + p->shift));
+    int all_cells = p->with_refined || l + p->shift == p->cap;
     int64_t total = 0;
     for (int i = 0; i < o->n; i++) {
         int in[3] = {1, 1, 1};
         for (int d = 0; d < 3; d++)
             s->base[3 * i + d] = 0;
         for (int d = 0; d < p->ndim; d++) {
-            double v = (rd_f64(o->xg[d], (size_t)i) - coarse_min[d]) * scale;
+            /* Octs of all the box's coarse cells: indices run over the box. */
+            double v = (rd_f64(o->xg[d], (size_t)i) - a->coarse_min[d]) * scale;
             /* A level-l oct centre is an odd multiple of 2^-l. */
-            if (!(v >= 1.0 && v < scale) || (double)(int64_t)v != v || !((int64_t)v & 1))
+            if (!(v >= 1.0 && v < scale * a->coarse[d]) || (double)(int64_t)v != v || !((int64_t)v & 1))
                 return sk_fail(err, SK_ERR_FORMAT, path, -1,
                                "level %d, oct %d: centre %.17g is not on the level's grid", l,
                                i + 1, rd_f64(o->xg[d], (size_t)i));
@@ -156,7 +158,7 @@ static void fill_level(const cell_plan *p, const rs_octs *o, const scratch *s,
                 s->idx[k++] = i;
         for (int j = 0; j < k; j++) {
             const int32_t *b = &s->base[3 * s->idx[j]];
-            out->level[r0 + j] = o->level;
+            out->level[r0 + j] = o->level + p->shift;
             out->cx[r0 + j] = b[0] + (ind & 1);
         }
         for (int j = 0; j < k && out->cy; j++)
@@ -215,18 +217,18 @@ static int walk_memory(const cell_plan *p, const sk_ramses_info *info, int icpu,
             rc = sk_fail(err, SK_ERR_NOMEM, cell_path, -1, "out of memory");
     }
     int64_t row = *rows, count = 0;
-    for (int l = 1; l <= p->cap && rc == SK_OK; l++) {
+    for (int l = 1; l <= p->cap - p->shift && rc == SK_OK; l++) {
         rs_octs o;
         rc = rs_amr_level(&a, l, &o, err);
         if (rc == SK_OK && out)
             rc = rs_cellfile_level(&cf, &a, l, s->vars, err);
-        if (rc != SK_OK || o.n == 0 || l < p->lowest)
+        if (rc != SK_OK || o.n == 0 || l + p->shift < p->lowest)
             continue;
         if (scratch_fit(s, o.n, 0) != SK_OK)
             rc = sk_fail(err, SK_ERR_NOMEM, amr_path, -1, "out of memory");
         int64_t n = 0;
         if (rc == SK_OK)
-            rc = oct_masks(p, &o, a.coarse_min, amr_path, s, &n, err);
+            rc = oct_masks(p, &o, &a, amr_path, s, &n, err);
         count += n;
         if (rc == SK_OK && out)
             fill_level(p, &o, s, s->vars, out, &row);
@@ -287,6 +289,10 @@ static int make_plan(rs_read_ctx *ctx, rs_kind kind, cell_plan *p, sk_error *err
     memset(p, 0, sizeof *p);
     p->kind = kind;
     p->cap = (sel->lmax > 0 && sel->lmax < r->info.levelmax) ? sel->lmax : r->info.levelmax;
+    /* The coarsest cells the files hold are at level_shift + 1. */
+    p->shift = r->info.level_shift;
+    if (p->cap < p->shift + 1)
+        p->cap = p->shift + 1;
     p->with_refined = ctx->opt->with_refined;
     p->lowest = rs_lowest_level(r, sel, ctx->opt);
     p->has_box = sel->has_box;
@@ -370,6 +376,7 @@ int rs_cells_from_memory(const void *amr, size_t amr_size, const void *hydro, si
     p.ndim = info->ndim >= 1 && info->ndim <= 3 ? info->ndim : 3;
     p.cap = info->levelmax;
     p.lowest = info->levelmin;
+    p.shift = info->level_shift;
     rs_mapped am = {amr, amr_size}, cm = {hydro, hydro_size};
     /* nvar from the hydro header, as sk_ramses_open takes it from file 1. */
     fr_cursor c;

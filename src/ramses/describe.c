@@ -50,6 +50,11 @@ static int describe_basics(const sk_ramses *r, sk_table *t)
     for (size_t i = 0; i < sizeof ints / sizeof ints[0] && rc == SK_OK; i++)
         rc = sk_table_meta_setf(t, ints[i].key, "%d", ints[i].v);
     if (rc == SK_OK)
+        rc = sk_table_meta_setf(t, "coarse_grid", "%dx%dx%d", in->coarse[0], in->coarse[1],
+                                in->coarse[2]);
+    if (rc == SK_OK)
+        rc = sk_table_meta_setf(t, "ramses.level_shift", "%d", in->level_shift);
+    if (rc == SK_OK)
         rc = sk_table_meta_set(t, "source", r->dir);
     if (rc == SK_OK)
         rc = sk_table_meta_set(t, "ramses.format",
@@ -319,6 +324,16 @@ int sk_ramses_info_json(const sk_ramses *r, sk_json *j, sk_error *err)
     sk_json_kv_int(j, "output", in->output);
     sk_json_kv_string(j, "format", in->format == SK_RAMSES_2017 ? "2017" : "current");
     json_info(j, r);
+    /* The box's coarse cells; levels here are RAMSES's + level_shift. */
+    sk_json_key(j, "coarse_grid");
+    sk_json_object_begin(j);
+    sk_json_kv_int(j, "nx", in->coarse[0]);
+    sk_json_kv_int(j, "ny", in->coarse[1]);
+    sk_json_kv_int(j, "nz", in->coarse[2]);
+    sk_json_kv_int(j, "level_shift", in->level_shift);
+    sk_json_kv_int(j, "levelmin", in->levelmin);
+    sk_json_kv_int(j, "levelmax", in->levelmax);
+    sk_json_object_end(j);
     json_info_rt(j, r);
     if ((rc = json_cosmology(j, r, err)) != SK_OK)
         return rc;

@@ -29,6 +29,8 @@ int rs_lowest_level(const sk_ramses *r, const sk_selection *sel, const sk_read_o
         return 1;
     int cap = (sel && sel->lmax > 0 && sel->lmax < r->info.levelmax) ? sel->lmax
                                                                       : r->info.levelmax;
+    if (cap < r->info.level_shift + 1)
+        cap = r->info.level_shift + 1; /* the coarsest level the files hold */
     return cap < r->info.levelmin ? cap : r->info.levelmin;
 }
 
@@ -38,12 +40,31 @@ static int all_cpus(const sk_ramses *r, uint8_t *mask)
     return r->info.ncpu;
 }
 
-/* Can the Hilbert domains narrow this selection down? */
+/* Can the Hilbert domains narrow this selection down? A box of nx x ny x nz
+ * coarse cells (nx = 2^k) has RAMSES's keys on 2^(levelmax + 1) points per
+ * boxlen of the levels counted here (cmp_ordering: bscale = 2^(nlevelmax +
+ * 1) / scale, scale = boxlen / nx), the keys of a one-cell box restricted
+ * to [0, ny/nx) and [0, nz/nx) (tests/c/test_ramses_domains.c checks them
+ * against cpu_map on a 2x2x2 and a 2x1x1 box). A y or z extent beyond
+ * boxlen leaves the curve's grid: every file is opened. */
 static int domains_usable(const sk_ramses *r, const sk_selection *sel)
 {
     const sk_ramses_info *in = &r->info;
+    int inside = 1;
+    for (int d = 1; d < in->ndim; d++)
+        inside &= in->coarse[d] <= in->coarse[0];
     return sel && sel->has_box && strcmp(in->ordering, "hilbert") == 0 && in->bound_key &&
-           in->levelmax + 1 <= 30;
+           in->levelmax + 1 <= 30 && inside;
+}
+
+/* Particles: the periodic wrap below is that of a cube; a box of other
+ * shape opens every file. */
+static int cubic(const sk_ramses *r)
+{
+    int same = 1;
+    for (int d = 1; d < r->info.ndim; d++)
+        same &= r->info.coarse[d] == r->info.coarse[0];
+    return same;
 }
 
 static int count_marked(const sk_ramses *r, const uint8_t *mask)
@@ -60,8 +81,9 @@ static void mark_cells(const sk_ramses *r, const sk_selection *sel, double margi
     const sk_ramses_info *in = &r->info;
     double lo[3], hi[3];
     for (int d = 0; d < 3; d++) {
+        double extent = (double)in->coarse[d] / in->coarse[0]; /* the box, boxlen units */
         lo[d] = sel->lo[d] - margin;
-        hi[d] = sel->hi[d] + margin;
+        hi[d] = sel->hi[d] + margin < extent ? sel->hi[d] + margin : extent;
     }
     int level = in->levelmax + 1 < DOMAIN_LEVEL_MAX ? in->levelmax + 1 : DOMAIN_LEVEL_MAX;
     sk_hilbert_cpus_for_box_nd(in->ndim, lo, hi, in->levelmax + 1, in->bound_key, in->ndomain,
@@ -136,8 +158,11 @@ int sk_ramses_cpus_for_component(const sk_ramses *r, const char *component,
         return all_cpus(r, cpu_mask);
     if (!domains_usable(r, sel))
         return all_cpus(r, cpu_mask);
+    int particles = component && strcmp(component, "particles") == 0;
+    if (particles && !cubic(r))
+        return all_cpus(r, cpu_mask);
     memset(cpu_mask, 0, (size_t)r->info.ncpu);
-    if (component && strcmp(component, "particles") == 0)
+    if (particles)
         mark_particles(r, sel, cpu_mask);
     else
         mark_cells(r, sel, cell_margin(r, sel, opt), cpu_mask);
@@ -147,7 +172,7 @@ int sk_ramses_cpus_for_component(const sk_ramses *r, const char *component,
 int sk_ramses_cpus_for(const sk_ramses *r, const sk_selection *sel, uint8_t *cpu_mask)
 {
     /* Good for every component: the union of the cells' and particles'. */
-    if (!domains_usable(r, sel))
+    if (!domains_usable(r, sel) || !cubic(r))
         return all_cpus(r, cpu_mask);
     memset(cpu_mask, 0, (size_t)r->info.ncpu);
     mark_cells(r, sel, cell_margin(r, sel, NULL), cpu_mask);

@@ -43,6 +43,7 @@ struct sk_ramses {
     int npart_vars;
     int part_family_derived; /* no family record: `family` is computed */
     int part_id_width;       /* 4 or 8 bytes of identity and counts */
+    int sinks_binary;        /* sinks from sink_NNNNN.out00001: no sink_NNNNN.csv */
 };
 
 /* dir/<kind>_NNNNN.outCCCCC into buf. */
@@ -110,6 +111,14 @@ typedef struct rs_catalogue {
 void rs_catalogue_init(rs_catalogue *cat, int csv);
 /* Add one file's rows; a later file's header must name the same columns.
  * On error the rows of this file are dropped and err names file and line. */
+/* Columns and rows for a reader of another format: a named column (int32
+ * or float64 in the table), then n rows to fill (NULL: out of memory). */
+int rs_catalogue_add_column(rs_catalogue *cat, const char *path, const char *name, int is_int,
+                            sk_error *err);
+double *rs_catalogue_add_rows(rs_catalogue *cat, const char *path, int64_t n, sk_error *err);
+/* The binary sink_NNNNN.outCCCCC of RAMSES 2014-08 .. 2018-07 (sink_binary.c). */
+int rs_sink_binary_parse(rs_catalogue *cat, const char *path, const void *data, size_t size,
+                         int ndim, sk_error *err);
 int rs_catalogue_parse(rs_catalogue *cat, const char *path, const char *text, size_t len,
                        sk_error *err);
 void rs_catalogue_free(rs_catalogue *cat);

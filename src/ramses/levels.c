@@ -17,8 +17,9 @@ int sk_ramses_level_octs(const sk_ramses *r, int64_t *octs, sk_error *err)
         rs_amr a;
         if (rc == SK_OK)
             rc = rs_amr_open(&a, path, m.data, m.size, in, icpu, err);
-        for (int level = 1; rc == SK_OK && level <= in->levelmax; level++)
-            octs[level - 1] += rs_amr_count(&a, level, icpu);
+        /* File level l holds the octs of level l + level_shift. */
+        for (int level = 1; rc == SK_OK && level + in->level_shift <= in->levelmax; level++)
+            octs[level + in->level_shift - 1] += rs_amr_count(&a, level, icpu);
         rs_unmap(&m);
         if (rc != SK_OK)
             return rc;

@@ -2,11 +2,13 @@
  * the headers of the first hydro, gravity and particle files. */
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "ramses/amr.h"
 #include "ramses/fortran.h"
 #include "ramses/internal.h"
 #include "ramses/mapfile.h"
@@ -161,6 +163,44 @@ static int check_cpu_files(sk_ramses *r, sk_error *err)
     return SK_OK;
 }
 
+/* The box's coarse grid, from the first amr file's header. A box of
+ * 2^k coarse cells along x is the grid of one coarse cell k levels down
+ * (RAMSES's cell size is boxlen / nx / 2^level), so levels are counted
+ * from it: cell indices and centres keep their meaning, (c + 0.5) / 2^level
+ * in units of boxlen, on every axis. */
+static int read_coarse_grid(sk_ramses *r, sk_error *err)
+{
+    char path[4096];
+    rs_mapped m;
+    int rc = rs_map_cpu(r, RS_AMR, 1, path, sizeof path, &m, err);
+    rs_amr a;
+    if (rc == SK_OK)
+        rc = rs_amr_open(&a, path, m.data, m.size, &r->info, 1, err);
+    rs_unmap(&m);
+    if (rc != SK_OK)
+        return rc;
+    sk_ramses_info *in = &r->info;
+    int k = rs_coarse_shift(a.coarse);
+    if (k < 0 || in->levelmax + k > 30)
+        return sk_fail(err, SK_ERR_FORMAT, path, -1,
+                       "the box is %dx%dx%d coarse cells: only boxes of a power of two coarse "
+                       "cells along x (levelmax + log2 nx <= 30) are read",
+                       a.coarse[0], a.coarse[1], a.coarse[2]);
+    /* info_'s boxlen is RAMSES's scale, boxlen / nx (output_info); the amr
+     * header has the box's own. */
+    if (in->boxlen != a.boxlen &&
+        fabs(in->boxlen * a.coarse[0] - a.boxlen) > 1e-12 * a.boxlen)
+        return sk_fail(err, SK_ERR_FORMAT, path, -1,
+                       "boxlen %.17g, but %s says %.17g for a box of %d coarse cells along x",
+                       a.boxlen, strrchr(r->info_path, '/') + 1, in->boxlen, a.coarse[0]);
+    in->boxlen = a.boxlen;
+    memcpy(in->coarse, a.coarse, sizeof in->coarse);
+    in->level_shift = k;
+    in->levelmin += k;
+    in->levelmax += k;
+    return SK_OK;
+}
+
 /* Optional text file into *out (NULL when absent). */
 static int read_optional(const sk_ramses *r, const char *name, char **out, size_t *len,
                          sk_error *err)
@@ -302,6 +342,11 @@ static int probe_components(sk_ramses *r, sk_error *err)
     in->has_clump_field = rs_file_exists(path, NULL);
     snprintf(path, sizeof path, "%s/sink_%05d.csv", r->dir, in->output);
     in->has_sinks = rs_file_exists(path, NULL);
+    if (!in->has_sinks) {
+        /* Only the binary files of RAMSES 2014-2018 (sink_binary.c). */
+        snprintf(path, sizeof path, "%s/sink_%05d.out00001", r->dir, in->output);
+        in->has_sinks = r->sinks_binary = rs_file_exists(path, NULL);
+    }
     snprintf(path, sizeof path, "%s/clump_%05d.txt00001", r->dir, in->output);
     in->has_clumps = rs_file_exists(path, NULL);
     int rc = read_text_files(r, err);
@@ -372,6 +417,8 @@ int sk_ramses_open(sk_ramses **out, const char *dir, sk_error *err)
         rc = check_info(r, err);
     if (rc == SK_OK)
         rc = check_cpu_files(r, err);
+    if (rc == SK_OK)
+        rc = read_coarse_grid(r, err);
     if (rc == SK_OK)
         rc = probe_components(r, err);
     if (rc != SK_OK) {

@@ -182,13 +182,6 @@ int sk_ramses_has_component(const sk_ramses *r, const char *component)
     return k >= 0 && kind_present(&r->info, k_components[k].kind);
 }
 
-static int binary_sinks(const sk_ramses *r)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/sink_%05d.out00001", r->dir, r->info.output);
-    return rs_file_exists(path, NULL);
-}
-
 static int component_kind(const sk_ramses *r, const char *component, rs_kind *kind,
                           sk_error *err)
 {
@@ -205,10 +198,6 @@ static int component_kind(const sk_ramses *r, const char *component, rs_kind *ki
         else
             snprintf(path, sizeof path, "/%s_%05d.%s", *kind == RS_SINKS ? "sink" : "clump",
                      r->info.output, *kind == RS_SINKS ? "csv" : "txt00001");
-        if (*kind == RS_SINKS && binary_sinks(r))
-            return sk_fail(err, SK_ERR_FORMAT, r->dir, -1,
-                           "binary sink files (sink_%05d.outCCCCC, RAMSES before 2018) are not "
-                           "read, only sink_%05d.csv", r->info.output, r->info.output);
         return sk_fail(err, SK_ERR_ARG, r->dir, -1, "the output has no %s (no %s)",
                        k_components[k].name, strrchr(path, '/') + 1);
     }

@@ -4,7 +4,10 @@
  * list has its father cell's centre (the oct centre) in that file's domain,
  * which is what the reader's region-to-files look-up relies on. With
  * physical boundaries (rt3d, sink3d) positions count from the box's coarse
- * cell, and the boundary lists' ghost octs lie outside the box. */
+ * cell, and the boundary lists' ghost octs lie outside the box. A box of
+ * nx x ny x nz coarse cells (coarse222, coarse211b) has positions in units
+ * of its x extent (RAMSES's scale = boxlen / nx) and the keys of the info
+ * file's levelmax + log2 nx (the reader's levelmax). */
 #include <math.h>
 
 #include "check.h"
@@ -44,7 +47,7 @@ static void check_file(const sk_ramses_info *in, const char *path, int icpu, int
     rc = rs_amr_open(&a, path, m.data, m.size, in, icpu, &err);
     CHECK_OK(rc, &err);
     int bad_leaf = 0, bad_oct = 0;
-    for (int l = 1; l <= in->levelmax && rc == SK_OK; l++) {
+    for (int l = 1; l <= in->levelmax - in->level_shift && rc == SK_OK; l++) { /* file levels */
         for (int ib = 1; ib <= a.ncpu + a.nboundary && rc == SK_OK; ib++) {
             int n = rs_amr_count(&a, l, ib);
             if (!n)
@@ -61,7 +64,7 @@ static void check_file(const sk_ramses_info *in, const char *path, int icpu, int
             for (int i = 0; i < n && rc == SK_OK && ib <= a.ncpu; i++) {
                 double xg[3] = {0.5, 0.5, 0.5};
                 for (int d = 0; d < nd; d++)
-                    xg[d] = rd_f64(rec[3 + d], i) - a.coarse_min[d];
+                    xg[d] = (rd_f64(rec[3 + d], i) - a.coarse_min[d]) / a.coarse[0];
                 if (ib == icpu) {
                     (*own_octs)++;
                     bad_oct += domain_cpu(in, xg[0], xg[1], xg[2]) != icpu;
@@ -69,7 +72,7 @@ static void check_file(const sk_ramses_info *in, const char *path, int icpu, int
                 for (int ind = 0; ind < ncell; ind++) {
                     if (rd_i32(rec[son + ind], i) != 0)
                         continue;
-                    double h = ldexp(1.0, -(l + 1));
+                    double h = ldexp(1.0, -(l + 1)) / a.coarse[0];
                     double c[3] = {xg[0] + ((ind & 1) ? h : -h),
                                    nd > 1 ? xg[1] + ((ind & 2) ? h : -h) : 0.5,
                                    nd > 2 ? xg[2] + ((ind & 4) ? h : -h) : 0.5};
@@ -108,7 +111,9 @@ int main(void)
 {
     static const char *const data[] = {"ramses/gravpart/output_00002", "ramses/sedov3d/output_00001",
                                        "ramses/manyfiles/output_00002", "ramses/tube1d/output_00002",
-                                       "ramses/sedov2d/output_00002"};
+                                       "ramses/sedov2d/output_00002",
+                                       "ramses/coarse222/output_00001",
+                                       "ramses/coarse211b/output_00002"};
     static const char *const shared[] = {"fixtures/ramses/gravpart/output_00001",
                                          "fixtures/ramses/sedov3d/output_00002",
                                          "fixtures/ramses/manyfiles/output_00001",

@@ -135,13 +135,28 @@ static void rt_cases(void)
         printf("rt3d absent: its cases skipped\n");
         return;
     }
-    printf("a box of two coarse cells\n");
+    printf("coarse cells of the box that do not form a block\n");
     const char *d = copy_of(src, "rt_coarse");
     file_path(p, sizeof p, d, "amr_00002.out00002");
     int32_t cpu = 2;
     patch(p, 1944, &cpu, 4); /* record 32, cpu_map of the first (boundary) coarse cell */
     expect_failure(d, "hydro", "amr_00002.out00002: record 32",
-                   "the box is 2 of the 3x3x3 coarse cells (nboundary 6); only a box of one");
+                   "the box is 2 of the 3x3x3 coarse cells (nboundary 6), which do not form one block");
+
+    printf("a box of 2x1x1 coarse cells in one file, 1x1x1 in the first\n");
+    d = copy_of(src, "rt_coarse_other");
+    file_path(p, sizeof p, d, "amr_00002.out00002");
+    patch(p, 1944 + 4 * 12, &cpu, 4); /* cell (0, 1, 1), beside the box (1, 1, 1) */
+    expect_failure(d, "hydro", "amr_00002.out00002",
+                   "the box is 2x1x1 coarse cells, but 1x1x1 in the first amr file");
+
+    printf("a box of 3 coarse cells along x\n");
+    d = copy_of(src, "rt_coarse_three");
+    file_path(p, sizeof p, d, "amr_00002.out00001");
+    patch(p, 1944 + 4 * 12, &cpu, 4);
+    patch(p, 1944 + 4 * 14, &cpu, 4);
+    expect_failure(d, "hydro", "amr_00002.out00001",
+                   "the box is 3x1x1 coarse cells: only boxes of a power of two coarse cells along x");
 
     printf("rt descriptor and files that disagree\n");
     d = copy_of(src, "rt_descriptor");

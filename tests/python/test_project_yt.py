@@ -16,15 +16,18 @@ yt.set_log_level(50)
 
 DATA = os.environ.get("SNAPKIT_TEST_DATA", os.path.join(os.path.dirname(__file__), "..", "data"))
 
-def ndim(folder):
+def readable_by_yt(folder):
     with snapkit.open(folder) as out:
-        return int(out.info["info"]["ndim"])
+        grid = out.info["coarse_grid"]
+        return int(out.info["info"]["ndim"]) == 3 and (grid["nx"], grid["ny"], grid["nz"]) == (1, 1, 1)
 
 
 # yt 4.1.4 reads the oct records of 1-D and 2-D outputs as 3-D and fails;
-# those are checked against numpy in test_project.py.
+# those are checked against numpy in test_project.py. It misplaces the
+# octs of boxes of several coarse cells (test_ramses_coarse.py checks their
+# maps against numpy).
 OUTPUTS = [f for f in sorted(glob.glob(os.path.join(DATA, "ramses", "*", "output_*[0-9]")))
-           if ndim(f) == 3]
+           if readable_by_yt(f)]
 
 
 def yt_sd(folder, axis, res):

@@ -19,7 +19,8 @@ IDS = [o[0] for o in OUTPUTS]
 
 def test_fixtures_found():
     names = {i.split("/")[0] for i in IDS}
-    assert {"gravpart", "sedov3d", "manyfiles", "tube1d", "sedov2d"} <= names
+    assert {"gravpart", "sedov3d", "manyfiles", "tube1d", "sedov2d", "coarse222",
+            "coarse211b"} <= names
 
 
 def cases():
@@ -59,9 +60,12 @@ def test_library_matches_reference(folder, comp, sel, ref):
     compare(snapkit.column_stats(t), ref, (folder, comp, sel))
     compare(numpy_stats(t), ref, (folder, comp, sel))
     if not sel and t.meta["kind"] == "cells":
-        # Leaves tile the box: their volumes add up to exactly boxlen^ndim.
+        # Leaves tile the box: their volumes add up to exactly boxlen^ndim,
+        # times ny/nx (nz/nx) for a box of nx x ny x nz coarse cells.
         ndim = int(t.meta["ndim"])
-        assert math.fsum(snapkit.derive(t, "volume")) == float(t.meta["boxlen"]) ** ndim
+        nx = [int(v) for v in t.meta["coarse_grid"].split("x")]
+        shape = math.prod(nx[d] / nx[0] for d in range(ndim))
+        assert math.fsum(snapkit.derive(t, "volume")) == float(t.meta["boxlen"]) ** ndim * shape
         index = {1: ["cx"], 2: ["cx", "cy"], 3: ["cx", "cy", "cz"]}[ndim]
         assert [c for c in t.columns if c in ("cx", "cy", "cz")] == index
 

@@ -97,7 +97,8 @@ def test_lmax_equals_coarsened_leaves(key, folder):
     L (refined or not); a with_refined read gives those cells with their own
     stored values."""
     out = snapkit.open(folder)
-    info = out.info["info"]
+    # The reader's levels: RAMSES's + log2 nx for a box of nx coarse cells.
+    info = out.info["coarse_grid"]
     every = out.read("hydro", with_refined=True)
     full = out.hydro()
     for lmax in range(int(info["levelmin"]) - 1, int(info["levelmax"]) + 1):

@@ -9,8 +9,12 @@ Record layout (RAMSES 87c803b): amr/output_amr.f90 backup_amr,
 hydro/output_hydro.f90, poisson/output_poisson.f90. Per oct: ind_grid, next,
 prev, xg(ndim), father, nbor(2 ndim), son(2^ndim), cpu_map(2^ndim),
 flag1(2^ndim); cell ind (0-based) sits at offset bit d of ind on axis d.
-With physical boundaries the coarse grid is padded, and the box is the one
-coarse cell whose cpu_map is set: box fraction = xg - its index.
+With physical boundaries the coarse grid is padded, and the box is the block
+of coarse cells whose cpu_map is set (one cell in stock RAMSES; nx x ny x nz
+when the code sets nx > 1). RAMSES's scale is boxlen / nx (the box's coarse
+cells along x), so box fraction = (xg - the block's first index) / nx, and a
+box of 2^k coarse cells along x is reported with levels + k (a cell's edge is
+boxlen / 2^level), as snapkit does.
 volume_sum uses (boxlen / 2^level)^ndim: a length in 1-D, an area in 2-D.
 """
 import argparse
@@ -85,10 +89,13 @@ def read_cpu(folder, num, icpu, ndim):
     ordering = a.raw()
     a.skip(5 if ordering.startswith(b"bisection") else 1)
     a.skip(2)
-    cpu_map = a.i4()
-    box = np.flatnonzero(cpu_map) if cpu_map.size > 1 else np.array([0])
-    assert box.size == 1, "a box of one coarse cell"
-    c0 = [box[0] % nx[0], box[0] // nx[0] % nx[1], box[0] // (nx[0] * nx[1])]
+    cpu_map = a.i4().reshape(nx[2], nx[1], nx[0])
+    iz, iy, ix = np.nonzero(cpu_map)
+    c0 = [ix.min(), iy.min(), iz.min()]
+    block = [ix.max() - ix.min() + 1, iy.max() - iy.min() + 1, iz.max() - iz.min() + 1]
+    assert len(ix) == block[0] * block[1] * block[2], "the box's coarse cells form one block"
+    shift = int(round(math.log2(block[0])))
+    assert 2 ** shift == block[0], "a power of two coarse cells along x"
     h = Records(os.path.join(folder, "hydro_%s.out%05d" % (num, icpu)))
     assert int(h.i4()[0]) == ncpu
     nvar = int(h.i4()[0])
@@ -107,14 +114,15 @@ def read_cpu(folder, num, icpu, ndim):
                 h.skip(ncell * nvar)
                 continue
             a.skip(3)
-            xg = [a.f8() - c0[d] for d in range(ndim)]
+            xg = [(a.f8() - c0[d]) / block[0] for d in range(ndim)]
             a.skip(1 + 2 * ndim)
             son = [a.i4() for _ in range(ncell)]
             a.skip(2 * ncell)
             for ind in range(ncell):
                 vals = [h.f8() for _ in range(nvar)]
-                centre = [xg[d] + (((ind >> d) & 1) - 0.5) * 2.0 ** -level for d in range(ndim)]
-                out.append((level, centre, son[ind] == 0, vals))
+                edge = 2.0 ** -(level + shift)
+                centre = [xg[d] + (((ind >> d) & 1) - 0.5) * edge for d in range(ndim)]
+                out.append((level + shift, centre, son[ind] == 0, vals))
     return boxlen, out
 
 
@@ -123,7 +131,9 @@ def cells(folder):
     names = descriptor(folder)
     rows = []
     for icpu in range(1, ncpu + 1):
-        rows += read_cpu(folder, num, icpu, ndim)[1]
+        # The amr header's boxlen: info_'s is RAMSES's scale, boxlen / nx.
+        boxlen, own = read_cpu(folder, num, icpu, ndim)
+        rows += own
     level = np.concatenate([np.full(len(r[1][0]), r[0]) for r in rows])
     centre = np.array([np.concatenate([r[1][d] for r in rows]) for d in range(ndim)])
     leaf = np.concatenate([r[2] for r in rows])
@@ -160,7 +170,8 @@ def check_yt(folder, ref, ndim):
     ds = yt.load(folder)
     ad = ds.all_data()
     lev = np.asarray(ad["index", "grid_level"]) + 1
-    assert len(lev) == ref["full"]["hydro"]["rows"], "yt rows"
+    if len(lev) != ref["full"]["hydro"]["rows"]:
+        raise ValueError("yt finds %d cells of the %d leaves" % (len(lev), ref["full"]["hydro"]["rows"]))
     for name, r in ref["full"]["hydro"]["columns"].items():
         v = np.asarray(ad["ramses", name])
         assert v.min() == r["min"] and v.max() == r["max"], ("yt", name)
