@@ -56,10 +56,13 @@
  *   proportion to its share of the cell). Means are NaN where the weight
  *   is zero.
  *
- * Threads. Work is divided by cells, each thread holding a private copy
- * of the accumulators that are summed at the end, or, when those copies
- * would exceed `private_budget` bytes, by bands of image rows. Both use
- * every thread for any number of quantities.
+ * Threads. On more than one thread the image is cut into bands of rows,
+ * runs of rows of the table are listed by the bands they meet, and each
+ * band is deposited by one thread into the one map: no private copies, no
+ * reduction, and the same bits on any number of threads (every pixel sums
+ * its rows in table order). Strategy "cells" (private copies of the
+ * accumulators, summed at the end; within rounding, not bit for bit) is
+ * used only when asked for and its copies fit `private_budget` bytes.
  */
 #ifndef SNAPKIT_PROJECT_H
 #define SNAPKIT_PROJECT_H
@@ -86,9 +89,11 @@ typedef enum sk_proj_kernel {
 } sk_proj_kernel;
 
 typedef enum sk_proj_strategy {
-    SK_STRATEGY_AUTO = 0, /* cells unless private maps exceed private_budget */
-    SK_STRATEGY_CELLS,    /* threads share the rows; private maps reduced at the end */
-    SK_STRATEGY_TILES     /* threads share bands of image rows; one map */
+    SK_STRATEGY_AUTO = 0, /* tiles on more than one thread */
+    SK_STRATEGY_CELLS,    /* threads share the rows; private maps reduced at the end
+                             (when they fit private_budget, else tiles) */
+    SK_STRATEGY_TILES     /* threads share bands of image rows; one map; same bits
+                             on any thread count */
 } sk_proj_strategy;
 
 typedef struct sk_project_options {
