@@ -5,6 +5,7 @@
  * with --raw, the bare PNG. The reading goes through cli_read_source
  * (source.c), the one place that knows source kinds. */
 #include <math.h>
+#include <omp.h>
 #include <string.h>
 
 #include "cli.h"
@@ -57,6 +58,9 @@ static const char k_help[] =
     "  --raw                 .png: the bare map instead, one pixel per map pixel\n"
     "  --scale log|linear    colour scale (default: log for positive quantities)\n"
     "  --range VMIN VMAX     colour range (default: the map's)\n"
+    "  --no-fsync            rename the files into place without flushing them to disk\n"
+    "                        first (still whole or not at all; a power cut within seconds\n"
+    "                        may lose them): 0.2-0.4 s sooner per file on a slow disk\n"
     "  --json                one JSON object: quantities, files, extent, pixel size, rows\n"
     "                        deposited and the projection's own seconds (reading excluded)\n";
 
@@ -69,6 +73,7 @@ typedef struct project_args {
     sk_image_options img;
     char length_unit[16];    /* the --unit that is a length: the figure's axes */
     int raw, json, help;
+    int no_fsync;
 } project_args;
 
 static int is_length_unit(const char *u)
@@ -153,6 +158,8 @@ static int parse_output_option(project_args *a, int argc, char **argv, int *i)
         a->raw = 1;
     } else if (cli_is(arg, "--json")) {
         a->json = 1;
+    } else if (cli_is(arg, "--no-fsync")) {
+        a->no_fsync = 1;
     } else {
         return 0;
     }
@@ -308,11 +315,14 @@ static void print_text(const project_args *a, const sk_maps *m, char **files, in
 }
 
 static void print_json(const project_args *a, const sk_maps *m, double read_seconds,
-                       char **files, int nfiles)
+                       double write_seconds, char **files, int nfiles)
 {
     sk_json j;
     sk_json_init(&j, 0);
     sk_json_object_begin(&j);
+    sk_json_key(&j, "fsync");
+    sk_json_bool(&j, !a->no_fsync);
+    sk_json_kv_double(&j, "write_seconds", write_seconds);
     sk_json_kv_string(&j, "source", a->source);
     sk_json_kv_string(&j, "component", a->component);
     sk_json_key(&j, "files");
@@ -351,10 +361,13 @@ int cmd_project(int argc, char **argv)
         return cli_error(&err);
     char **files = NULL;
     int nfiles = 0;
+    sk_maps_set_fsync(maps, !a.no_fsync);
+    double t0 = omp_get_wtime();
     rc = sk_maps_write_pictures(maps, a.output, &a.img, a.raw ? NULL : skf_map_figure, &style,
                                 &files, &nfiles, &err);
+    double write_seconds = omp_get_wtime() - t0;
     if (rc == SK_OK && a.json)
-        print_json(&a, maps, src.stats.seconds, files, nfiles);
+        print_json(&a, maps, src.stats.seconds, write_seconds, files, nfiles);
     else if (rc == SK_OK)
         print_text(&a, maps, files, nfiles);
     for (int i = 0; i < nfiles; i++)

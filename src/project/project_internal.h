@@ -253,6 +253,7 @@ struct sk_map_entry {
 };
 struct sk_maps {
     int nx, ny;
+    int no_fsync;             /* sk_maps_set_fsync(maps, 0) */
     int nmaps;
     struct sk_map_entry *maps;
     sk_maps_info info;
