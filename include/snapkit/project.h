@@ -74,6 +74,7 @@
 #include "snapkit/error.h"
 #include "snapkit/json.h"
 #include "snapkit/select.h"
+#include "snapkit/stream.h"
 #include "snapkit/table.h"
 
 #ifdef __cplusplus
@@ -155,6 +156,32 @@ typedef struct sk_maps sk_maps;
  * direction or an up vector along it. */
 SK_API int sk_project(const sk_table *table, int nq, const char *const *quantities,
                       const sk_project_options *opt, sk_maps **out, sk_error *err);
+
+/* A projection fed batch by batch from a stream (snapkit/stream.h), for a
+ * command that needs the maps and not the table: it holds the maps and
+ * the batches in flight (memory O(threads x largest batch) + maps), and
+ * its maps are sk_project's on the whole table, bit for bit:
+ *
+ *   sk_project_stream *ps;
+ *   sk_project_stream_new(1, q, &opt, &ps, &err);
+ *   sk_consumer c = sk_project_stream_consumer(ps);
+ *   sk_ramses_stream(r, "hydro", &sel, NULL, &c, &stats, &err);
+ *   sk_project_stream_finish(ps, &maps, &err);
+ *   sk_project_stream_free(ps);
+ *
+ * Batches are deposited in index order (table order) by the thread that
+ * brings the next one; one that arrives early is copied until its turn.
+ * The info's strategy is "stream", accumulator_bytes the maps' plus the
+ * most the early copies held. Needs res or pixel (SK_ERR_ARG otherwise:
+ * the default follows the data's finest level); the off-axis overlap
+ * kernel is refused at the stream's begin. */
+typedef struct sk_project_stream sk_project_stream;
+SK_API int sk_project_stream_new(int nq, const char *const *quantities,
+                                 const sk_project_options *opt, sk_project_stream **out,
+                                 sk_error *err);
+SK_API sk_consumer sk_project_stream_consumer(sk_project_stream *ps);
+SK_API int sk_project_stream_finish(sk_project_stream *ps, sk_maps **out, sk_error *err);
+SK_API void sk_project_stream_free(sk_project_stream *ps);
 
 SK_API void sk_maps_free(sk_maps *maps);
 

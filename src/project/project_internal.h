@@ -143,6 +143,22 @@ typedef struct proj_target {
     double *blk;              /* block images (NULL: deposit coarse cells pixel by pixel) */
 } proj_target;
 
+/* project.c: a job for a table (columns, units, quantities, orientation),
+ * its release, and the maps' description from the selection's scan. */
+typedef struct proj_scan {
+    int64_t selected;
+    int min_level, max_level;
+    double mass;
+    int64_t bad_row;
+} proj_scan;
+int proj_setup(proj_job *job, const sk_table *table, int nq, const char *const *quantities,
+               const sk_project_options *opt, sk_error *err);
+void proj_job_free(proj_job *job);
+/* SK_ERR_RANGE, saying what the maps need, when they exceed the budget. */
+int proj_check_budget(const proj_job *job, const sk_project_options *opt, sk_error *err);
+void proj_fill_info(const proj_job *job, const sk_project_options *opt, const proj_scan *s,
+                    sk_maps_info *in);
+
 /* run.c: the threaded pass (cells strategy, and the pieces bands.c shares) */
 size_t proj_acc_doubles(const proj_job *job);
 /* A target over image rows [r0, r1) with the thread's scratch (3 nx
