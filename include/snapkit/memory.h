@@ -5,6 +5,16 @@
  * held at once. Blocks are 64-byte aligned, which suits SIMD loops and keeps
  * threads writing neighbouring columns off each other's cache lines.
  * The counters are process-wide atomics: the only global state of the library.
+ *
+ * Blocks of 4 MB and more are mappings of their own. Where the kernel's
+ * transparent huge pages come without direct compaction (THP defrag mode
+ * "defer" or "never"), they are advised MADV_HUGEPAGE: one fault per 2 MB
+ * instead of per 4 KB on first touch (SNAPKIT_HUGEPAGES=1 advises them
+ * whatever the modes, =0 never). When freed they are kept, up to 16 blocks
+ * and SNAPKIT_BLOCK_CACHE megabytes (default 1024; 0: none), for the next
+ * large allocation they fit without wasting more than a quarter of them,
+ * so a loop reading outputs of similar sizes touches its pages once. The
+ * counters count blocks in use, not the ones kept.
  */
 #ifndef SNAPKIT_MEMORY_H
 #define SNAPKIT_MEMORY_H

@@ -56,10 +56,13 @@
  *   proportion to its share of the cell). Means are NaN where the weight
  *   is zero.
  *
- * Threads. Work is divided by cells, each thread holding a private copy
- * of the accumulators that are summed at the end, or, when those copies
- * would exceed `private_budget` bytes, by bands of image rows. Both use
- * every thread for any number of quantities.
+ * Threads. On more than one thread the image is cut into bands of rows,
+ * runs of rows of the table are listed by the bands they meet, and each
+ * band is deposited by one thread into the one map: no private copies, no
+ * reduction, and the same bits on any number of threads (every pixel sums
+ * its rows in table order). Strategy "cells" (private copies of the
+ * accumulators, summed at the end; within rounding, not bit for bit) is
+ * used only when asked for and its copies fit `private_budget` bytes.
  */
 #ifndef SNAPKIT_PROJECT_H
 #define SNAPKIT_PROJECT_H
@@ -71,6 +74,7 @@
 #include "snapkit/error.h"
 #include "snapkit/json.h"
 #include "snapkit/select.h"
+#include "snapkit/stream.h"
 #include "snapkit/table.h"
 
 #ifdef __cplusplus
@@ -86,9 +90,11 @@ typedef enum sk_proj_kernel {
 } sk_proj_kernel;
 
 typedef enum sk_proj_strategy {
-    SK_STRATEGY_AUTO = 0, /* cells unless private maps exceed private_budget */
-    SK_STRATEGY_CELLS,    /* threads share the rows; private maps reduced at the end */
-    SK_STRATEGY_TILES     /* threads share bands of image rows; one map */
+    SK_STRATEGY_AUTO = 0, /* tiles on more than one thread */
+    SK_STRATEGY_CELLS,    /* threads share the rows; private maps reduced at the end
+                             (when they fit private_budget, else tiles) */
+    SK_STRATEGY_TILES     /* threads share bands of image rows; one map; same bits
+                             on any thread count */
 } sk_proj_strategy;
 
 typedef struct sk_project_options {
@@ -150,6 +156,32 @@ typedef struct sk_maps sk_maps;
  * direction or an up vector along it. */
 SK_API int sk_project(const sk_table *table, int nq, const char *const *quantities,
                       const sk_project_options *opt, sk_maps **out, sk_error *err);
+
+/* A projection fed batch by batch from a stream (snapkit/stream.h), for a
+ * command that needs the maps and not the table: it holds the maps and
+ * the batches in flight (memory O(threads x largest batch) + maps), and
+ * its maps are sk_project's on the whole table, bit for bit:
+ *
+ *   sk_project_stream *ps;
+ *   sk_project_stream_new(1, q, &opt, &ps, &err);
+ *   sk_consumer c = sk_project_stream_consumer(ps);
+ *   sk_ramses_stream(r, "hydro", &sel, NULL, &c, &stats, &err);
+ *   sk_project_stream_finish(ps, &maps, &err);
+ *   sk_project_stream_free(ps);
+ *
+ * Batches are deposited in index order (table order) by the thread that
+ * brings the next one; one that arrives early is copied until its turn.
+ * The info's strategy is "stream", accumulator_bytes the maps' plus the
+ * most the early copies held. Needs res or pixel (SK_ERR_ARG otherwise:
+ * the default follows the data's finest level); the off-axis overlap
+ * kernel is refused at the stream's begin. */
+typedef struct sk_project_stream sk_project_stream;
+SK_API int sk_project_stream_new(int nq, const char *const *quantities,
+                                 const sk_project_options *opt, sk_project_stream **out,
+                                 sk_error *err);
+SK_API sk_consumer sk_project_stream_consumer(sk_project_stream *ps);
+SK_API int sk_project_stream_finish(sk_project_stream *ps, sk_maps **out, sk_error *err);
+SK_API void sk_project_stream_free(sk_project_stream *ps);
 
 SK_API void sk_maps_free(sk_maps *maps);
 
@@ -259,6 +291,13 @@ SK_API int sk_maps_write_pictures(const sk_maps *maps, const char *path,
                                   char ***written, int *nwritten, sk_error *err);
 
 /* Single-format writers of map i (all maps for FITS). */
+/* Durability of the files the writers below make (all of them atomic: the
+ * whole file or the old one). On (the default): each is flushed to disk
+ * (fsync) before it is renamed into place, so it survives a power cut;
+ * off: the rename happens at once and the data reaches the disk when the
+ * kernel writes it back (seconds later), 0.2-0.4 s sooner per file on a
+ * slow disk. */
+SK_API void sk_maps_set_fsync(sk_maps *maps, int on);
 SK_API int sk_maps_write_fits(const sk_maps *maps, const char *path, sk_error *err);
 SK_API int sk_maps_write_npy(const sk_maps *maps, int i, const char *path, sk_error *err);
 SK_API int sk_maps_write_png(const sk_maps *maps, int i, const char *path,

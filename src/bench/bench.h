@@ -303,6 +303,7 @@ typedef struct sk_read_bench {
     int rss_reset;        /* 1: peak_rss is per component; 0: the process's peak so far */
     int ncomponents;
     sk_read_component components[SKB_MAX_COMPONENTS];
+    sk_first_touch touch; /* the machine's first touch (bench read; bytes 0: not measured) */
 } sk_read_bench;
 
 typedef struct sk_read_bench_options {

@@ -176,6 +176,17 @@ void sk_read_bench_json(const sk_read_bench *r, sk_json *j)
         sk_json_object_end(j);
     }
     sk_json_array_end(j);
+    if (r->touch.bytes > 0) {
+        sk_json_key(j, "first_touch");
+        sk_json_object_begin(j);
+        sk_json_kv_int(j, "bytes", r->touch.bytes);
+        sk_json_kv_double(j, "gb_per_s", r->touch.gb_per_s);
+        sk_json_kv_double(j, "huge_gb_per_s", r->touch.huge_gb_per_s);
+        sk_json_kv_double(j, "second_gb_per_s", r->touch.second_gb_per_s);
+        sk_json_kv_string(j, "thp_enabled", r->touch.thp_enabled);
+        sk_json_kv_string(j, "thp_defrag", r->touch.thp_defrag);
+        sk_json_object_end(j);
+    }
     sk_json_object_end(j);
 }
 

@@ -141,6 +141,12 @@ static void read_bench(sk_text *b, const sk_read_bench *r)
         sk_text_printf(b, "  cold: measured where the files left the page cache; '-' where not (%s)\n", why);
     else
         sk_text_printf(b, "  cold: not measured (%s)\n", why);
+    if (r->touch.bytes > 0) /* beside the read figures, to compare machines */
+        sk_text_printf(b, "  machine: first touch %.2f GB/s (%.2f GB/s with MADV_HUGEPAGE; THP %s, "
+                          "defrag %s), second touch %.1f GB/s, on %lld MB\n",
+                       r->touch.gb_per_s, r->touch.huge_gb_per_s, r->touch.thp_enabled,
+                       r->touch.thp_defrag, r->touch.second_gb_per_s,
+                       (long long)(r->touch.bytes >> 20));
 }
 
 static void convert(sk_text *b, const sk_convert_bench *c)

@@ -14,6 +14,7 @@
  * file, a folder or a socket is refused. A replaced file keeps its mode
  * and, where permitted, its owner. */
 #include "snapkit/atomicfile.h"
+#include "atomicfile_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -40,6 +41,23 @@ struct sk_atomic_file {
     gid_t gid;
 };
 
+/* The setting of atomic_scope_fsync: 1 flushes (most callers never
+ * change it). */
+static _Thread_local int t_fsync = 1;
+static int64_t fsync_calls;
+
+int atomic_scope_fsync(int on)
+{
+    int was = t_fsync;
+    t_fsync = on;
+    return was;
+}
+
+int64_t atomic_fsync_calls(void)
+{
+    return __atomic_load_n(&fsync_calls, __ATOMIC_RELAXED);
+}
+
 static sk_atomic_file *new_file(const char *path)
 {
     sk_atomic_file *f = sk_calloc(1, sizeof *f);
@@ -50,6 +68,7 @@ static sk_atomic_file *new_file(const char *path)
     if (f) {
         f->fd = -1;
         f->fail_after = -1;
+        f->no_fsync = !t_fsync;
     }
     return f;
 }
@@ -366,8 +385,11 @@ int sk_atomic_commit(sk_atomic_file *f, sk_error *err)
     if (f->stream) {
         rc = copy_to_stream(f, err);
     } else {
-        if (!f->no_fsync && fsync(f->fd) != 0)
-            rc = sk_fail_errno(err, f->path, errno, "cannot flush to disk");
+        if (!f->no_fsync) {
+            __atomic_fetch_add(&fsync_calls, 1, __ATOMIC_RELAXED);
+            if (fsync(f->fd) != 0)
+                rc = sk_fail_errno(err, f->path, errno, "cannot flush to disk");
+        }
         if (rc == SK_OK && !f->tmp)
             rc = name_unnamed(f, err);
     }

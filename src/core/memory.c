@@ -1,11 +1,14 @@
-/* Accounted allocation. Each block carries a 64-byte header holding its size,
- * which keeps the payload 64-byte aligned and lets sk_free update the
- * counters without a lookup table. */
+/* Accounted allocation. Each block carries a 64-byte header holding its size
+ * (and, for a large block of its own mapping, the mapping's length), which
+ * keeps the payload 64-byte aligned and lets sk_free update the counters
+ * without a lookup table. Large blocks: memory_big.c. */
 #include "snapkit/memory.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "memory_big.h"
 
 #define HEADER 64
 
@@ -33,24 +36,40 @@ static unsigned char *header_of(const void *block)
     return (unsigned char *)block - HEADER;
 }
 
-void *sk_malloc(size_t size)
+/* A block of `size` bytes; *fresh: its bytes are known to be zero. */
+static void *alloc(size_t size, int *fresh)
 {
     if (size > SIZE_MAX - HEADER)
         return NULL;
     void *raw = NULL;
-    if (posix_memalign(&raw, HEADER, size + HEADER) != 0)
+    size_t cap = 0;
+    *fresh = 0;
+    if (size >= SK_BIG_BLOCK) {
+        raw = big_take(size + HEADER, &cap, fresh);
+        if (!raw)
+            return NULL;
+    } else if (posix_memalign(&raw, HEADER, size + HEADER) != 0) {
         return NULL;
+    }
     memcpy(raw, &size, sizeof size);
+    memcpy((unsigned char *)raw + sizeof size, &cap, sizeof cap);
     account_add(size);
     return (unsigned char *)raw + HEADER;
+}
+
+void *sk_malloc(size_t size)
+{
+    int fresh;
+    return alloc(size, &fresh);
 }
 
 void *sk_calloc(size_t count, size_t size)
 {
     if (size && count > SIZE_MAX / size)
         return NULL;
-    void *p = sk_malloc(count * size);
-    if (p)
+    int fresh;
+    void *p = alloc(count * size, &fresh);
+    if (p && !fresh) /* a new mapping is zero: writing it would only fault it in */
         memset(p, 0, count * size);
     return p;
 }
@@ -67,8 +86,13 @@ void sk_free(void *block)
 {
     if (!block)
         return;
+    size_t cap;
+    memcpy(&cap, header_of(block) + sizeof(size_t), sizeof cap);
     account_sub(sk_block_size(block));
-    free(header_of(block));
+    if (cap)
+        big_give(header_of(block), cap);
+    else
+        free(header_of(block));
 }
 
 void *sk_realloc(void *block, size_t size)

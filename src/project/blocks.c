@@ -63,6 +63,11 @@ int proj_blocks_deposit(const proj_job *job, const proj_target *t, const proj_it
     int i = nearest(x), j = nearest(y);
     if (i + b->k <= 0 || i >= f->nx || j + b->k <= 0 || j >= f->ny)
         return 0;
+    /* A block is written by the band holding its first image row (bands.c);
+     * the whole image is one band for the cells strategy. */
+    int top = j < 0 ? 0 : j;
+    if (top < t->r0 || top >= t->r1)
+        return 1;
     size_t at = b->start + ((size_t)((j - b->offv) / b->k) * (size_t)b->nbu +
                             (size_t)((i - b->offu) / b->k)) * (size_t)job->nacc;
     double *a = t->blk + at, g = it->total / ((double)b->k * b->k);

@@ -191,6 +191,7 @@ int sk_maps_write_fits(const sk_maps *maps, const char *path, sk_error *err)
     sk_atomic_file *f;
     int rc = sk_atomic_open(&f, path, err);
     if (rc == SK_OK) {
+        sk_atomic_set_fsync(f, !maps->no_fsync);
         rc = sk_atomic_write(f, buf, length <= size ? length : size, err);
         rc = rc == SK_OK ? sk_atomic_commit(f, err) : (sk_atomic_abort(f), rc);
     }

@@ -176,6 +176,7 @@ static int write_sidecar(const sk_maps *maps, const struct sk_map_entry *m,
     int rc = j.failed ? sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory")
                       : sk_atomic_open(&f, path, err);
     if (rc == SK_OK) {
+        sk_atomic_set_fsync(f, !maps->no_fsync);
         rc = sk_atomic_write(f, sk_json_text(&j), j.len, err);
         if (rc == SK_OK)
             rc = sk_atomic_write(f, "\n", 1, err);
@@ -201,6 +202,7 @@ int sk_maps_write_png(const sk_maps *maps, int i, const char *path, const sk_ima
         return sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory");
     rc = sk_atomic_open(&s.file, path, err);
     if (rc == SK_OK) {
+        sk_atomic_set_fsync(s.file, !maps->no_fsync);
         rc = write_rows(&s, maps, m, &cs, row);
         rc = rc == SK_OK ? sk_atomic_commit(s.file, err) : (sk_atomic_abort(s.file), rc);
     }

@@ -82,7 +82,7 @@ static int resolve_kernel(proj_job *job, const sk_project_options *opt, sk_error
     return SK_OK;
 }
 
-static int setup(proj_job *job, const sk_table *table, int nq, const char *const *quantities,
+int proj_setup(proj_job *job, const sk_table *table, int nq, const char *const *quantities,
                  const sk_project_options *opt, sk_error *err)
 {
     job->table = table;
@@ -120,16 +120,9 @@ static int setup(proj_job *job, const sk_table *table, int nq, const char *const
     return rc;
 }
 
-typedef struct scan_result {
-    int64_t selected;
-    int min_level, max_level;
-    double mass;
-    int64_t bad_row;
-} scan_result;
-
 /* Which rows are selected, their finest level and their mass; also checks
  * every level is usable. */
-static void scan(const proj_job *job, scan_result *out)
+static void scan(const proj_job *job, proj_scan *out)
 {
     int64_t selected = 0, bad = -1;
     int max_level = 0, min_level = PROJ_MAX_LEVEL;
@@ -187,7 +180,7 @@ static const char *human_bytes(double b, char *buf, size_t n)
     return buf;
 }
 
-static int check_budget(const proj_job *job, const sk_project_options *opt, sk_error *err)
+int proj_check_budget(const proj_job *job, const sk_project_options *opt, sk_error *err)
 {
     double need = proj_image_bytes(job, job->nq);
     if (need <= (double)opt->memory_budget)
@@ -226,7 +219,7 @@ static void choose_length_unit(const sk_project_options *opt, const sk_maps_info
     snprintf(out, n, "%s", k_units[i].name);
 }
 
-static void fill_info(const proj_job *job, const sk_project_options *opt, const scan_result *s,
+void proj_fill_info(const proj_job *job, const sk_project_options *opt, const proj_scan *s,
                       sk_maps_info *in)
 {
     const proj_frame *f = &job->f;
@@ -257,7 +250,7 @@ static void fill_info(const proj_job *job, const sk_project_options *opt, const 
     choose_length_unit(opt, in, in->length_unit, sizeof in->length_unit);
 }
 
-static int data_lmax(const proj_job *job, const scan_result *s, sk_error *err, int *lmax)
+static int data_lmax(const proj_job *job, const proj_scan *s, sk_error *err, int *lmax)
 {
     if (job->is_cells) {
         *lmax = s->max_level;
@@ -274,7 +267,7 @@ static int data_lmax(const proj_job *job, const scan_result *s, sk_error *err, i
 static int project_job(proj_job *job, const sk_project_options *opt, sk_maps *maps,
                        sk_error *err)
 {
-    scan_result s;
+    proj_scan s;
     scan(job, &s);
     if (s.bad_row >= 0)
         return sk_fail(err, SK_ERR_ARG, NULL, -1, "row %lld has level %d, outside 0..%d",
@@ -287,7 +280,7 @@ static int project_job(proj_job *job, const sk_project_options *opt, sk_maps *ma
     if (rc == SK_OK)
         rc = proj_place_grid(job, opt, lmax, err);
     if (rc == SK_OK)
-        rc = check_budget(job, opt, err);
+        rc = proj_check_budget(job, opt, err);
     if (rc == SK_OK && job->is_cells && job->f.axis < 0 && job->kernel == SK_KERNEL_OVERLAP)
         rc = proj_stamps_make(job, s.min_level, s.max_level, err);
     if (rc == SK_OK)
@@ -299,8 +292,17 @@ static int project_job(proj_job *job, const sk_project_options *opt, sk_maps *ma
         rc = proj_maps_finish(job, acc, maps, err);
     sk_free(acc);
     if (rc == SK_OK)
-        fill_info(job, opt, &s, &maps->info);
+        proj_fill_info(job, opt, &s, &maps->info);
     return rc;
+}
+
+void proj_job_free(proj_job *job)
+{
+    for (int i = 0; job && i < job->nowned; i++)
+        sk_free(job->owned[i]);
+    if (job)
+        proj_stamps_free(job);
+    sk_free(job);
 }
 
 int sk_project(const sk_table *table, int nq, const char *const *quantities,
@@ -319,14 +321,10 @@ int sk_project(const sk_table *table, int nq, const char *const *quantities,
     sk_maps *maps = sk_calloc(1, sizeof *maps);
     int rc = job && maps ? SK_OK : sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
     if (rc == SK_OK)
-        rc = setup(job, table, nq, quantities, opt, err);
+        rc = proj_setup(job, table, nq, quantities, opt, err);
     if (rc == SK_OK)
         rc = project_job(job, opt, maps, err);
-    for (int i = 0; job && i < job->nowned; i++)
-        sk_free(job->owned[i]);
-    if (job)
-        proj_stamps_free(job);
-    sk_free(job);
+    proj_job_free(job);
     if (rc != SK_OK) {
         sk_maps_free(maps);
         return rc;

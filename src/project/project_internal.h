@@ -143,6 +143,34 @@ typedef struct proj_target {
     double *blk;              /* block images (NULL: deposit coarse cells pixel by pixel) */
 } proj_target;
 
+/* project.c: a job for a table (columns, units, quantities, orientation),
+ * its release, and the maps' description from the selection's scan. */
+typedef struct proj_scan {
+    int64_t selected;
+    int min_level, max_level;
+    double mass;
+    int64_t bad_row;
+} proj_scan;
+int proj_setup(proj_job *job, const sk_table *table, int nq, const char *const *quantities,
+               const sk_project_options *opt, sk_error *err);
+void proj_job_free(proj_job *job);
+/* SK_ERR_RANGE, saying what the maps need, when they exceed the budget. */
+int proj_check_budget(const proj_job *job, const sk_project_options *opt, sk_error *err);
+void proj_fill_info(const proj_job *job, const sk_project_options *opt, const proj_scan *s,
+                    sk_maps_info *in);
+
+/* run.c: the threaded pass (cells strategy, and the pieces bands.c shares) */
+size_t proj_acc_doubles(const proj_job *job);
+/* A target over image rows [r0, r1) with the thread's scratch (3 nx
+ * doubles) and block images (or NULL). */
+proj_target proj_target_of(const proj_job *job, double *acc, int r0, int r1, double *scratch,
+                           double *blk);
+/* Deposits row r; 1 when it reached the image. */
+int64_t proj_deposit_row(const proj_job *job, const proj_target *t, int64_t r, double *coef);
+/* bands.c: the tiles strategy. */
+int proj_run_tiles(const proj_job *job, int threads, double **acc_out, int64_t *deposited,
+                   int *used, int64_t *extra_bytes, sk_error *err);
+
 /* quantity.c */
 int proj_quantities_resolve(proj_job *job, int nq, const char *const *names,
                             const sk_project_options *opt, sk_error *err);
@@ -241,6 +269,7 @@ struct sk_map_entry {
 };
 struct sk_maps {
     int nx, ny;
+    int no_fsync;             /* sk_maps_set_fsync(maps, 0) */
     int nmaps;
     struct sk_map_entry *maps;
     sk_maps_info info;

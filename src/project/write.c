@@ -7,6 +7,7 @@
 
 #include "project_internal.h"
 #include "snapkit/atomicfile.h"
+#include "core/atomicfile_internal.h"
 #include "snapkit/memory.h"
 
 typedef enum { OUT_FITS, OUT_NPY, OUT_PNG, OUT_VECTOR } out_format;
@@ -79,6 +80,17 @@ static int remember(char ***list, int *n, const char *name, const char *suffix)
     return SK_OK;
 }
 
+/* A picture from the caller's writer, whose files follow the maps' fsync
+ * setting too. */
+static int write_picture(const sk_maps *maps, int i, const char *name, const sk_image_options *img,
+                         sk_picture_writer writer, void *ctx, sk_error *err)
+{
+    int was = atomic_scope_fsync(!maps->no_fsync);
+    int rc = proj_write_picture(maps, i, name, img, writer, ctx, err);
+    atomic_scope_fsync(was);
+    return rc;
+}
+
 static int write_each(const sk_maps *maps, const char *path, out_format fmt,
                       const sk_image_options *img, sk_picture_writer writer, void *ctx,
                       char ***list, int *n, sk_error *err)
@@ -100,7 +112,7 @@ static int write_each(const sk_maps *maps, const char *path, out_format fmt,
             break;
         }
         rc = fmt == OUT_NPY ? sk_maps_write_npy(maps, i, name, err)
-             : writer     ? proj_write_picture(maps, i, name, img, writer, ctx, err)
+             : writer     ? write_picture(maps, i, name, img, writer, ctx, err)
                           : sk_maps_write_png(maps, i, name, img, err);
         if (rc == SK_OK && remember(list, n, name, "") != SK_OK)
             rc = sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory");
@@ -138,4 +150,10 @@ int sk_maps_write_pictures(const sk_maps *maps, const char *path, const sk_image
         *nwritten = n;
     }
     return rc;
+}
+
+void sk_maps_set_fsync(sk_maps *maps, int on)
+{
+    if (maps)
+        maps->no_fsync = !on;
 }

@@ -54,6 +54,9 @@ int sk_store_writer_open(sk_store_writer **out, const char *path,
         sk_store_writer_abort(w);
         return rc;
     }
+    /* Always flushed before the rename: a compact file is made once to be
+     * read many times, and its convert costs far more than the fsync. */
+    sk_atomic_set_fsync(w->file, 1);
     if (w->opt.fail_after_bytes >= 0)
         sk_atomic_fail_after(w->file, w->opt.fail_after_bytes);
     uint8_t header[ST_HEADER_BYTES] = {0};

@@ -60,6 +60,44 @@ static void test_memory(void)
     CHECK(sk_calloc((size_t)-1, 16) == NULL);
 }
 
+/* Large blocks: 64-byte aligned, counted by their size, their freed
+ * pages handed to the next allocation of about that size (the same
+ * address, its bytes zero again through sk_calloc), not to one a quarter
+ * smaller or larger than what they hold. */
+static void test_big_blocks(void)
+{
+    size_t n = (size_t)24 << 20;
+    sk_mem_stats a, b;
+    sk_mem_get(&a);
+    unsigned char *p = sk_calloc(n, 1);
+    CHECK(p != NULL && (uintptr_t)p % 64 == 0);
+    if (!p)
+        return;
+    size_t nonzero = 0;
+    for (size_t i = 0; i < n; i += 4096)
+        nonzero += p[i] != 0;
+    CHECK_EQ_INT(nonzero, 0);
+    memset(p, 0xab, n);
+    sk_mem_get(&b);
+    CHECK_EQ_INT(b.current - a.current, n);
+    CHECK_EQ_INT(sk_block_size(p), n);
+    sk_free(p);
+    sk_mem_get(&b);
+    CHECK_EQ_INT(b.current, a.current);
+    unsigned char *q = sk_calloc(n - 4096, 1); /* fits the freed region */
+    CHECK(q == p);
+    for (size_t i = 0; q && i < n - 4096; i += 4093)
+        nonzero += q[i] != 0;
+    CHECK_EQ_INT(nonzero, 0);
+    sk_free(q);
+    unsigned char *small = sk_malloc(n / 2); /* would waste half of it */
+    CHECK(small != NULL && small != p);
+    unsigned char *again = sk_malloc(n);
+    CHECK(again == p);
+    sk_free(small);
+    sk_free(again);
+}
+
 static void test_table(void)
 {
     sk_error e;
@@ -368,6 +406,7 @@ int main(void)
 {
     test_errors();
     test_memory();
+    test_big_blocks();
     test_table();
     test_threads();
     test_units_and_selection();

@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "core/atomicfile_internal.h"
+#include "snapkit/store.h"
 #include "project_helpers.h"
 #include "project_tables.h"
 
@@ -352,6 +354,41 @@ static void test_fits_on_recycled_memory(const sk_maps *m, const char *dir)
     fits_close_file(ff, &st);
 }
 
+/* Maps are flushed before their rename unless told not to, in every
+ * format (the flushes counted inside the library); a .snapkit file always
+ * is, whatever the thread's setting. */
+static void test_fsync(sk_maps *m, const sk_table *cells, const char *dir)
+{
+    sk_error e;
+    char fits[128], npy[128], png[128], store[128];
+    snprintf(fits, sizeof fits, "%s/durable.fits", dir);
+    snprintf(npy, sizeof npy, "%s/durable_{var}.npy", dir);
+    snprintf(png, sizeof png, "%s/durable_{var}.png", dir);
+    snprintf(store, sizeof store, "%s/durable.snapkit", dir);
+    const char *paths[] = {fits, npy, png};
+    int64_t files[] = {1, 3, 6}; /* three maps; each png has its .json */
+    for (int on = 1; on >= 0; on--) {
+        sk_maps_set_fsync(m, on);
+        for (int k = 0; k < 3; k++) {
+            int64_t before = atomic_fsync_calls();
+            CHECK_OK(sk_maps_write(m, paths[k], NULL, NULL, NULL, &e), &e);
+            CHECK_MSG(atomic_fsync_calls() - before == (on ? files[k] : 0), "%s fsync %d: %lld",
+                      paths[k], on, (long long)(atomic_fsync_calls() - before));
+        }
+    }
+    sk_maps_set_fsync(m, 1);
+    int was = atomic_scope_fsync(0);
+    int64_t before = atomic_fsync_calls();
+    sk_store_writer *w = NULL;
+    CHECK_OK(sk_store_writer_open(&w, store, NULL, &e), &e);
+    if (w) {
+        CHECK_OK(sk_store_writer_add(w, "hydro", cells, &e), &e);
+        CHECK_OK(sk_store_writer_commit(w, NULL, &e), &e);
+    }
+    CHECK_EQ_INT(atomic_fsync_calls() - before, 1);
+    atomic_scope_fsync(was);
+}
+
 int main(void)
 {
     char dir[64];
@@ -363,6 +400,7 @@ int main(void)
         test_fits_on_recycled_memory(m, dir);
         test_npy(m, dir);
         test_png(m, dir);
+        test_fsync(m, t, dir);
     }
     sk_maps_free(m);
     sk_table_free(t);

@@ -49,12 +49,18 @@ set -e
 # A .snapkit file as the source: the same rows as yt read from the output.
 "$cli" bench read "$tmp/kept.snapkit" --runs 1 --json >"$tmp/read.json"
 $py - "$tmp/read.json" "$example.reference.json" <<'PY'
-import json, sys
+import json, os, sys
 r = json.load(open(sys.argv[1]))
 ref = json.load(open(sys.argv[2]))["full"]
 assert sorted(c["name"] for c in r["components"]) == sorted(ref), r
 for c in r["components"]:
     assert c["rows"] == ref[c["name"]]["rows"], c
+# the machine's first touch beside the read figures (issue 13)
+t = r["first_touch"]
+assert t["bytes"] == 64 << 20 and t["gb_per_s"] > 0 and t["second_gb_per_s"] > 0, t
+thp = "/sys/kernel/mm/transparent_hugepage/enabled"
+if os.path.exists(thp):
+    assert t["thp_enabled"] == open(thp).read().split("[")[1].split("]")[0], t
 PY
 "$cli" bench sweep "$tmp/kept.snapkit" --threads 1 --runs 1 --json >/dev/null 2>&1 || fail "sweep of a file"
 "$cli" bench storage "$tmp/kept.snapkit" --threads 1 --runs 1 --json >"$tmp/storage.json"
