@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_mpi.h"
 #include "figure/map.h"
 
 static const char k_help[] =
@@ -307,7 +308,7 @@ static void print_text(const project_args *a, const sk_maps *m, char **files, in
         printf("wrote %s\n", files[i]);
 }
 
-static void print_json(const project_args *a, const sk_maps *m, double read_seconds,
+static void print_json(const project_args *a, const sk_maps *m, const cli_source_read *src,
                        char **files, int nfiles)
 {
     sk_json j;
@@ -320,7 +321,8 @@ static void print_json(const project_args *a, const sk_maps *m, double read_seco
     for (int i = 0; i < nfiles; i++)
         sk_json_string(&j, files[i]);
     sk_json_array_end(&j);
-    sk_json_kv_double(&j, "read_seconds", read_seconds);
+    sk_json_kv_double(&j, "read_seconds", src->stats.seconds);
+    sk_json_kv_int(&j, "ranks", src->ranks);
     sk_maps_json_members(m, &j);
     sk_json_object_end(&j);
     cli_print_json(&j);
@@ -340,21 +342,31 @@ int cmd_project(int argc, char **argv)
     char cols[sizeof a.sel.vars];
     if (!a.sel.vars[0] && !strcmp(a.component, "hydro") && cell_columns(names, nq, cols, sizeof cols))
         snprintf(a.sel.vars, sizeof a.sel.vars, "%s", cols);
-    if (cli_read_source(a.source, a.component, &a.sel, a.opt.threads, &src, &err) != SK_OK)
+    /* Under MPI each rank reads its share and projects it; the ranks agree
+     * on the read's status first, and rank 0 gets the summed maps. */
+    rc = cli_read_source(a.source, a.component, &a.sel, a.opt.threads, &src, &err);
+    rc = sk_mpi_agree(rc, &err);
+    if (rc == SK_OK)
+        rc = cli_mpi_sum_read(&src, &err);
+    if (rc != SK_OK) {
+        sk_table_free(src.table);
         return cli_error(&err);
+    }
     sk_maps *maps = NULL;
-    rc = sk_project(src.table, nq, names, &a.opt, &maps, &err);
+    rc = sk_project_ranks(src.table, nq, names, &a.opt, 0, &maps, &err);
     skf_map_style style;
     skf_map_style_init(&style, src.table, a.length_unit);
     sk_table_free(src.table);
     if (rc != SK_OK)
         return cli_error(&err);
+    if (!maps) /* a rank other than 0: rank 0 writes and prints */
+        return CLI_OK;
     char **files = NULL;
     int nfiles = 0;
     rc = sk_maps_write_pictures(maps, a.output, &a.img, a.raw ? NULL : skf_map_figure, &style,
                                 &files, &nfiles, &err);
     if (rc == SK_OK && a.json)
-        print_json(&a, maps, src.stats.seconds, files, nfiles);
+        print_json(&a, maps, &src, files, nfiles);
     else if (rc == SK_OK)
         print_text(&a, maps, files, nfiles);
     for (int i = 0; i < nfiles; i++)

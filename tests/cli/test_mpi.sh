@@ -72,8 +72,84 @@ for k in 1 3 4; do
         "$MPIEXEC" "$SNAPKIT" "$TMP/broken"
 done
 
+# project: each rank projects its share, the accumulators are summed on
+# rank 0 along a fixed tree. Maps within 1e-14 of each map's largest
+# magnitude of one process's (the sums' order differs), NaN at the same
+# pixels, count maps exact; rows, selected, deposited identical.
+same_maps() { # same_maps ONE_PREFIX MPI_PREFIX ONE_JSON MPI_JSON VARS
+    /usr/bin/python3 - "$@" <<'PY'
+import json, sys
+import numpy as np
+one, mine, ja, jb, names = sys.argv[1:]
+a, b = json.load(open(ja)), json.load(open(jb))
+bad = [k for k in ("rows", "selected", "deposited", "nx", "ny", "extent", "pixel_size")
+       if a.get(k) != b.get(k)]
+for v in names.split(","):
+    x, y = np.load("%s_%s.npy" % (one, v)), np.load("%s_%s.npy" % (mine, v))
+    if x.shape != y.shape or not np.array_equal(np.isnan(x), np.isnan(y)):
+        bad.append(v + " shape or NaN")
+        continue
+    if v == "count":
+        if not np.array_equal(x, y):
+            bad.append("count not exact")
+        continue
+    top = np.nanmax(np.abs(x))
+    d = np.nanmax(np.abs(x - y)) if x.size else 0.0
+    if not d <= 1e-14 * top:
+        bad.append("%s: %g > 1e-14 x %g" % (v, d, top))
+if bad:
+    sys.exit("differ: %s" % bad)
+PY
+}
+
+compare_project() { # compare_project WHAT VARS SOURCE [project options]
+    local what=$1 vars=$2 src=$3; shift 3
+    "$SNAPKIT" project "$src" --vars "$vars" -o "$TMP/one_{var}.npy" --json "$@" > "$TMP/pone.json" ||
+        { echo "FAIL: project $what alone"; fail=1; return; }
+    for k in 1 2 3 4; do
+        rm -f "$TMP"/mpi_*.npy
+        if ! mpi "$k" "$SNAPKIT" project "$src" --vars "$vars" -o "$TMP/mpi_{var}.npy" --json "$@" \
+            > "$TMP/pmpi.json" 2> "$TMP/err"; then
+            echo "FAIL: project $what on $k ranks"; cat "$TMP/err"; fail=1; continue
+        fi
+        same_maps "$TMP/one" "$TMP/mpi" "$TMP/pone.json" "$TMP/pmpi.json" "$vars" ||
+            { echo "FAIL: project $what: $k ranks"; fail=1; }
+        grep -q "\"ranks\":$k[,}]" "$TMP/pmpi.json" || { echo "FAIL: project $what: no \"ranks\": $k"; fail=1; }
+        [[ $(wc -l < "$TMP/pmpi.json") -eq 1 ]] || { echo "FAIL: project $what: $k ranks printed more than one line"; fail=1; }
+    done
+}
+
+compare_project "gravpart along z" sd,T,velocity_x,count "$G"
+compare_project "gravpart off-axis, a region" sd,density,count "$G" --direction 1 2 3 --res 64 \
+    --xrange 0.2 0.8 --yrange 0.2 0.8 --zrange 0.2 0.8
+compare_project "gravpart particles" sd,mass,count "$G" --component particles --res 64
+compare_project "synthetic" sd,T,count "$TMP/synth" --axis x
+compare_project ".snapkit chunks" sd,velocity_y "$TMP/g.snapkit" --axis y
+
+# clumps: the cells above the threshold gathered on rank 0; catalogues
+# identical (cmp) to one process's, every finder.
+C=${SNAPKIT_SHARED:-$DATA/../../../shared}/fixtures/ramses/clumps3d/output_00002
+[[ -d "$C" ]] || C=$G
+for finder in faces watershed dendrogram fof; do
+    "$SNAPKIT" clumps "$C" --threshold 1 --finder "$finder" --min-cells 5 -o "$TMP/c1.csv" > /dev/null ||
+        { echo "FAIL: clumps $finder alone"; fail=1; continue; }
+    [[ $(wc -l < "$TMP/c1.csv") -gt 2 ]] || { echo "FAIL: clumps $finder: too few clumps to compare"; fail=1; }
+    for k in 2 3 4; do
+        mpi "$k" "$SNAPKIT" clumps "$C" --threshold 1 --finder "$finder" --min-cells 5 -o "$TMP/ck.csv" --json \
+            > "$TMP/ck.json" 2> "$TMP/err" || { echo "FAIL: clumps $finder on $k ranks"; cat "$TMP/err"; fail=1; continue; }
+        cmp -s "$TMP/c1.csv" "$TMP/ck.csv" || { echo "FAIL: clumps $finder: $k ranks differ"; fail=1; }
+        grep -q "\"ranks\":$k[,}]" "$TMP/ck.json" || { echo "FAIL: clumps $finder: no \"ranks\": $k"; fail=1; }
+    done
+done
+"$SNAPKIT" clumps "$G" --component particles --min-cells 5 -o "$TMP/p1.csv" > /dev/null || { echo "FAIL: fof particles alone"; fail=1; }
+mpi 3 "$SNAPKIT" clumps "$G" --component particles --min-cells 5 -o "$TMP/p3.csv" > /dev/null &&
+    cmp -s "$TMP/p1.csv" "$TMP/p3.csv" || { echo "FAIL: fof particles on 3 ranks"; fail=1; }
+expect_error "clumps --ids on 2 ranks" "--ids under several MPI ranks" \
+    bash -c 'timeout 60 "$0" --oversubscribe --allow-run-as-root -np 2 "$1" clumps "$2" --threshold 1 -o "$3" --ids "$4" 2>&1 >/dev/null | grep "^snapkit:" >&2; exit ${PIPESTATUS[0]}' \
+    "$MPIEXEC" "$SNAPKIT" "$G" "$TMP/x.csv" "$TMP/x.npy"
+
 # A command that does not divide its work is refused, not repeated per rank.
-expect_error "project on 2 ranks" "does not divide its work" \
-    bash -c 'timeout 60 "$0" --oversubscribe --allow-run-as-root -np 2 "$1" project "$2" 2>&1 >/dev/null | grep "^snapkit:" >&2; exit ${PIPESTATUS[0]}' \
-    "$MPIEXEC" "$SNAPKIT" "$G"
+expect_error "convert on 2 ranks" "does not divide its work" \
+    bash -c 'timeout 60 "$0" --oversubscribe --allow-run-as-root -np 2 "$1" convert "$2" -o "$3" 2>&1 >/dev/null | grep "^snapkit:" >&2; exit ${PIPESTATUS[0]}' \
+    "$MPIEXEC" "$SNAPKIT" "$G" "$TMP/refused.snapkit"
 exit $fail
