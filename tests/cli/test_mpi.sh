@@ -148,8 +148,77 @@ expect_error "clumps --ids on 2 ranks" "--ids under several MPI ranks" \
     bash -c 'timeout 60 "$0" --oversubscribe --allow-run-as-root -np 2 "$1" clumps "$2" --threshold 1 -o "$3" --ids "$4" 2>&1 >/dev/null | grep "^snapkit:" >&2; exit ${PIPESTATUS[0]}' \
     "$MPIEXEC" "$SNAPKIT" "$G" "$TMP/x.csv" "$TMP/x.npy"
 
-# A command that does not divide its work is refused, not repeated per rank.
-expect_error "convert on 2 ranks" "does not divide its work" \
-    bash -c 'timeout 60 "$0" --oversubscribe --allow-run-as-root -np 2 "$1" convert "$2" -o "$3" 2>&1 >/dev/null | grep "^snapkit:" >&2; exit ${PIPESTATUS[0]}' \
+# convert: one .snapkit written by every rank with MPI-IO, byte for byte
+# one process's, accepted by verify; no temporary left beside it.
+compare_convert() { # compare_convert WHAT SOURCE [convert options]
+    local what=$1 src=$2; shift 2
+    "$SNAPKIT" convert "$src" "$@" -o "$TMP/c1.snapkit" > /dev/null || { echo "FAIL: convert $what alone"; fail=1; return; }
+    for k in 1 2 3 4; do
+        rm -f "$TMP/ck.snapkit"
+        mpi "$k" "$SNAPKIT" convert "$src" "$@" -o "$TMP/ck.snapkit" --json > "$TMP/ck.json" 2> "$TMP/err" ||
+            { echo "FAIL: convert $what on $k ranks"; cat "$TMP/err"; fail=1; continue; }
+        cmp -s "$TMP/c1.snapkit" "$TMP/ck.snapkit" || { echo "FAIL: convert $what: $k ranks' file differs"; fail=1; }
+        "$SNAPKIT" verify "$TMP/ck.snapkit" > /dev/null || { echo "FAIL: convert $what: $k ranks' file fails verify"; fail=1; }
+        grep -q "\"ranks\":$k[,}]" "$TMP/ck.json" || { echo "FAIL: convert $what: no \"ranks\": $k"; fail=1; }
+        [[ ! -e "$TMP/.ck.snapkit.mpi-part" ]] || { echo "FAIL: convert $what: temporary left"; fail=1; }
+    done
+}
+compare_convert "gravpart" "$G"
+compare_convert "gravpart, small chunks" "$G" --chunk-rows 1000
+compare_convert "gravpart, a region and two variables" "$G" --xrange 0.2 0.7 --vars density,pressure --lmax 7
+compare_convert "sedov3d" "$DATA"/ramses/sedov3d/output_00001
+compare_convert "manyfiles" "$DATA"/ramses/manyfiles/output_00002
+compare_convert "synthetic" "$TMP/synth" --no-compress
+[[ -d "$C" ]] && compare_convert "clumps3d (catalogue, clump field)" "$C"
+
+# A missing CPU file: every rank stops with its one-line error; no target,
+# no temporary.
+expect_error "convert, missing file on 3 ranks" "hydro_00001.out00020" \
+    bash -c 'timeout 120 "$0" --oversubscribe --allow-run-as-root -np 3 "$1" convert "$2" -o "$3" 2>&1 >/dev/null | grep "^snapkit:" >&2; exit ${PIPESTATUS[0]}' \
+    "$MPIEXEC" "$SNAPKIT" "$TMP/broken" "$TMP/b.snapkit"
+ok test ! -e "$TMP/b.snapkit"
+ok test ! -e "$TMP/.b.snapkit.mpi-part"
+expect_error "convert --with-coarse on 2 ranks" "not converted under several MPI ranks" \
+    bash -c 'timeout 60 "$0" --oversubscribe --allow-run-as-root -np 2 "$1" convert "$2" --with-coarse -o "$3" 2>&1 >/dev/null | grep "^snapkit:" >&2; exit ${PIPESTATUS[0]}' \
     "$MPIEXEC" "$SNAPKIT" "$G" "$TMP/refused.snapkit"
+
+# A rank killed (SIGKILL) while the file is being written: no target; the
+# temporary the job leaves is removed by the rerun, which succeeds and
+# writes one process's file. Each rank writes its pid first (it is then
+# exec'd), so the test kills rank 1 by its id once the temporary exists.
+"$SNAPKIT" make-ramses "$TMP/big" --ncpu 16 --levelmin 5 --levelmax 8 --npart 100000 > /dev/null ||
+    { echo "FAIL: make-ramses big"; fail=1; }
+"$SNAPKIT" convert "$TMP/big" -o "$TMP/big1.snapkit" > /dev/null || { echo "FAIL: convert big alone"; fail=1; }
+caught=0
+for attempt in 1 2 3 4 5; do
+    rm -f "$TMP/k.snapkit" "$TMP"/pid.*
+    timeout 120 "$MPIEXEC" --oversubscribe --allow-run-as-root -np 3 bash -c \
+        'echo $$ > "$0/pid.${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-x}}"; exec "$1" convert "$2" -o "$0/k.snapkit" --threads 1' \
+        "$TMP" "$SNAPKIT" "$TMP/big" > /dev/null 2>&1 &
+    job=$!
+    for _ in $(seq 1 3000); do
+        [[ -e "$TMP/.k.snapkit.mpi-part" && -s "$TMP/pid.1" ]] && break
+        kill -0 "$job" 2> /dev/null || break
+        sleep 0.01
+    done
+    if [[ -e "$TMP/.k.snapkit.mpi-part" && -s "$TMP/pid.1" && ! -e "$TMP/k.snapkit" ]] &&
+        kill -KILL "$(cat "$TMP/pid.1")" 2> /dev/null; then
+        caught=1
+    fi
+    wait "$job"
+    rc=$?
+    if [[ $caught -eq 1 ]]; then
+        [[ $rc -ne 0 ]] || { echo "FAIL: a killed rank's job exited 0"; fail=1; }
+        break
+    fi
+done
+if [[ $caught -eq 1 ]]; then
+    ok test ! -e "$TMP/k.snapkit"
+    mpi 3 "$SNAPKIT" convert "$TMP/big" -o "$TMP/k.snapkit" > /dev/null 2> "$TMP/err" ||
+        { echo "FAIL: the rerun after a kill"; cat "$TMP/err"; fail=1; }
+    cmp -s "$TMP/big1.snapkit" "$TMP/k.snapkit" || { echo "FAIL: the rerun's file differs from one process's"; fail=1; }
+    ok test ! -e "$TMP/.k.snapkit.mpi-part"
+else
+    echo "FAIL: could not kill a rank while the file was being written (5 attempts)"; fail=1
+fi
 exit $fail
