@@ -148,6 +148,20 @@ expect_error "clumps --ids on 2 ranks" "--ids under several MPI ranks" \
     bash -c 'timeout 60 "$0" --oversubscribe --allow-run-as-root -np 2 "$1" clumps "$2" --threshold 1 -o "$3" --ids "$4" 2>&1 >/dev/null | grep "^snapkit:" >&2; exit ${PIPESTATUS[0]}' \
     "$MPIEXEC" "$SNAPKIT" "$G" "$TMP/x.csv" "$TMP/x.npy"
 
+# Python: snapkit.open(path, comm=MPI.COMM_WORLD) and snapkit.project(...,
+# comm=comm) under mpirun with /usr/bin/python3 (tests/python/mpi_comm.py
+# asserts the shares, the maps on rank 0 and with all_ranks on every rank).
+if /usr/bin/python3 -c "import mpi4py" 2> /dev/null; then
+    export PYTHONPATH=${PYTHONPATH:-$(dirname "$0")/../../python}
+    export SNAPKIT_LIBRARY=${SNAPKIT_LIBRARY:-$(dirname "$SNAPKIT")/libsnapkit.so}
+    for k in 1 2 3 4; do
+        mpi "$k" /usr/bin/python3 "$(dirname "$0")/../python/mpi_comm.py" "$G" "$TMP/g.snapkit" \
+            > "$TMP/out" 2>&1 || { echo "FAIL: python comm on $k ranks"; cat "$TMP/out"; fail=1; }
+    done
+else
+    echo "python comm: skipped, python3-mpi4py is not installed (scripts/install-deps.sh --test installs it)"
+fi
+
 # convert: one .snapkit written by every rank with MPI-IO, byte for byte
 # one process's, accepted by verify; no temporary left beside it.
 compare_convert() { # compare_convert WHAT SOURCE [convert options]
