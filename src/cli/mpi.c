@@ -57,7 +57,8 @@ int cli_mpi_begin(const char *command)
     }
     if (g_world.size > 1 && !divides_work(command)) {
         int rc = cli_fail("'snapkit %s' does not divide its work among MPI ranks yet (%d ranks "
-                          "here): run it as one process (stats, threads and info run under MPI)",
+                          "here): run it as one process (stats, project, clumps, convert, threads and "
+                          "info run under MPI)",
                           command, g_world.size);
         cli_mpi_end();
         return rc == CLI_FAIL ? CLI_USAGE : rc;
