@@ -148,6 +148,31 @@ expect_error "clumps --ids on 2 ranks" "--ids under several MPI ranks" \
     bash -c 'timeout 60 "$0" --oversubscribe --allow-run-as-root -np 2 "$1" clumps "$2" --threshold 1 -o "$3" --ids "$4" 2>&1 >/dev/null | grep "^snapkit:" >&2; exit ${PIPESTATUS[0]}' \
     "$MPIEXEC" "$SNAPKIT" "$G" "$TMP/x.csv" "$TMP/x.npy"
 
+# bench ranks: the grid of ranks (1, 2, 4, ..., N) x threads per rank, its
+# picks and Amdahl fit (structure only, never a time).
+for k in 1 3; do
+    mpi "$k" "$SNAPKIT" bench ranks "$TMP/synth" --runs 1 --threads 1 --json > "$TMP/br.json" 2> "$TMP/err" ||
+        { echo "FAIL: bench ranks on $k ranks"; cat "$TMP/err"; fail=1; continue; }
+    /usr/bin/python3 - "$TMP/br.json" "$k" <<'PY' || fail=1
+import json, sys
+r, k = json.load(open(sys.argv[1])), int(sys.argv[2])
+want = [1, 2, 3] if k == 3 else [1]
+got = [p["ranks"] for p in r["grid"]]
+bad = []
+if r["stage"] != "ranks" or r["ranks"] != k or got != want:
+    bad.append("grid ranks %s, want %s" % (got, want))
+for p in r["grid"] + [r["fastest"], r["sweet_spot"], r["economical"]]:
+    if p["cpus"] != p["ranks"] * p["threads"] or not p["seconds"] > 0:
+        bad.append("point %s" % p)
+if r["sweet_spot"]["cpus"] > r["fastest"]["cpus"] or r["economical"]["cpus"] > r["sweet_spot"]["cpus"]:
+    bad.append("the sweet spot or economical point uses more CPUs than the one before")
+if not 0 <= r["amdahl"]["parallel_fraction"] <= 1:
+    bad.append("amdahl %s" % r["amdahl"])
+if bad:
+    sys.exit("FAIL: bench ranks: %s" % bad)
+PY
+done
+
 # Python: snapkit.open(path, comm=MPI.COMM_WORLD) and snapkit.project(...,
 # comm=comm) under mpirun with /usr/bin/python3 (tests/python/mpi_comm.py
 # asserts the shares, the maps on rank 0 and with all_ranks on every rank).
