@@ -208,6 +208,9 @@ compare_convert "gravpart, a region and two variables" "$G" --xrange 0.2 0.7 --v
 compare_convert "sedov3d" "$DATA"/ramses/sedov3d/output_00001
 compare_convert "manyfiles" "$DATA"/ramses/manyfiles/output_00002
 compare_convert "synthetic" "$TMP/synth" --no-compress
+"$SNAPKIT" make-ramses "$TMP/stray" --ncpu 12 --levelmin 4 --levelmax 7 --npart 20000 \
+    --stray-particles 0.3 --refine clumps > /dev/null || { echo "FAIL: make-ramses stray"; fail=1; }
+compare_convert "particles outside their CPU's domain" "$TMP/stray"
 [[ -d "$C" ]] && compare_convert "clumps3d (catalogue, clump field)" "$C"
 
 # A missing CPU file: every rank stops with its one-line error; no target,
