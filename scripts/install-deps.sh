@@ -22,6 +22,7 @@ test=(python3-pytest     # Python tests
       python3-pandas     # Table.to_pandas()
       python3-matplotlib # the quickstart notebook's figures; PNG colours checked against viridis
       jupyter-nbconvert  # the tests execute docs/examples/quickstart.ipynb
+      python3-mpi4py     # snapkit.open(path, comm=MPI.COMM_WORLD) tested under mpirun (test_mpi.sh)
       python3-ipykernel  # the notebook's kernel: Debian's /usr/bin/python3
       python3-pip python3-venv python3-setuptools python3-wheel)  # pip install . in a fresh venv
 

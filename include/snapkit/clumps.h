@@ -149,6 +149,18 @@ SK_API int sk_clumps_bound_from_name(const char *name);
 SK_API int sk_clumps_find(const sk_table *cells, const sk_clumps_options *o, sk_table **catalogue,
                           int32_t *ids, sk_error *err);
 
+/* sk_clumps_find under MPI (snapkit/mpi.h), collective over
+ * MPI_COMM_WORLD: every rank passes its share of the table
+ * (sk_read_options.share_rank) and the same options; the cells at or above
+ * the threshold (every particle for fof on particles) are gathered to
+ * rank 0 (sk_mpi_gather_rows), which finds the clumps: rank 0's
+ * *catalogue is one process's catalogue of the whole table, the others'
+ * NULL. Rank 0 holds the cells above the threshold, which the finder needs
+ * anyway. No ids (rows are spread over ranks). Every rank returns the same
+ * status and error. Without MPI running: sk_clumps_find. */
+SK_API int sk_clumps_find_ranks(const sk_table *share, const sk_clumps_options *o,
+                                sk_table **catalogue, sk_error *err);
+
 #ifdef __cplusplus
 }
 #endif

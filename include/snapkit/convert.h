@@ -54,6 +54,22 @@ typedef struct sk_store_convert_stats {
 SK_API int sk_store_convert(const char *dir, const char *path, const sk_store_convert_options *opt,
                             sk_store_convert_stats *stats, sk_error *err);
 
+/* sk_store_convert under MPI (snapkit/mpi.h), collective over
+ * MPI_COMM_WORLD: every rank reads its share of each component and writes
+ * its chunks into one file with MPI-IO at offsets from an exclusive scan;
+ * rank 0 writes the header and the footer and, once every rank finished,
+ * renames the temporary ".NAME.mpi-part" beside the target to it (a
+ * stale one from a killed job is removed first). The file is byte for
+ * byte sk_store_convert's. Refused: refined cells (with_coarse), and
+ * shares whose rows interleave along the Hilbert curve (CPU files that
+ * are not consecutive pieces of it). Every rank returns the same status
+ * and error, and on failure no target and no temporary is left. stats
+ * hold the sums over the ranks (times: the slowest rank's). Without MPI
+ * running: sk_store_convert. */
+SK_API int sk_store_convert_ranks(const char *dir, const char *path,
+                                  const sk_store_convert_options *opt,
+                                  sk_store_convert_stats *stats, sk_error *err);
+
 /* Does the file hold exactly what the RAMSES output `dir` gives for each
  * table's recorded selection (refined cells too when stored)? Rows are
  * compared bit for bit in canonical order (sk_tables_same_rows), then

@@ -17,10 +17,12 @@
 
 #include "snapkit/export.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "snapkit/colstats.h"
 #include "snapkit/error.h"
+#include "snapkit/table.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -70,6 +72,22 @@ SK_API int sk_mpi_max_double(double *v, int n, sk_error *err);
 /* Gather n ints of every rank to rank 0: out (rank 0 only) holds size * n,
  * rank by rank. Collective. */
 SK_API int sk_mpi_gather_int(const int *v, int n, int *out, sk_error *err);
+
+/* Sum n doubles over the ranks into rank 0's v (every rank's when all is
+ * nonzero) along a binomial tree fixed by the ranks (rank r adds r + 1,
+ * r + 2, r + 4, ... in that order): the same bits on every run with the
+ * same number of ranks, unlike MPI_Reduce, whose order is not fixed.
+ * Other ranks' v is overwritten with partial sums. Sent in pieces of 2^24
+ * doubles, so n is not limited by MPI's int counts. Collective. */
+SK_API int sk_mpi_sum_double_tree(double *v, size_t n, int all, sk_error *err);
+
+/* Gather the rows of every rank's share that keep marks (every row when
+ * keep is NULL) into one table on rank 0 (*out; NULL on the others), in
+ * rank order: the shares' columns, rank 0's labels and metadata. Rank 0
+ * then holds every kept row: use it for what the kept rows fit in one
+ * node's memory. Collective; also works without MPI (one rank). */
+SK_API int sk_mpi_gather_rows(const sk_table *share, const uint8_t *keep, sk_table **out,
+                              sk_error *err);
 
 #ifdef __cplusplus
 }

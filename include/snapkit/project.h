@@ -182,6 +182,19 @@ SK_API int sk_project_stream_new(int nq, const char *const *quantities,
 SK_API sk_consumer sk_project_stream_consumer(sk_project_stream *ps);
 SK_API int sk_project_stream_finish(sk_project_stream *ps, sk_maps **out, sk_error *err);
 SK_API void sk_project_stream_free(sk_project_stream *ps);
+/* sk_project under MPI (snapkit/mpi.h), collective over MPI_COMM_WORLD:
+ * every rank passes its share of the table (sk_read_options.share_rank)
+ * and the same quantities and options; the ranks agree on the image (the
+ * finest level and the rows selected are the whole table's) and rank 0's
+ * *out holds the maps of the whole table (every rank's when `all` is
+ * nonzero; the others' *out is NULL). The accumulators are summed along a
+ * fixed tree (sk_mpi_sum_double_tree); within a rank the threads' copies
+ * sum as in sk_project. The maps equal one process's within 1e-14 of each
+ * map's largest magnitude, count maps exactly (docs/mpi.md). Every rank
+ * returns the same status and error. Without MPI running: sk_project. */
+SK_API int sk_project_ranks(const sk_table *table, int nq, const char *const *quantities,
+                            const sk_project_options *opt, int all, sk_maps **out,
+                            sk_error *err);
 
 SK_API void sk_maps_free(sk_maps *maps);
 

@@ -261,6 +261,9 @@ class Output:
         here) into a Table, and last_read, whose opened_key counts what
         stats.files_opened counted (files or chunks)."""
         opt = _ReadOptions(threads=int(threads), with_refined=int(bool(with_refined)))
+        share = getattr(self, "_share", None)
+        if share:  # open(..., comm=): this rank's share of the files or chunks
+            opt.share_rank, opt.share_count = share
         stats, err, t = _ReadStats(), ErrorStruct(), P()
         try:
             check(read_fn(self._h, component.encode(), ctypes.byref(sel), ctypes.byref(opt),
@@ -315,6 +318,34 @@ class Output:
                          family=family)
 
 
-def open(path):  # noqa: A001 - snapkit.open is the documented entry point
-    """Open a RAMSES output folder."""
-    return Output(path)
+declare("sk_thread_budget_set_ranks", None, ctypes.c_int)
+
+
+def check_comm(comm):
+    """comm's (rank, size), once it is known to be MPI_COMM_WORLD, whose
+    ranks the library's collective calls use; the thread budget is then
+    divided among the ranks on this node, as snapkit does under mpirun."""
+    from mpi4py import MPI  # only when asked for: a plain import never starts MPI
+    if MPI.Comm.Compare(comm, MPI.COMM_WORLD) not in (MPI.IDENT, MPI.CONGRUENT):
+        raise ValueError("snapkit: comm must be MPI.COMM_WORLD (or a duplicate of it)")
+    node = comm.Split_type(MPI.COMM_TYPE_SHARED)
+    lib.sk_thread_budget_set_ranks(node.Get_size())
+    node.Free()
+    return comm.Get_rank(), comm.Get_size()
+
+
+def use_comm(source, comm):
+    """Make every read of `source` (an Output or a File) read this rank's
+    share of comm (MPI.COMM_WORLD): a contiguous range of the CPU files in
+    Hilbert order, or of a .snapkit table's chunks, balanced by bytes; the
+    shares in rank order are the whole read."""
+    rank, size = check_comm(comm)
+    source._share = (rank, size) if size > 1 else None
+    return source
+
+
+def open(path, comm=None):  # noqa: A001 - snapkit.open is the documented entry point
+    """Open a RAMSES output folder; with comm (mpi4py's MPI.COMM_WORLD)
+    each rank's reads give its share (use_comm)."""
+    out = Output(path)
+    return use_comm(out, comm) if comm is not None else out

@@ -16,7 +16,7 @@ import json
 import os
 
 from ._lib import ERR, P, ErrorStruct, Progress, check, declare, lib, mirrors
-from .ramses import _SEL, Output, _Json, _ReadOptions, _ReadStats
+from .ramses import _SEL, Output, _Json, _ReadOptions, _ReadStats, use_comm
 from .ramses import open as _open_output
 from .table import Table
 
@@ -181,12 +181,15 @@ class File(Output):
         return bool(same.value), why.value.decode()
 
 
-def open(path):  # noqa: A001 - snapkit.open is the documented entry point
+def open(path, comm=None):  # noqa: A001 - snapkit.open is the documented entry point
     """Open a RAMSES output folder (an Output) or a .snapkit file (a File);
-    both answer read(), hydro(), gravity(), particles(), info."""
+    both answer read(), hydro(), gravity(), particles(), info. With comm
+    (mpi4py's MPI.COMM_WORLD, under mpirun) each rank's reads give its
+    share: CPU files or chunks, the shares in rank order being the whole."""
     if is_snapkit_file(path):
-        return File(path)
-    return _open_output(path)
+        f = File(path)
+        return use_comm(f, comm) if comm is not None else f
+    return _open_output(path, comm=comm)
 
 
 def load(path, component, **selection):

@@ -13,6 +13,7 @@ static const struct {
     {"storage", cmd_bench_storage, "open/close rate and per-reader throughput under concurrency"},
     {"read", cmd_bench_read, "per component: cold and warm read time, memory"},
     {"sweep", cmd_bench_sweep, "full reads at each thread level: sweet spot, Amdahl fit"},
+    {"ranks", cmd_bench_ranks, "under mpirun: full reads on a grid of ranks x threads per rank"},
     {"convert", cmd_bench_convert, "does converting to a .snapkit file pay? the break-even"},
     {"project", cmd_bench_project, "projection at each thread level: one quantity and many, two geometries"},
     {"lmax", cmd_bench_lmax, "each lmax: rows, bytes, read time; does time follow allocation or bytes read?"},

@@ -5,6 +5,7 @@
 int cmd_bench_storage(int argc, char **argv);
 int cmd_bench_read(int argc, char **argv);
 int cmd_bench_sweep(int argc, char **argv);
+int cmd_bench_ranks(int argc, char **argv);
 int cmd_bench_outputs(int argc, char **argv);
 int cmd_bench_convert(int argc, char **argv);
 int cmd_bench_project(int argc, char **argv);

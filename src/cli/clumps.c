@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_mpi.h"
 #include "clumps_write.h"
 
 static const char k_help[] =
@@ -189,8 +190,7 @@ static int parse(clumps_args *a, int argc, char **argv)
     return 0;
 }
 
-static void report_json(const clumps_args *a, const sk_table *cat, const sk_table *pts,
-                        double sec)
+static void report_json(const clumps_args *a, const sk_table *cat, int64_t rows, double sec)
 {
     int parts = !strcmp(a->component, "particles");
     sk_json j;
@@ -198,10 +198,10 @@ static void report_json(const clumps_args *a, const sk_table *cat, const sk_tabl
     sk_json_object_begin(&j);
     sk_json_kv_string(&j, "finder", sk_clumps_finder_name(a->o.finder));
     if (parts) {
-        sk_json_kv_int(&j, "particles", sk_table_nrows(pts));
+        sk_json_kv_int(&j, "particles", rows);
     } else {
         sk_json_kv_double(&j, "threshold", sk_table_meta_double(cat, "clumps.threshold", 0));
-        sk_json_kv_int(&j, "cells", sk_table_nrows(pts));
+        sk_json_kv_int(&j, "cells", rows);
         sk_json_kv_int(&j, "cells_above",
                        (int64_t)sk_table_meta_double(cat, "clumps.cells_above", 0));
     }
@@ -209,6 +209,7 @@ static void report_json(const clumps_args *a, const sk_table *cat, const sk_tabl
         sk_json_kv_double(&j, "b", sk_table_meta_double(cat, "clumps.b", 0));
     sk_json_kv_int(&j, "clumps", sk_table_nrows(cat));
     sk_json_kv_double(&j, "seconds", sec);
+    sk_json_kv_int(&j, "ranks", cli_mpi_world()->size);
     sk_json_kv_string(&j, "catalogue", a->out);
     if (a->ids)
         sk_json_kv_string(&j, "ids", a->ids);
@@ -217,18 +218,18 @@ static void report_json(const clumps_args *a, const sk_table *cat, const sk_tabl
     sk_json_free(&j);
 }
 
-static void report(const clumps_args *a, const sk_table *cat, const sk_table *cells, double sec)
+static void report(const clumps_args *a, const sk_table *cat, int64_t rows, double sec)
 {
     int64_t n = sk_table_nrows(cat);
     const char *above = sk_table_meta_get(cat, "clumps.cells_above");
     if (a->json) {
-        report_json(a, cat, cells, sec);
+        report_json(a, cat, rows, sec);
         return;
     }
     if (!strcmp(a->component, "particles"))
         printf("%lld groups of at least %lld particles (fof, b = %s code lengths) among %lld "
                "particles in %.3f s\n", (long long)n, (long long)a->o.min_cells,
-               sk_table_meta_get(cat, "clumps.b"), (long long)sk_table_nrows(cells), sec);
+               sk_table_meta_get(cat, "clumps.b"), (long long)rows, sec);
     else if (n == 0 && above && strcmp(above, "0"))
         printf("no clumps: none of at least %lld cells among the %s cells at or above the "
                "threshold %s (code units)\n", (long long)a->o.min_cells, above,
@@ -239,7 +240,7 @@ static void report(const clumps_args *a, const sk_table *cat, const sk_table *ce
     else
         printf("%lld clumps (%s finder) from %s of %lld cells at or above %s (code units) in "
                "%.3f s\n", (long long)n, sk_clumps_finder_name(a->o.finder), above,
-               (long long)sk_table_nrows(cells), sk_table_meta_get(cat, "clumps.threshold"), sec);
+               (long long)rows, sk_table_meta_get(cat, "clumps.threshold"), sec);
     const sk_column *leaf = sk_table_find(cat, "leaf");
     if (leaf && n > 0) { /* a hierarchy: its rows are leaves and branches */
         int64_t leaves = 0;
@@ -260,23 +261,37 @@ int cmd_clumps(int argc, char **argv)
     sk_error err;
     sk_error_clear(&err);
     cli_source_read res;
-    if (cli_read_source(a.source, a.component, &a.cs, (int)a.threads, &res, &err) != SK_OK)
+    if (a.ids && cli_mpi_world()->size > 1)
+        return cli_fail("clumps: --ids under several MPI ranks is not supported yet (each rank "
+                        "holds only its share of the rows): run one process for the ids");
+    /* Under MPI each rank reads its share; the cells above the threshold
+     * go to rank 0, which finds the clumps, writes and prints. */
+    rc = sk_mpi_agree(cli_read_source(a.source, a.component, &a.cs, (int)a.threads, &res, &err),
+                      &err);
+    int64_t n = rc == SK_OK ? sk_table_nrows(res.table) : 0, rows = n;
+    if (rc == SK_OK)
+        rc = sk_mpi_sum_int64(&rows, 1, &err);
+    if (rc != SK_OK) {
+        sk_table_free(res.table);
         return cli_error(&err);
-    int64_t n = sk_table_nrows(res.table);
+    }
     int32_t *ids = a.ids ? sk_malloc((size_t)(n ? n : 1) * sizeof *ids) : NULL;
     sk_table *cat = NULL;
     double t0 = cli_now();
     if (a.ids && !ids)
         rc = sk_fail(&err, SK_ERR_NOMEM, NULL, -1, "out of memory for %lld ids", (long long)n);
+    else if (cli_mpi_world()->size > 1)
+        rc = sk_clumps_find_ranks(res.table, &a.o, &cat, &err);
     else
         rc = sk_clumps_find(res.table, &a.o, &cat, ids, &err);
     double sec = cli_now() - t0;
-    if (rc == SK_OK)
+    int mine = cat != NULL; /* rank 0 alone has the catalogue */
+    if (rc == SK_OK && mine)
         rc = cli_clumps_write(cat, a.out, &err);
     if (rc == SK_OK && ids)
         rc = cli_clumps_write_ids(ids, n, a.ids, &err);
-    if (rc == SK_OK)
-        report(&a, cat, res.table, sec);
+    if (rc == SK_OK && mine)
+        report(&a, cat, rows, sec);
     sk_free(ids);
     sk_table_free(cat);
     sk_table_free(res.table);

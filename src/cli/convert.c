@@ -2,6 +2,7 @@
  * compact .snapkit file. */
 #include <string.h>
 
+#include "cli_mpi.h"
 #include "store_cli.h"
 
 static const char k_help[] =
@@ -93,6 +94,7 @@ static void print_summary(const convert_args *a, const sk_store_convert_stats *s
         sk_json_init(&j, 0);
         sk_json_object_begin(&j);
         sk_json_kv_string(&j, "path", a->path);
+        sk_json_kv_int(&j, "ranks", cli_mpi_world()->size);
         sk_json_key(&j, "rows");
         sk_json_object_begin(&j);
         for (int i = 0; i < st->ntables; i++)
@@ -156,11 +158,12 @@ int cmd_convert(int argc, char **argv)
     opt.read_progress = cli_progress_hook(&prog);
     sk_store_convert_stats st;
     if (rc == SK_OK)
-        rc = sk_store_convert(a.dir, a.path, &opt, &st, &err);
+        rc = sk_store_convert_ranks(a.dir, a.path, &opt, &st, &err);
     cli_progress_done(&prog);
     sk_selection_clear(&sel);
     if (rc != SK_OK)
         return cli_error(&err);
-    print_summary(&a, &st);
+    if (cli_mpi_world()->rank == 0)
+        print_summary(&a, &st);
     return CLI_OK;
 }

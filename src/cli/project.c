@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_mpi.h"
 #include "figure/map.h"
 
 static const char k_help[] =
@@ -319,7 +320,7 @@ static void print_text(const project_args *a, const sk_maps *m, char **files, in
         printf("wrote %s\n", files[i]);
 }
 
-static void print_json(const project_args *a, const sk_maps *m, double read_seconds,
+static void print_json(const project_args *a, const sk_maps *m, const cli_source_read *src,
                        double write_seconds, int64_t bytes, char **files, int nfiles)
 {
     sk_json j;
@@ -338,7 +339,8 @@ static void print_json(const project_args *a, const sk_maps *m, double read_seco
     for (int i = 0; i < nfiles; i++)
         sk_json_string(&j, files[i]);
     sk_json_array_end(&j);
-    sk_json_kv_double(&j, "read_seconds", read_seconds);
+    sk_json_kv_double(&j, "read_seconds", src->stats.seconds);
+    sk_json_kv_int(&j, "ranks", src->ranks);
     sk_maps_json_members(m, &j);
     sk_json_object_end(&j);
     cli_print_json(&j);
@@ -381,10 +383,16 @@ static int can_stream(const project_args *a)
 static int make_maps(project_args *a, const char *const *names, int nq, sk_maps **maps,
                      sk_table **meta, cli_source_read *src, sk_error *err)
 {
-    if (!can_stream(a)) {
+    if (!can_stream(a) || cli_mpi_world()->size > 1) {
+        /* Under MPI each rank reads its share and projects it; the ranks
+         * agree on the read's status first, and rank 0 gets the summed
+         * maps (the others' *maps stays NULL). */
         int rc = cli_read_source(a->source, a->component, &a->sel, a->opt.threads, src, err);
+        rc = sk_mpi_agree(rc, err);
         if (rc == SK_OK)
-            rc = sk_project(src->table, nq, names, &a->opt, maps, err);
+            rc = cli_mpi_sum_read(src, err);
+        if (rc == SK_OK)
+            rc = sk_project_ranks(src->table, nq, names, &a->opt, 0, maps, err);
         *meta = src->table;
         src->table = NULL;
         return rc;
@@ -396,6 +404,8 @@ static int make_maps(project_args *a, const char *const *names, int nq, sk_maps 
     project_feed feed = {.inner = sk_project_stream_consumer(ps)};
     sk_consumer c = {.ctx = &feed, .begin = feed_begin, .batch = feed_batch};
     rc = cli_stream_source(a->source, a->component, &a->sel, a->opt.threads, &c, src, err);
+    if (rc == SK_OK)
+        rc = cli_mpi_sum_read(src, err); /* one process here: ranks 1 */
     if (rc == SK_OK)
         rc = sk_project_stream_finish(ps, maps, err);
     sk_project_stream_free(ps);
@@ -434,6 +444,8 @@ int cmd_project(int argc, char **argv)
     skf_map_style style;
     skf_map_style_init(&style, meta, a.length_unit);
     sk_table_free(meta);
+    if (!maps) /* a rank other than 0: rank 0 writes and prints */
+        return CLI_OK;
     char **files = NULL;
     int nfiles = 0;
     sk_maps_set_fsync(maps, !a.no_fsync);
@@ -442,7 +454,7 @@ int cmd_project(int argc, char **argv)
                                 &files, &nfiles, &err);
     double write_seconds = omp_get_wtime() - t0;
     if (rc == SK_OK && a.json)
-        print_json(&a, maps, src.stats.seconds, write_seconds, bytes, files, nfiles);
+        print_json(&a, maps, &src, write_seconds, bytes, files, nfiles);
     else if (rc == SK_OK)
         print_text(&a, maps, files, nfiles);
     for (int i = 0; i < nfiles; i++)

@@ -5,6 +5,7 @@
 
 #include "clumps_internal.h"
 #include "snapkit/memory.h"
+#include "snapkit/mpi.h"
 #include "snapkit/ramses.h"
 #include "snapkit/threads.h"
 #include "snapkit/units.h"
@@ -232,4 +233,53 @@ int sk_clumps_find(const sk_table *cells, const sk_clumps_options *o, sk_table *
     sk_free(label);
     cl_cells_free(&c);
     return rc;
+}
+
+/* This rank's rows that take part: the field at or above the threshold,
+ * or NaN (which sk_clumps_find reports); every particle (keep NULL). */
+static int rows_to_send(const sk_table *share, const sk_clumps_options *o, uint8_t **keep,
+                        sk_error *err)
+{
+    *keep = NULL;
+    int rc = check_options(share, o, err);
+    if (rc != SK_OK || is_particles(share))
+        return rc;
+    const char *name = o->field && *o->field ? o->field : "density";
+    const sk_column *field = sk_table_find(share, name);
+    if (!field || field->type == SK_CATEGORY)
+        return sk_fail(err, SK_ERR_ARG, NULL, -1,
+                       "clumps: the cell table has no numeric column '%s'", name);
+    double threshold;
+    if ((rc = code_threshold(share, o, name, &threshold, err)) != SK_OK)
+        return rc;
+    int64_t n = sk_table_nrows(share);
+    uint8_t *k = sk_malloc((size_t)n + 1);
+    if (!k)
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "clumps: out of memory");
+    for (int64_t i = 0; i < n; i++) {
+        double v = sk_column_get_double(field, i);
+        k[i] = v >= threshold || v != v;
+    }
+    *keep = k;
+    return SK_OK;
+}
+
+int sk_clumps_find_ranks(const sk_table *share, const sk_clumps_options *o,
+                         sk_table **catalogue, sk_error *err)
+{
+    *catalogue = NULL;
+    sk_mpi_world w;
+    sk_mpi_get_world(&w);
+    if (w.size == 1)
+        return sk_clumps_find(share, o, catalogue, NULL, err);
+    uint8_t *keep = NULL;
+    int rc = sk_mpi_agree(rows_to_send(share, o, &keep, err), err);
+    sk_table *all = NULL;
+    if (rc == SK_OK)
+        rc = sk_mpi_gather_rows(share, keep, &all, err);
+    sk_free(keep);
+    if (rc == SK_OK && w.rank == 0)
+        rc = sk_clumps_find(all, o, catalogue, NULL, err);
+    sk_table_free(all);
+    return sk_mpi_agree(rc, err);
 }

@@ -12,8 +12,9 @@
 #include "store/plan.h"
 #include "store/reader.h"
 
-/* Components, indexed as sk_ramses_component_name numbers them. */
-enum { NC = 7 };
+#include "convert/convert_internal.h"
+
+#define NC CV_NC
 
 static const char *component(int k)
 {
@@ -21,7 +22,7 @@ static const char *component(int k)
 }
 
 /* Cell components keep their refined cells with --with-coarse. */
-static int is_cells(int k)
+int cv_is_cells(int k)
 {
     const char *c = component(k);
     return strcmp(c, "particles") && strcmp(c, "sinks") && strcmp(c, "clumps");
@@ -34,7 +35,7 @@ void sk_store_convert_options_init(sk_store_convert_options *opt)
 }
 
 /* Which components to convert: want[k] for component(k). */
-static int pick_components(const sk_ramses *r, const char *list, int want[NC], sk_error *err)
+int cv_pick_components(const sk_ramses *r, const char *list, int want[NC], sk_error *err)
 {
     if (!list || !*list) {
         for (int k = 0; k < NC; k++)
@@ -62,7 +63,7 @@ static int pick_components(const sk_ramses *r, const char *list, int want[NC], s
 
 /* Bytes of the files the components are read from (the amr files for
  * any cell component). kind k + 1 is component k's disk-usage kind. */
-static int64_t source_bytes(const sk_ramses *r, const int want[NC], sk_error *err)
+int64_t cv_source_bytes(const sk_ramses *r, const int want[NC], sk_error *err)
 {
     sk_ramses_usage u;
     if (sk_ramses_disk_usage(r, &u, err) != SK_OK)
@@ -71,14 +72,14 @@ static int64_t source_bytes(const sk_ramses *r, const int want[NC], sk_error *er
     for (int k = 0; k < NC; k++)
         if (want[k]) {
             bytes += u.bytes[k + 1];
-            cells |= is_cells(k);
+            cells |= cv_is_cells(k);
         }
     return bytes + (cells ? u.bytes[SK_RAMSES_AMR] : 0);
 }
 
 /* Refined cells of a table read with_refined, except those at the level
  * cap: they are the capped output's leaves. */
-static int64_t count_refined(const sk_table *t, int cap)
+int64_t cv_count_refined(const sk_table *t, int cap)
 {
     const sk_column *ref = sk_table_find(t, "refined"), *lv = sk_table_find(t, "level");
     int64_t refined = 0;
@@ -97,7 +98,7 @@ static int convert_components(sk_ramses *r, sk_store_writer *w, const int want[N
             continue;
         sk_read_options ro = {.threads = opt->write.threads,
                               .progress = opt->read_progress,
-                              .with_refined = is_cells(k) && opt->with_coarse};
+                              .with_refined = cv_is_cells(k) && opt->with_coarse};
         sk_read_stats rs;
         sk_table *t = NULL;
         int rc = sk_ramses_read(r, component(k), &sels[k], &ro, &t, &rs, err);
@@ -109,7 +110,7 @@ static int convert_components(sk_ramses *r, sk_store_writer *w, const int want[N
         st->read_seconds += rs.seconds;
         if (rc == SK_OK) {
             snprintf(st->names[st->ntables], sizeof st->names[0], "%s", component(k));
-            int64_t refined = count_refined(t, sels[k].lmax);
+            int64_t refined = cv_count_refined(t, sels[k].lmax);
             st->refined_rows[st->ntables] = refined;
             st->rows[st->ntables++] = sk_table_nrows(t) - refined;
             st->bytes_raw += sk_table_bytes(t);
@@ -140,7 +141,7 @@ static int component_columns(sk_ramses *r, int k, sk_table **out, sk_error *err)
  * variables converts each component with its own. Components that have
  * none of them are left out unless they were asked for by name; a variable
  * no component has is an error. */
-static int split_vars(sk_ramses *r, const sk_selection *sel, int explicit_components,
+int cv_split_vars(sk_ramses *r, const sk_selection *sel, int explicit_components,
                       int want[NC], sk_selection sels[NC], sk_error *err)
 {
     int rc = SK_OK;
@@ -180,15 +181,20 @@ static int split_vars(sk_ramses *r, const sk_selection *sel, int explicit_compon
     return rc;
 }
 
+void cv_components_list(const int want[NC], char *list, size_t size)
+{
+    size_t n = 0;
+    list[0] = '\0';
+    for (int k = 0; k < NC; k++)
+        if (want[k] && n < size)
+            n += (size_t)snprintf(list + n, size - n, "%s%s", n ? "," : "", component(k));
+}
+
 static int set_file_meta(sk_store_writer *w, const char *dir, const int want[NC], int with_coarse,
                          sk_error *err)
 {
-    char list[128] = "";
-    size_t n = 0;
-    for (int k = 0; k < NC; k++)
-        if (want[k])
-            n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", n ? "," : "",
-                                  component(k));
+    char list[128];
+    cv_components_list(want, list, sizeof list);
     int rc = sk_store_writer_set_meta(w, "convert.source", dir, err);
     if (rc == SK_OK)
         rc = sk_store_writer_set_meta(w, "convert.components", list, err);
@@ -210,13 +216,13 @@ int sk_store_convert(const char *dir, const char *path, const sk_store_convert_o
     if (rc != SK_OK)
         return rc;
     int want[NC];
-    rc = pick_components(r, opt->components, want, err);
+    rc = cv_pick_components(r, opt->components, want, err);
     sk_selection sels[NC];
     for (int k = 0; k < NC; k++)
         sk_selection_init(&sels[k]);
     if (rc == SK_OK)
-        rc = split_vars(r, opt->selection, opt->components && *opt->components, want, sels, err);
-    if (rc == SK_OK && (st.bytes_source = source_bytes(r, want, err)) < 0)
+        rc = cv_split_vars(r, opt->selection, opt->components && *opt->components, want, sels, err);
+    if (rc == SK_OK && (st.bytes_source = cv_source_bytes(r, want, err)) < 0)
         rc = err ? err->code : SK_ERR_IO;
     sk_store_writer *w = NULL;
     if (rc == SK_OK)

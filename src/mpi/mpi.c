@@ -190,6 +190,67 @@ int sk_mpi_gather_int(const int *v, int n, int *out, sk_error *err)
     return mrc == MPI_SUCCESS ? SK_OK : mpi_fail(err, mrc, "MPI_Gather");
 }
 
+/* Doubles per message of a vector sum: 128 MiB, below MPI's int counts. */
+#define SUM_CHUNK ((size_t)1 << 24)
+
+/* v += the partner's vector, received chunk by chunk into buf. */
+static int add_from(double *v, size_t n, double *buf, int from, sk_error *err)
+{
+    for (size_t at = 0; at < n; at += SUM_CHUNK) {
+        size_t m = n - at < SUM_CHUNK ? n - at : SUM_CHUNK;
+        int mrc = MPI_Recv(buf, (int)m, MPI_DOUBLE, from, 71, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (mrc != MPI_SUCCESS)
+            return mpi_fail(err, mrc, "MPI_Recv");
+        for (size_t i = 0; i < m; i++)
+            v[at + i] += buf[i];
+    }
+    return SK_OK;
+}
+
+static int send_to(const double *v, size_t n, int to, sk_error *err)
+{
+    for (size_t at = 0; at < n; at += SUM_CHUNK) {
+        size_t m = n - at < SUM_CHUNK ? n - at : SUM_CHUNK;
+        int mrc = MPI_Send(v + at, (int)m, MPI_DOUBLE, to, 71, MPI_COMM_WORLD);
+        if (mrc != MPI_SUCCESS)
+            return mpi_fail(err, mrc, "MPI_Send");
+    }
+    return SK_OK;
+}
+
+int sk_mpi_sum_double_tree(double *v, size_t n, int all, sk_error *err)
+{
+    if (!running())
+        return SK_OK;
+    int rank = 0, size = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (size == 1)
+        return SK_OK;
+    double *buf = sk_malloc(sizeof *buf * (n < SUM_CHUNK ? n : SUM_CHUNK) + 1);
+    int rc = sk_mpi_agree(buf ? SK_OK : sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory"),
+                          err);
+    /* A binomial tree whose pairs depend only on the ranks: at step s, rank
+     * r (a multiple of 2s) adds rank r + s's sum. The order of the
+     * additions, hence every bit of the result, is fixed for a given size. */
+    for (int step = 1; rc == SK_OK && step < size; step <<= 1) {
+        if (rank % (2 * step) == step) {
+            rc = send_to(v, n, rank - step, err);
+            break;
+        }
+        if (rank % (2 * step) == 0 && rank + step < size)
+            rc = add_from(v, n, buf, rank + step, err);
+    }
+    sk_free(buf);
+    for (size_t at = 0; rc == SK_OK && all && at < n; at += SUM_CHUNK) {
+        size_t m = n - at < SUM_CHUNK ? n - at : SUM_CHUNK;
+        int mrc = MPI_Bcast(v + at, (int)m, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+        if (mrc != MPI_SUCCESS)
+            rc = mpi_fail(err, mrc, "MPI_Bcast");
+    }
+    return rc;
+}
+
 #else /* built without MPI: one process */
 
 int sk_mpi_built(void)
@@ -251,4 +312,13 @@ int sk_mpi_gather_int(const int *v, int n, int *out, sk_error *err)
     memcpy(out, v, sizeof *v * (size_t)n);
     return SK_OK;
 }
+int sk_mpi_sum_double_tree(double *v, size_t n, int all, sk_error *err)
+{
+    (void)v;
+    (void)n;
+    (void)all;
+    (void)err;
+    return SK_OK;
+}
+
 #endif

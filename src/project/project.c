@@ -7,6 +7,7 @@
 
 #include "project_internal.h"
 #include "snapkit/memory.h"
+#include "snapkit/mpi.h"
 #include "snapkit/threads.h"
 
 #define SMALL_JOB_ROWS 20000
@@ -83,7 +84,7 @@ static int resolve_kernel(proj_job *job, const sk_project_options *opt, sk_error
 }
 
 int proj_setup(proj_job *job, const sk_table *table, int nq, const char *const *quantities,
-                 const sk_project_options *opt, sk_error *err)
+               const sk_project_options *opt, sk_error *err)
 {
     job->table = table;
     job->nrows = sk_table_nrows(table);
@@ -146,6 +147,7 @@ static void scan(const proj_job *job, proj_scan *out)
         if (m)
             mass += m[r] * it.total;
     }
+    out->rows = job->nrows;
     out->selected = selected;
     out->max_level = max_level;
     out->min_level = min_level;
@@ -153,7 +155,7 @@ static void scan(const proj_job *job, proj_scan *out)
     out->bad_row = bad;
 }
 
-static int empty_selection(const proj_job *job, sk_error *err)
+static int empty_selection(const proj_job *job, int64_t rows, sk_error *err)
 {
     const proj_frame *f = &job->f;
     char los[96] = "";
@@ -163,7 +165,7 @@ static int empty_selection(const proj_job *job, sk_error *err)
     return sk_fail(err, SK_ERR_EMPTY, NULL, -1,
                    "the selection holds none of the table's %lld %s (region x [%g, %g), "
                    "y [%g, %g), z [%g, %g) in box units%s%s)",
-                   (long long)job->nrows, job->is_cells ? "cells" : "particles", f->sel_lo[0],
+                   (long long)rows, job->is_cells ? "cells" : "particles", f->sel_lo[0],
                    f->sel_hi[0], f->sel_lo[1], f->sel_hi[1], f->sel_lo[2], f->sel_hi[2], los,
                    job->family ? ", family filter" : "");
 }
@@ -238,7 +240,7 @@ void proj_fill_info(const proj_job *job, const sk_project_options *opt, const pr
     in->time = sk_table_meta_double(job->table, "time", NAN);
     in->unit_l = job->units.unit_l;
     in->unit_t = job->units.unit_t;
-    in->rows = job->nrows;
+    in->rows = s->rows;
     in->selected = s->selected;
     in->selected_mass = s->mass;
     int area = job->is_cells && f->axis >= 0 &&
@@ -264,31 +266,88 @@ static int data_lmax(const proj_job *job, const proj_scan *s, sk_error *err, int
     return SK_OK;
 }
 
-static int project_job(proj_job *job, const sk_project_options *opt, sk_maps *maps,
-                       sk_error *err)
+/* Under MPI (sk_project_ranks) every rank scanned its share: the rows,
+ * selection, level range and mass of all of them, on every rank, so that
+ * each places the same image and plans the same blocks. */
+static int scan_reduce(proj_scan *s, sk_error *err)
 {
-    proj_scan s;
-    scan(job, &s);
-    if (s.bad_row >= 0)
-        return sk_fail(err, SK_ERR_ARG, NULL, -1, "row %lld has level %d, outside 0..%d",
-                       (long long)s.bad_row, job->level[s.bad_row], PROJ_MAX_LEVEL);
-    if (s.selected == 0)
-        return empty_selection(job, err);
+    int64_t counts[2] = {s->rows, s->selected};
+    double levels[2] = {s->max_level, -s->min_level}, mass = s->mass;
+    int rc = sk_mpi_sum_int64(counts, 2, err);
+    if (rc == SK_OK)
+        rc = sk_mpi_max_double(levels, 2, err);
+    if (rc == SK_OK)
+        rc = sk_mpi_sum_double_tree(&mass, 1, 1, err);
+    s->rows = counts[0];
+    s->selected = counts[1];
+    s->max_level = (int)levels[0];
+    s->min_level = (int)-levels[1];
+    s->mass = mass;
+    return rc;
+}
+
+/* The image placed and the accumulators planned from the (whole) scan. */
+static int plan(proj_job *job, const sk_project_options *opt, const proj_scan *s,
+                sk_error *err)
+{
+    if (s->selected == 0)
+        return empty_selection(job, s->rows, err);
     int lmax = 0, rc = SK_OK;
     if (opt->res <= 0 && !(opt->pixel > 0))
-        rc = data_lmax(job, &s, err, &lmax);
+        rc = data_lmax(job, s, err, &lmax);
     if (rc == SK_OK)
         rc = proj_place_grid(job, opt, lmax, err);
     if (rc == SK_OK)
         rc = proj_check_budget(job, opt, err);
     if (rc == SK_OK && job->is_cells && job->f.axis < 0 && job->kernel == SK_KERNEL_OVERLAP)
-        rc = proj_stamps_make(job, s.min_level, s.max_level, err);
+        rc = proj_stamps_make(job, s->min_level, s->max_level, err);
     if (rc == SK_OK)
-        job->nblk = proj_blocks_plan(job, s.min_level, s.max_level);
+        job->nblk = proj_blocks_plan(job, s->min_level, s->max_level);
+    return rc;
+}
+
+/* Under MPI: every rank's accumulators summed on rank 0 (on all ranks
+ * with ranks->all) in a fixed order, and the counts of the run. */
+static int run_reduce(const proj_job *job, double *acc, sk_maps_info *info, int all,
+                      sk_error *err)
+{
+    int64_t deposited = info->deposited;
+    int rc = sk_mpi_sum_int64(&deposited, 1, err);
+    info->deposited = deposited;
+    size_t n = (size_t)job->f.nx * (size_t)job->f.ny * (size_t)job->nacc;
+    return rc == SK_OK ? sk_mpi_sum_double_tree(acc, n, all, err) : rc;
+}
+
+/* ranks: NULL for one process; else this rank and whether every rank
+ * wants the maps. *finished is 0 on a rank that gets none. */
+typedef struct proj_ranks {
+    int rank, all;
+} proj_ranks;
+
+static int project_job(proj_job *job, const sk_project_options *opt, const proj_ranks *ranks,
+                       sk_maps *maps, int *finished, sk_error *err)
+{
+    proj_scan s;
+    scan(job, &s);
+    int rc = SK_OK;
+    if (s.bad_row >= 0)
+        rc = sk_fail(err, SK_ERR_ARG, NULL, -1, "row %lld has level %d, outside 0..%d",
+                     (long long)s.bad_row, job->level[s.bad_row], PROJ_MAX_LEVEL);
+    if (ranks)
+        rc = sk_mpi_agree(rc, err);
+    if (ranks && rc == SK_OK)
+        rc = scan_reduce(&s, err);
+    if (rc == SK_OK)
+        rc = plan(job, opt, &s, err);
     double *acc = NULL;
     if (rc == SK_OK)
         rc = proj_run(job, opt, &acc, &maps->info, err);
-    if (rc == SK_OK)
+    if (ranks)
+        rc = sk_mpi_agree(rc, err);
+    if (ranks && rc == SK_OK)
+        rc = run_reduce(job, acc, &maps->info, ranks->all, err);
+    *finished = !ranks || ranks->rank == 0 || ranks->all;
+    if (rc == SK_OK && *finished)
         rc = proj_maps_finish(job, acc, maps, err);
     sk_free(acc);
     if (rc == SK_OK)
@@ -305,8 +364,9 @@ void proj_job_free(proj_job *job)
     sk_free(job);
 }
 
-int sk_project(const sk_table *table, int nq, const char *const *quantities,
-               const sk_project_options *opt, sk_maps **out, sk_error *err)
+static int project(const sk_table *table, int nq, const char *const *quantities,
+                   const sk_project_options *opt, const proj_ranks *ranks, sk_maps **out,
+                   sk_error *err)
 {
     double start = omp_get_wtime();
     *out = NULL;
@@ -315,21 +375,46 @@ int sk_project(const sk_table *table, int nq, const char *const *quantities,
         sk_project_options_init(&defaults);
         opt = &defaults;
     }
-    if (!table)
-        return sk_fail(err, SK_ERR_ARG, NULL, -1, "no table to project");
+    int rc = table ? SK_OK : sk_fail(err, SK_ERR_ARG, NULL, -1, "no table to project");
     proj_job *job = sk_calloc(1, sizeof *job);
     sk_maps *maps = sk_calloc(1, sizeof *maps);
-    int rc = job && maps ? SK_OK : sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
+    if (rc == SK_OK && (!job || !maps))
+        rc = sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
     if (rc == SK_OK)
         rc = proj_setup(job, table, nq, quantities, opt, err);
+    int finished = 0;
+    /* Under MPI every rank makes the same agreements, whatever failed: one
+     * here, two in project_job, one at the end. */
+    if (ranks)
+        rc = sk_mpi_agree(rc, err);
+    int agreed = rc == SK_OK;
     if (rc == SK_OK)
-        rc = project_job(job, opt, maps, err);
+        rc = project_job(job, opt, ranks, maps, &finished, err);
     proj_job_free(job);
-    if (rc != SK_OK) {
+    if (ranks && agreed) /* the same status on every rank (rank 0 alone finished) */
+        rc = sk_mpi_agree(rc, err);
+    if (rc != SK_OK || !finished) {
         sk_maps_free(maps);
         return rc;
     }
     maps->info.seconds = omp_get_wtime() - start;
     *out = maps;
     return SK_OK;
+}
+
+int sk_project(const sk_table *table, int nq, const char *const *quantities,
+               const sk_project_options *opt, sk_maps **out, sk_error *err)
+{
+    return project(table, nq, quantities, opt, NULL, out, err);
+}
+
+int sk_project_ranks(const sk_table *table, int nq, const char *const *quantities,
+                     const sk_project_options *opt, int all, sk_maps **out, sk_error *err)
+{
+    sk_mpi_world w;
+    sk_mpi_get_world(&w);
+    if (w.size == 1)
+        return project(table, nq, quantities, opt, NULL, out, err);
+    proj_ranks ranks = {w.rank, all};
+    return project(table, nq, quantities, opt, &ranks, out, err);
 }

@@ -146,7 +146,7 @@ typedef struct proj_target {
 /* project.c: a job for a table (columns, units, quantities, orientation),
  * its release, and the maps' description from the selection's scan. */
 typedef struct proj_scan {
-    int64_t selected;
+    int64_t rows, selected;
     int min_level, max_level;
     double mass;
     int64_t bad_row;

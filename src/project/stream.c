@@ -313,7 +313,7 @@ int sk_project_stream_finish(sk_project_stream *ps, sk_maps **out, sk_error *err
         return rc;
     }
     proj_job *m = ps->master;
-    proj_scan s = {.selected = ps->selected, .min_level = ps->min_level,
+    proj_scan s = {.rows = ps->rows, .selected = ps->selected, .min_level = ps->min_level,
                    .max_level = ps->max_level, .mass = m->mass_src ? ps->mass : NAN,
                    .bad_row = -1};
     proj_fill_info(m, &ps->opt, &s, &maps->info);

@@ -188,9 +188,15 @@ static int make_keys(const sk_table *t, const st_geometry *g, const int64_t *idx
     return SK_OK;
 }
 
+int st_order_keys(const sk_table *t, const st_geometry *g, const int64_t *idx, int64_t n,
+                  int bits, uint64_t *key, sk_error *err)
+{
+    return make_keys(t, g, idx, n, bits, key, err);
+}
+
 /* Sort idx[0..n) along the curve. */
 static int sort_rows(const sk_table *t, const st_geometry *g, int64_t *idx, int64_t n, int bits,
-                     sk_error *err)
+                     uint64_t ends[2], sk_error *err)
 {
     uint64_t *key = sk_malloc((size_t)n * sizeof *key + 1);
     uint64_t *tk = sk_malloc((size_t)n * sizeof *tk + 1);
@@ -202,6 +208,10 @@ static int sort_rows(const sk_table *t, const st_geometry *g, int64_t *idx, int6
         rc = make_keys(t, g, idx, n, bits, key, err);
     if (rc == SK_OK)
         radix_sort(key, idx, n, 3 * bits, tk, ti);
+    if (rc == SK_OK && ends && n > 0) {
+        ends[0] = key[0];
+        ends[1] = key[n - 1];
+    }
     sk_free(key);
     sk_free(tk);
     sk_free(ti);
@@ -257,6 +267,12 @@ static void cut(st_order *o, int64_t from, int64_t to, uint8_t kind, int64_t chu
 int st_order_plan(const sk_table *t, const st_geometry *g, int64_t chunk_rows, st_order *o,
                   sk_error *err)
 {
+    return st_order_plan_bits(t, g, chunk_rows, 0, o, err);
+}
+
+int st_order_plan_bits(const sk_table *t, const st_geometry *g, int64_t chunk_rows, int bits,
+                       st_order *o, sk_error *err)
+{
     memset(o, 0, sizeof *o);
     int64_t n = sk_table_nrows(t);
     o->nrows = n;
@@ -283,13 +299,15 @@ int st_order_plan(const sk_table *t, const st_geometry *g, int64_t chunk_rows, s
     if (g->kind == SK_STORE_CELLS) {
         int top = finest_level(t, g);
         o->curve_bits = top < 1 ? 1 : top > SK_HILBERT_MAX_BITS ? SK_HILBERT_MAX_BITS : top;
+        if (bits > 0)
+            o->curve_bits = bits;
     } else if (g->kind == SK_STORE_POINTS) {
         o->curve_bits = SK_HILBERT_MAX_BITS;
     }
     if (o->curve_bits) {
-        rc = sort_rows(t, g, o->perm, nleaf, o->curve_bits, err);
+        rc = sort_rows(t, g, o->perm, nleaf, o->curve_bits, o->key_ends, err);
         if (rc == SK_OK && nref)
-            rc = sort_rows(t, g, o->perm + nleaf, nref, o->curve_bits, err);
+            rc = sort_rows(t, g, o->perm + nleaf, nref, o->curve_bits, NULL, err);
         if (rc == SK_OK && nref)
             rc = group_by_level(lv, o->perm + nleaf, nref, err);
     }

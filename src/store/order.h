@@ -53,6 +53,7 @@ typedef struct st_order {
     int64_t *start;          /* nchunks + 1 file-row starts of chunks */
     uint8_t *kind;           /* per chunk: ST_KIND_ROWS or ST_KIND_REFINED */
     int curve_bits;          /* Hilbert bits (0: rows kept in order) */
+    uint64_t key_ends[2];    /* keys of the first and last leaf in file order */
 } st_order;
 
 /* Order the rows: leaves (or all rows) along the Hilbert curve on a grid of
@@ -62,6 +63,13 @@ typedef struct st_order {
  * level). SK_ERR_ARG names a row whose cell indices are out of range. */
 int st_order_plan(const sk_table *t, const st_geometry *g, int64_t chunk_rows, st_order *out,
                   sk_error *err);
+/* The same with the curve's bits given (bits > 0; cells only): ranks of
+ * an MPI conversion use the finest level of all of them. */
+int st_order_plan_bits(const sk_table *t, const st_geometry *g, int64_t chunk_rows, int bits,
+                       st_order *o, sk_error *err);
 void st_order_free(st_order *o);
+/* The curve keys (bits per axis) of rows idx[0..n) into key. */
+int st_order_keys(const sk_table *t, const st_geometry *g, const int64_t *idx, int64_t n,
+                  int bits, uint64_t *key, sk_error *err);
 
 #endif

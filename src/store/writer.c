@@ -15,6 +15,7 @@
 #include "store/codec.h"
 #include "store/format.h"
 #include "store/order.h"
+#include "store/writer_internal.h"
 
 struct sk_store_writer {
     sk_atomic_file *file;
@@ -38,7 +39,7 @@ int sk_store_writer_open(sk_store_writer **out, const char *path,
 {
     *out = NULL;
     sk_store_writer *w = sk_calloc(1, sizeof *w);
-    if (!w || !(w->path = sk_strdup(path)) || !(w->footer.meta = sk_table_new(0))) {
+    if (!w || !(w->path = sk_strdup(path))) {
         sk_store_writer_abort(w);
         return sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory");
     }
@@ -47,8 +48,6 @@ int sk_store_writer_open(sk_store_writer **out, const char *path,
     else
         sk_store_write_options_init(&w->opt);
     w->start = monotonic_seconds();
-    w->footer.major = SK_STORE_VERSION_MAJOR;
-    w->footer.minor = SK_STORE_VERSION_MINOR;
     int rc = sk_atomic_open(&w->file, path, err);
     if (rc != SK_OK) {
         sk_store_writer_abort(w);
@@ -59,14 +58,10 @@ int sk_store_writer_open(sk_store_writer **out, const char *path,
     sk_atomic_set_fsync(w->file, 1);
     if (w->opt.fail_after_bytes >= 0)
         sk_atomic_fail_after(w->file, w->opt.fail_after_bytes);
-    uint8_t header[ST_HEADER_BYTES] = {0};
-    memcpy(header, ST_HEADER_MAGIC, 8);
-    st_put_u16(header + 8, SK_STORE_VERSION_MAJOR);
-    st_put_u16(header + 10, SK_STORE_VERSION_MINOR);
-    char version[32];
-    snprintf(version, sizeof version, "snapkit %s", sk_version());
+    uint8_t header[ST_HEADER_BYTES];
+    st_header_bytes(header);
     rc = sk_atomic_write(w->file, header, sizeof header, err);
-    if (rc == SK_OK && sk_table_meta_set(w->footer.meta, "writer", version) != SK_OK)
+    if (rc == SK_OK && st_footer_init(&w->footer) != SK_OK)
         rc = sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory");
     if (rc != SK_OK) {
         sk_store_writer_abort(w);
@@ -95,7 +90,7 @@ int sk_store_writer_set_meta(sk_store_writer *w, const char *key, const char *va
 }
 
 /* A 0-row copy of the table's columns (types, labels) and metadata. */
-static int copy_schema(const sk_table *t, sk_table **out, sk_error *err)
+int st_copy_schema(const sk_table *t, sk_table **out, sk_error *err)
 {
     sk_table *s = sk_table_new(0);
     if (!s || sk_table_meta_copy(s, t) != SK_OK) {
@@ -116,7 +111,7 @@ static int copy_schema(const sk_table *t, sk_table **out, sk_error *err)
     return SK_OK;
 }
 
-static int64_t rows_per_chunk(const sk_store_write_options *opt, int64_t nrows)
+int64_t st_rows_per_chunk(const sk_store_write_options *opt, int64_t nrows)
 {
     if (opt->chunk_rows > 0)
         return opt->chunk_rows < ST_MAX_CHUNK_ROWS ? opt->chunk_rows : ST_MAX_CHUNK_ROWS;
@@ -252,14 +247,23 @@ static int64_t chunk_bytes(const st_table *st, int64_t ci)
     return sum;
 }
 
+/* Where encoded chunks go, in order: fn appends n bytes and says where
+ * they start (the atomic file, or memory for an MPI rank's share). */
+typedef struct chunk_sink {
+    int (*fn)(void *ctx, const void *data, size_t n, int64_t *at, sk_error *err);
+    void *ctx;
+    const char *path;
+    sk_progress progress;
+} chunk_sink;
+
 /* Append the encoded chunks of the batch, in order, fixing their offsets. */
-static int write_batch(sk_store_writer *w, batch *b, sk_error *err)
+static int write_batch(const chunk_sink *sink, batch *b, sk_error *err)
 {
     for (int64_t ci = b->first; ci < b->first + b->count; ci++) {
-        int64_t base = sk_atomic_tell(w->file);
+        int64_t base = 0;
         int64_t n = chunk_bytes(b->st, ci);
-        int rc = sk_atomic_write(w->file, b->out + (size_t)(ci - b->first) * b->chunk_cap,
-                                 (size_t)n, err);
+        int rc = sink->fn(sink->ctx, b->out + (size_t)(ci - b->first) * b->chunk_cap, (size_t)n,
+                          &base, err);
         if (rc != SK_OK)
             return rc;
         for (int j = 0; j < b->st->ncols; j++)
@@ -268,13 +272,13 @@ static int write_batch(sk_store_writer *w, batch *b, sk_error *err)
     return SK_OK;
 }
 
-static int encode_all(sk_store_writer *w, batch *b, int threads, int64_t chunk_rows,
+static int encode_all(const chunk_sink *sink, batch *b, int threads, int64_t chunk_rows,
                       sk_error *err)
 {
     int64_t nbatch = 4 * (int64_t)threads;
     b->out = sk_malloc((size_t)nbatch * b->chunk_cap);
     if (!b->out)
-        return sk_fail(err, SK_ERR_NOMEM, w->path, -1, "out of memory for %lld chunk buffers",
+        return sk_fail(err, SK_ERR_NOMEM, sink->path, -1, "out of memory for %lld chunk buffers",
                        (long long)nbatch);
     int rc = SK_OK;
     int failed = 0;
@@ -297,15 +301,68 @@ static int encode_all(sk_store_writer *w, batch *b, int threads, int64_t chunk_r
             sk_free(scratch);
         }
         if (failed)
-            rc = sk_fail(err, SK_ERR_NOMEM, w->path, -1, "out of memory encoding chunks");
+            rc = sk_fail(err, SK_ERR_NOMEM, sink->path, -1, "out of memory encoding chunks");
+        int64_t end = 0;
         if (rc == SK_OK)
-            rc = write_batch(w, b, err);
-        if (rc == SK_OK && w->opt.progress.fn)
-            w->opt.progress.fn(w->opt.progress.ctx, b->first + b->count, b->o->nchunks,
-                               sk_atomic_tell(w->file));
+            rc = write_batch(sink, b, err);
+        if (rc == SK_OK && sink->progress.fn && sink->fn(sink->ctx, NULL, 0, &end, err) == SK_OK)
+            sink->progress.fn(sink->progress.ctx, b->first + b->count, b->o->nchunks, end);
     }
     sk_free(b->out);
     return rc;
+}
+
+static int to_file(void *ctx, const void *data, size_t n, int64_t *at, sk_error *err)
+{
+    sk_atomic_file *f = ctx;
+    *at = sk_atomic_tell(f);
+    return n ? sk_atomic_write(f, data, n, err) : SK_OK;
+}
+
+typedef struct mem_sink {
+    uint8_t *data;
+    size_t n, cap;
+} mem_sink;
+
+static int to_memory(void *ctx, const void *data, size_t n, int64_t *at, sk_error *err)
+{
+    mem_sink *m = ctx;
+    *at = (int64_t)m->n;
+    if (m->n + n > m->cap) {
+        size_t cap = m->cap ? m->cap : 1 << 16;
+        while (cap < m->n + n)
+            cap *= 2;
+        uint8_t *d = sk_realloc(m->data, cap);
+        if (!d)
+            return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory for encoded chunks");
+        m->data = d;
+        m->cap = cap;
+    }
+    if (n)
+        memcpy(m->data + m->n, data, n);
+    m->n += n;
+    return SK_OK;
+}
+
+int st_encode_to_memory(const sk_table *t, const st_geometry *g, const st_order *o,
+                        st_table *st, int compress, int threads, int64_t chunk_rows,
+                        uint8_t **bytes, int64_t *nbytes, sk_error *err)
+{
+    size_t cap = 0;
+    for (int j = 0; j < st->ncols; j++)
+        cap += st_encode_bound(sk_table_col(t, j)->type, chunk_rows);
+    batch b = {.t = t, .g = g, .o = o, .st = st, .compress = compress != 0,
+               .chunk_cap = cap + 64};
+    mem_sink m = {0};
+    chunk_sink sink = {to_memory, &m, NULL, {0}};
+    int rc = encode_all(&sink, &b, threads < 1 ? 1 : threads, chunk_rows, err);
+    if (rc != SK_OK) {
+        sk_free(m.data);
+        return rc;
+    }
+    *bytes = m.data;
+    *nbytes = (int64_t)m.n;
+    return SK_OK;
 }
 
 static const char *table_name(sk_store_writer *w, const char *name, const sk_table *t,
@@ -340,7 +397,7 @@ static int add_table_entry(sk_store_writer *w, const char *name, const sk_table 
     st->ncols = sk_table_ncols(t);
     st->nrows = sk_table_nrows(t);
     st->name = sk_strdup(name);
-    int rc = st->name ? copy_schema(t, &st->schema, err)
+    int rc = st->name ? st_copy_schema(t, &st->schema, err)
                       : sk_fail(err, SK_ERR_NOMEM, w->path, -1, "out of memory");
     if (rc != SK_OK) {
         st_table_clear(st);
@@ -357,7 +414,7 @@ int sk_store_writer_add(sk_store_writer *w, const char *name, const sk_table *t,
     name = table_name(w, name, t, buf, sizeof buf);
     st_geometry g;
     st_geometry_detect(t, &g);
-    int64_t chunk_rows = rows_per_chunk(&w->opt, sk_table_nrows(t));
+    int64_t chunk_rows = st_rows_per_chunk(&w->opt, sk_table_nrows(t));
     st_order o;
     int rc = st_order_plan(t, &g, chunk_rows, &o, err);
     if (rc != SK_OK) {
@@ -388,7 +445,8 @@ int sk_store_writer_add(sk_store_writer *w, const char *name, const sk_table *t,
             cap += st_encode_bound(sk_table_col(t, j)->type, chunk_rows);
         batch b = {.t = t, .g = &g, .o = &o, .st = st, .compress = w->opt.compress != 0,
                    .chunk_cap = cap + 64};
-        rc = encode_all(w, &b, threads, chunk_rows, err);
+        chunk_sink sink = {to_file, w->file, w->path, w->opt.progress};
+        rc = encode_all(&sink, &b, threads, chunk_rows, err);
     }
     if (rc == SK_OK) {
         w->rows += st->nrows;
@@ -399,24 +457,59 @@ int sk_store_writer_add(sk_store_writer *w, const char *name, const sk_table *t,
     return rc;
 }
 
-static int write_footer(sk_store_writer *w, sk_error *err)
+void st_header_bytes(uint8_t header[ST_HEADER_BYTES])
+{
+    memset(header, 0, ST_HEADER_BYTES);
+    memcpy(header, ST_HEADER_MAGIC, 8);
+    st_put_u16(header + 8, SK_STORE_VERSION_MAJOR);
+    st_put_u16(header + 10, SK_STORE_VERSION_MINOR);
+}
+
+int st_footer_init(st_footer *f)
+{
+    memset(f, 0, sizeof *f);
+    f->major = SK_STORE_VERSION_MAJOR;
+    f->minor = SK_STORE_VERSION_MINOR;
+    char version[32];
+    snprintf(version, sizeof version, "snapkit %s", sk_version());
+    if (!(f->meta = sk_table_new(0)) || sk_table_meta_set(f->meta, "writer", version) != SK_OK)
+        return SK_ERR_NOMEM;
+    return SK_OK;
+}
+
+int st_footer_bytes(const st_footer *f, int64_t at, uint8_t **out, size_t *n, sk_error *err)
 {
     uint8_t *body = NULL;
     size_t size = 0;
-    int rc = st_footer_encode(&w->footer, &body, &size, err);
+    int rc = st_footer_encode(f, &body, &size, err);
     if (rc != SK_OK)
         return rc;
-    uint8_t tail[ST_TAIL_BYTES] = {0};
-    st_put_u64(tail, (uint64_t)sk_atomic_tell(w->file));
+    uint8_t *all = sk_realloc(body, size + ST_TAIL_BYTES);
+    if (!all) {
+        sk_free(body);
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory for the footer");
+    }
+    uint8_t *tail = all + size;
+    memset(tail, 0, ST_TAIL_BYTES);
+    st_put_u64(tail, (uint64_t)at);
     st_put_u64(tail + 8, (uint64_t)size);
-    st_put_u64(tail + 16, st_hash(body, size));
+    st_put_u64(tail + 16, st_hash(all, size));
     st_put_u16(tail + 24, SK_STORE_VERSION_MAJOR);
     st_put_u16(tail + 26, SK_STORE_VERSION_MINOR);
     memcpy(tail + 32, ST_TAIL_MAGIC, 8);
-    rc = sk_atomic_write(w->file, body, size, err);
+    *out = all;
+    *n = size + ST_TAIL_BYTES;
+    return SK_OK;
+}
+
+static int write_footer(sk_store_writer *w, sk_error *err)
+{
+    uint8_t *bytes = NULL;
+    size_t n = 0;
+    int rc = st_footer_bytes(&w->footer, sk_atomic_tell(w->file), &bytes, &n, err);
     if (rc == SK_OK)
-        rc = sk_atomic_write(w->file, tail, sizeof tail, err);
-    sk_free(body);
+        rc = sk_atomic_write(w->file, bytes, n, err);
+    sk_free(bytes);
     return rc;
 }
 
