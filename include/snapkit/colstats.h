@@ -71,7 +71,9 @@ SK_API void sk_stats_acc_free(sk_stats_acc *acc);
 SK_API int sk_stats_acc_add(sk_stats_acc *acc, const sk_table *batch, int64_t index, sk_error *err);
 
 /* acc += from (the same schema); from is unchanged. Exact: any order of
- * merges gives the same result. */
+ * merges gives the same result. An accumulator without rows merges with
+ * any other (an empty one takes the other's columns); two with rows and
+ * different columns are SK_ERR_ARG. */
 SK_API int sk_stats_acc_merge(sk_stats_acc *acc, const sk_stats_acc *from, sk_error *err);
 
 /* The statistics so far (column names owned by acc: valid while it

@@ -222,11 +222,37 @@ int sk_stats_acc_add(sk_stats_acc *s, const sk_table *batch, int64_t index, sk_e
     return SK_OK;
 }
 
+/* s takes from's columns and values (s has no rows): a copy through the
+ * encoding, its contents swapped into s. */
+static int adopt(sk_stats_acc *s, const sk_stats_acc *from, sk_error *err)
+{
+    void *bytes = NULL;
+    size_t size = 0;
+    sk_stats_acc *copy = NULL;
+    int rc = sk_stats_acc_encode(from, &bytes, &size, err);
+    if (rc == SK_OK)
+        rc = sk_stats_acc_decode(bytes, size, &copy, err);
+    sk_free(bytes);
+    if (rc != SK_OK)
+        return rc;
+    sk_stats_acc old = *s;
+    *s = *copy;
+    *copy = old;
+    sk_stats_acc_free(copy);
+    return SK_OK;
+}
+
 int sk_stats_acc_merge(sk_stats_acc *s, const sk_stats_acc *from, sk_error *err)
 {
     int ok = s->ncols == from->ncols && s->level_col == from->level_col;
     for (int j = 0; ok && j < s->ncols; j++)
         ok = !strcmp(s->names[j], from->names[j]);
+    /* A read with no rows may know fewer columns (an MPI rank whose share
+     * of a catalogue's files is empty): it adds nothing either way. */
+    if (!ok && from->rows == 0)
+        return SK_OK;
+    if (!ok && s->rows == 0)
+        return adopt(s, from, err);
     if (!ok)
         return sk_fail(err, SK_ERR_ARG, NULL, -1,
                        "column statistics: merging accumulators of different columns");

@@ -370,9 +370,51 @@ static void test_errors(const char *dir)
     free(c.offset);
 }
 
+/* An accumulator of a table with other columns merges only while one side
+ * has no rows (an MPI rank whose share of a catalogue is empty). */
+static sk_stats_acc *acc_of(const char *col, const double *v, int n)
+{
+    sk_error err;
+    sk_table *t = sk_table_new(n);
+    sk_table_meta_set(t, "kind", "rows");
+    double *x = sk_table_add(t, col, SK_FLOAT64, &err);
+    if (n)
+        memcpy(x, v, sizeof *v * (size_t)n);
+    sk_stats_acc *acc;
+    CHECK_OK(sk_stats_acc_new(t, &acc, &err), &err);
+    CHECK_OK(sk_stats_acc_add(acc, t, 0, &err), &err);
+    sk_table_free(t);
+    return acc;
+}
+
+static void test_merge_empty_other_columns(void)
+{
+    double v[] = {2.5, -1.0, 4.0};
+    sk_error err;
+    sk_table_stats s;
+    sk_stats_acc *empty = acc_of("a", NULL, 0), *full = acc_of("b", v, 3);
+    CHECK_OK(sk_stats_acc_merge(empty, full, &err), &err); /* takes b */
+    CHECK_OK(sk_stats_acc_result(empty, &s, &err), &err);
+    CHECK(s.ncols == 1 && !strcmp(s.cols[0].name, "b") && s.rows == 3);
+    CHECK(s.cols[0].sum == 5.5 && s.cols[0].min == -1.0 && s.cols[0].max == 4.0);
+    sk_table_stats_free(&s);
+    sk_stats_acc *empty2 = acc_of("c", NULL, 0);
+    CHECK_OK(sk_stats_acc_merge(full, empty2, &err), &err); /* adds nothing */
+    CHECK_OK(sk_stats_acc_result(full, &s, &err), &err);
+    CHECK(s.ncols == 1 && !strcmp(s.cols[0].name, "b") && s.rows == 3 && s.cols[0].sum == 5.5);
+    sk_table_stats_free(&s);
+    sk_stats_acc *other = acc_of("c", v, 1);
+    CHECK(sk_stats_acc_merge(full, other, &err) == SK_ERR_ARG);
+    sk_stats_acc_free(other);
+    sk_stats_acc_free(empty2);
+    sk_stats_acc_free(full);
+    sk_stats_acc_free(empty);
+}
+
 int main(void)
 {
     test_exact_sums();
+    test_merge_empty_other_columns();
     char buf[1024];
     const char *local[] = {"ramses/gravpart/output_00002", "ramses/manyfiles/output_00002",
                            "ramses/sedov2d/output_00002", "ramses/tube1d/output_00002",
