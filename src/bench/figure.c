@@ -500,7 +500,11 @@ int sk_report_figure(const sk_report *r, const char *format, char **bytes, size_
     const sk_machine *m = r->machine;
     snprintf(title, sizeof title, "snapkit bench: %s, %d CPUs (%d owned), %.1f GB RAM",
              m->cpu_model, m->logical_cpus, m->budget.owned, m->ram_bytes / 1e9);
-    skf_text(f.cr, GAP, 28, title, 16, SKF_LEFT, SKF_TEXT_BOLD, SKF_INK);
+    /* One panel is narrower than the title at 16 pt: shrink it to fit. */
+    double pt = 16, room = width - 2 * GAP, w = skf_text_width(f.cr, title, pt, SKF_TEXT_BOLD);
+    if (w > room && w > 0)
+        pt = pt * room / w < 9 ? 9 : pt * room / w;
+    skf_text(f.cr, GAP, 28, title, pt, SKF_LEFT, SKF_TEXT_BOLD, SKF_INK);
     for (int i = 0; i < n; i++)
         fns[i](f.cr, r, place[i].x, place[i].y);
     return skf_end(&f, bytes, size, err);
