@@ -26,6 +26,16 @@ static int running(void)
     return init && !fin;
 }
 
+/* MPI is running with more than one rank: this one and their number. */
+static int several_ranks(int *rank, int *size)
+{
+    if (!running())
+        return 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, rank);
+    MPI_Comm_size(MPI_COMM_WORLD, size);
+    return *size > 1;
+}
+
 static int mpi_fail(sk_error *err, int mrc, const char *what)
 {
     char text[MPI_MAX_ERROR_STRING];
@@ -121,12 +131,8 @@ static int merge_encoded(sk_stats_acc **acc, const unsigned char *bytes, int n, 
 
 int sk_mpi_stats_reduce(sk_stats_acc **acc, sk_error *err)
 {
-    if (!running())
-        return SK_OK;
     int rank = 0, size = 1;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (size == 1)
+    if (!several_ranks(&rank, &size))
         return SK_OK;
     void *mine = NULL;
     size_t bytes = 0;
@@ -220,12 +226,8 @@ static int send_to(const double *v, size_t n, int to, sk_error *err)
 
 int sk_mpi_sum_double_tree(double *v, size_t n, int all, sk_error *err)
 {
-    if (!running())
-        return SK_OK;
     int rank = 0, size = 1;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (size == 1)
+    if (!several_ranks(&rank, &size))
         return SK_OK;
     double *buf = sk_malloc(sizeof *buf * (n < SUM_CHUNK ? n : SUM_CHUNK) + 1);
     int rc = sk_mpi_agree(buf ? SK_OK : sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory"),
