@@ -1,15 +1,11 @@
 /* A clump catalogue as a FITS binary table (extension CLUMPS: one column
  * per catalogue column, TUNITn from units.<column>, the run's clumps.*
- * settings as HIERARCH keys). cfitsio builds the file in memory; it reaches
- * the disk through sk_atomic, whole or not at all. */
-#include <fitsio.h>
+ * settings as HIERARCH keys), written by src/project/fitslib.c. */
 #include <stdio.h>
 #include <string.h>
 
 #include "clumps_write.h"
-#include "snapkit/atomicfile.h"
-
-#define FITS_BLOCK 2880
+#include "project/fitslib.h"
 
 static char tform(sk_dtype t)
 {
@@ -85,36 +81,13 @@ static void write_table(fitsfile *ff, const sk_table *cat, int *st)
     }
 }
 
+static void build_catalogue(fitsfile *ff, const void *ctx, int *st)
+{
+    fits_create_img(ff, BYTE_IMG, 0, NULL, st);
+    write_table(ff, ctx, st);
+}
+
 int cli_clumps_write_fits(const sk_table *cat, const char *path, sk_error *err)
 {
-    size_t size = 4 * FITS_BLOCK;
-    void *buf = sk_calloc(1, size); /* zeroed: cfitsio reads what it holds as a file */
-    if (!buf)
-        return sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory for the FITS catalogue");
-    fitsfile *ff = NULL;
-    int st = 0;
-    LONGLONG head = 0, data = 0, end = 0;
-    fits_create_memfile(&ff, &buf, &size, 16 * FITS_BLOCK, sk_realloc, &st);
-    fits_create_img(ff, BYTE_IMG, 0, NULL, &st);
-    write_table(ff, cat, &st);
-    fits_get_hduaddrll(ff, &head, &data, &end, &st);
-    int failed = st;
-    st = 0;
-    if (ff)
-        fits_close_file(ff, &st);
-    if (failed || st) {
-        char text[FLEN_STATUS];
-        fits_get_errstatus(failed ? failed : st, text);
-        sk_free(buf);
-        return sk_fail(err, SK_ERR_IO, path, -1, "writing the FITS catalogue: %s", text);
-    }
-    size_t length = (size_t)((end + FITS_BLOCK - 1) / FITS_BLOCK * FITS_BLOCK);
-    sk_atomic_file *f;
-    int rc = sk_atomic_open(&f, path, err);
-    if (rc == SK_OK) {
-        rc = sk_atomic_write(f, buf, length <= size ? length : size, err);
-        rc = rc == SK_OK ? sk_atomic_commit(f, err) : (sk_atomic_abort(f), rc);
-    }
-    sk_free(buf);
-    return rc;
+    return fitslib_write(path, build_catalogue, cat, 1, "clump catalogue", err);
 }

@@ -1,18 +1,13 @@
 /* Maps as one FITS file: an empty primary HDU with the projection's
- * description, then one float64 image extension per map. cfitsio builds
- * the file in memory; it reaches the disk through sk_atomic (whole or not
- * at all). */
-#include <fitsio.h>
+ * description, then one float64 image extension per map (written by
+ * fitslib.c: built in memory, on disk whole or not at all). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "project/fitslib.h"
 #include "project_internal.h"
-#include "snapkit/atomicfile.h"
-#include "snapkit/memory.h"
 #include "snapkit/snapkit.h"
-
-#define FITS_BLOCK 2880
 
 static void key_double(fitsfile *ff, const char *key, double v, const char *comment, int *st)
 {
@@ -150,51 +145,19 @@ static void write_image(fitsfile *ff, const sk_maps *maps, int i, int *st)
     fits_write_img(ff, TDOUBLE, 1, (LONGLONG)maps->nx * maps->ny, m->data, st);
 }
 
-static int fits_failed(const char *path, int status, sk_error *err)
+/* The primary HDU with the description, then one image per map. */
+static void build_maps(fitsfile *ff, const void *ctx, int *st)
 {
-    char text[FLEN_STATUS] = "";
-    fits_get_errstatus(status, text);
-    fits_clear_errmsg();
-    return sk_fail(err, status == MEMORY_ALLOCATION ? SK_ERR_NOMEM : SK_ERR_IO, path, -1,
-                   "cannot build the FITS file: %s (cfitsio status %d)", text, status);
+    const sk_maps *maps = ctx;
+    fits_create_img(ff, DOUBLE_IMG, 0, NULL, st);
+    geometry_keys(ff, maps, st);
+    fits_write_comment(ff, "One image extension per quantity (EXTNAME), values in BUNIT", st);
+    fits_write_comment(ff, "(code units when BUNIT is absent: see SKUNIT, UNIT_L, UNIT_T).", st);
+    for (int i = 0; i < maps->nmaps && !*st; i++)
+        write_image(ff, maps, i, st);
 }
 
 int sk_maps_write_fits(const sk_maps *maps, const char *path, sk_error *err)
 {
-    /* Zeroed: cfitsio reads the buffer it is given as a file already
-     * there, so a recycled block holding an old FITS file would put that
-     * file's HDUs before ours. */
-    size_t size = 4 * FITS_BLOCK;
-    void *buf = sk_calloc(1, size);
-    if (!buf)
-        return sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory");
-    fitsfile *ff = NULL;
-    int st = 0;
-    LONGLONG head = 0, data = 0, end = 0;
-    fits_create_memfile(&ff, &buf, &size, 64 * FITS_BLOCK, sk_realloc, &st);
-    fits_create_img(ff, DOUBLE_IMG, 0, NULL, &st);
-    geometry_keys(ff, maps, &st);
-    fits_write_comment(ff, "One image extension per quantity (EXTNAME), values in BUNIT", &st);
-    fits_write_comment(ff, "(code units when BUNIT is absent: see SKUNIT, UNIT_L, UNIT_T).", &st);
-    for (int i = 0; i < maps->nmaps && !st; i++)
-        write_image(ff, maps, i, &st);
-    fits_get_hduaddrll(ff, &head, &data, &end, &st);
-    int failed = st;
-    st = 0;
-    if (ff)
-        fits_close_file(ff, &st);
-    if (failed || st) {
-        sk_free(buf);
-        return fits_failed(path, failed ? failed : st, err);
-    }
-    size_t length = (size_t)((end + FITS_BLOCK - 1) / FITS_BLOCK * FITS_BLOCK);
-    sk_atomic_file *f;
-    int rc = sk_atomic_open(&f, path, err);
-    if (rc == SK_OK) {
-        sk_atomic_set_fsync(f, !maps->no_fsync);
-        rc = sk_atomic_write(f, buf, length <= size ? length : size, err);
-        rc = rc == SK_OK ? sk_atomic_commit(f, err) : (sk_atomic_abort(f), rc);
-    }
-    sk_free(buf);
-    return rc;
+    return fitslib_write(path, build_maps, maps, !maps->no_fsync, "maps", err);
 }

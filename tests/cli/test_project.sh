@@ -136,5 +136,15 @@ one_line_error "must end in .fits, .npy, .png, .svg or .pdf" "$cli" project "$ou
 one_line_error "must end in .fits, .npy or .png" "$cli" project "$out" --raw -o "$tmp/e.svg"
 one_line_error "no output given" "$cli" project "$out"
 one_line_error "unit 'parsec' fits none" "$cli" project "$out" --unit parsec -o "$tmp/e.fits"
+SNAPKIT_CFITSIO=/no/such/libcfitsio.so one_line_error \
+    "writing FITS needs cfitsio, and /no/such/libcfitsio.so cannot be loaded" \
+    "$cli" project "$out" --res 16 -o "$tmp/e.fits"
 [[ ! -e "$tmp/e.fits" && ! -e "$tmp/e.npy" && ! -e "$tmp/e.svg" ]] || fail "a failed run left a file"
+
+# cfitsio (and the libcurl, GnuTLS and Kerberos it brings) is loaded only
+# by a command that writes FITS: the others start without it.
+loads_cfitsio() { LD_DEBUG=libs "$@" 2>&1 >/dev/null | grep -c "calling init: .*libcfitsio" || true; }
+[[ $(loads_cfitsio "$cli" stats "$out") -eq 0 ]] || fail "stats loaded cfitsio"
+[[ $(loads_cfitsio "$cli" project "$out" --res 16 -o "$tmp/l.npy") -eq 0 ]] || fail "an .npy map loaded cfitsio"
+[[ $(loads_cfitsio "$cli" project "$out" --res 16 -o "$tmp/l.fits") -eq 1 ]] || fail "a FITS map did not load cfitsio"
 echo "project CLI: all checks passed"
