@@ -177,6 +177,42 @@ if bad:
 PY
 done
 
+# bench report --stages ranks under mpirun: the same grid in report.txt,
+# .csv, .json and the figure (redrawn by bench plot from the JSON, its text
+# equal to the report's); the other stages refused under several ranks.
+check "bench report ranks on 3 ranks" mpi 3 "$SNAPKIT" bench report "$TMP/synth" --stages ranks --runs 1 --out "$TMP/rep"
+ok grep -q "^ranks x threads  full reads of hydro" "$TMP/rep/report.txt"
+/usr/bin/python3 - "$TMP/rep" <<'PY' || fail=1
+import csv, json, sys
+d = sys.argv[1]
+r = json.load(open(d + "/report.json"))["ranks"]
+bad = []
+if r["ranks"] != 3 or sorted({p["ranks"] for p in r["grid"]}) != [1, 2, 3]:
+    bad.append("grid %s" % r["grid"])
+rows = {(row["series"], row["threads"]): float(row["value"]) for row in csv.DictReader(open(d + "/report.csv"))
+        if row["stage"] == "ranks" and row["quantity"] == "seconds"}
+for p in r["grid"]:
+    if p["cpus"] != p["ranks"] * p["threads"] or not p["seconds"] > 0:
+        bad.append("point %s" % p)
+    key = ("hydro %d rank%s" % (p["ranks"], "" if p["ranks"] == 1 else "s"), str(p["threads"]))
+    if rows.get(key) != p["seconds"]:
+        bad.append("csv %s: %s, json %s" % (key, rows.get(key), p["seconds"]))
+if len(rows) != len(r["grid"]):
+    bad.append("csv has %d points, json %d" % (len(rows), len(r["grid"])))
+if bad:
+    sys.exit("FAIL: bench report ranks: %s" % bad)
+PY
+check "bench plot of the ranks report" "$SNAPKIT" bench plot "$TMP/rep/report.json" -o "$TMP/rep/again.svg" --text
+# One panel (the ranks grid) under the 44-point title: 490 x 384 pixels.
+for f in report.svg again.svg; do
+    ok grep -q 'width="490px" height="384px"' "$TMP/rep/$f"
+done
+has "Amdahl over the CPUs: parallel fraction"
+expect_error "bench report's other stages on 2 ranks" "the report runs only the ranks stage" \
+    bash -c 'timeout 60 "$0" --oversubscribe --allow-run-as-root -np 2 "$1" bench report "$2" --out "$3" 2>&1 >/dev/null | grep "^snapkit bench report:" >&2; exit ${PIPESTATUS[0]}' \
+    "$MPIEXEC" "$SNAPKIT" "$TMP/synth" "$TMP/rep2"
+ok test ! -e "$TMP/rep2/report.json"
+
 # Python: snapkit.open(path, comm=MPI.COMM_WORLD) and snapkit.project(...,
 # comm=comm) under mpirun with /usr/bin/python3 (tests/python/mpi_comm.py
 # asserts the shares, the maps on rank 0 and with all_ranks on every rank).
