@@ -80,6 +80,11 @@ int sk_bench_ranks(sk_bench_source *src, const sk_selection *sel,
     for (int r = 1; r <= w.size; r = r * 2 > w.size && r < w.size ? w.size : r * 2)
         for (int t = 0; t < nlevels && out->npoints < SK_RANKS_MAX_POINTS; t++)
             out->points[out->npoints++] = (sk_ranks_point){r, levels[t], 0};
+    if (src->ramses) { /* rank 0 stats the files for every rank */
+        int rc = sk_mpi_ramses_sizes(src->ramses, err);
+        if (rc != SK_OK)
+            return rc;
+    }
     for (int i = 0; i < out->npoints; i++) {
         int rc = measure(src, component, sel, out->runs, &out->points[i], err);
         if (rc != SK_OK)
