@@ -32,7 +32,11 @@ int bench_run_ranks(const char *source, const cli_selection *cs, const char *com
     sk_error_clear(&err);
     int opened = bench_open(source, cs, &src, &sel) == CLI_OK;
     /* Every rank must reach the grid's collectives, or none. */
-    int rc = sk_mpi_agree(opened ? SK_OK : SK_ERR_IO, &err);
+    int rc = sk_mpi_agree(opened ? SK_OK
+                                 : sk_fail(&err, SK_ERR_IO, source, -1,
+                                           "cannot be opened on MPI rank %d",
+                                           cli_mpi_world()->rank),
+                          &err);
     if (rc == SK_OK) {
         sk_ranks_bench_options opt = {.component = component, .nlevels = nlevels, .runs = runs};
         for (int i = 0; i < nlevels && i < SK_BENCH_MAX_LEVELS; i++)
