@@ -156,10 +156,14 @@ SK_API int sk_clumps_find(const sk_table *cells, const sk_clumps_options *o, sk_
  * rank 0 (sk_mpi_gather_rows), which finds the clumps: rank 0's
  * *catalogue is one process's catalogue of the whole table, the others'
  * NULL. Rank 0 holds the cells above the threshold, which the finder needs
- * anyway. No ids (rows are spread over ranks). Every rank returns the same
- * status and error. Without MPI running: sk_clumps_find. */
+ * anyway. ids, when not NULL (on every rank or none), receives one int32
+ * per row of this rank's share: the id sk_clumps_find of the whole table
+ * gives that row (rank 0 sends each rank the ids of the rows it sent; the
+ * rows below the threshold are in no clump: 0), so the shares' ids in rank
+ * order are one process's (sk_mpi_gather_int32 joins them). Every rank
+ * returns the same status and error. Without MPI running: sk_clumps_find. */
 SK_API int sk_clumps_find_ranks(const sk_table *share, const sk_clumps_options *o,
-                                sk_table **catalogue, sk_error *err);
+                                sk_table **catalogue, int32_t *ids, sk_error *err);
 
 #ifdef __cplusplus
 }

@@ -60,8 +60,9 @@ SK_API int sk_store_convert(const char *dir, const char *path, const sk_store_co
  * rank 0 writes the header and the footer and, once every rank finished,
  * renames the temporary ".NAME.mpi-part" beside the target to it (a
  * stale one from a killed job is removed first). The file is byte for
- * byte sk_store_convert's. Refused: refined cells (with_coarse), and
- * shares whose rows interleave along the Hilbert curve (CPU files that
+ * byte sk_store_convert's, refined cells (with_coarse) too: the leaves
+ * and then each level's refined cells go through the ranks as pieces of
+ * the curve of their own. Refused: shares whose rows interleave along the Hilbert curve (CPU files that
  * are not consecutive pieces of it). Every rank returns the same status
  * and error, and on failure no target and no temporary is left. stats
  * hold the sums over the ranks (times: the slowest rank's). Without MPI

@@ -22,6 +22,7 @@
 
 #include "snapkit/colstats.h"
 #include "snapkit/error.h"
+#include "snapkit/ramses.h"
 #include "snapkit/table.h"
 
 #ifdef __cplusplus
@@ -88,6 +89,21 @@ SK_API int sk_mpi_sum_double_tree(double *v, size_t n, int all, sk_error *err);
  * node's memory. Collective; also works without MPI (one rank). */
 SK_API int sk_mpi_gather_rows(const sk_table *share, const uint8_t *keep, sk_table **out,
                               sk_error *err);
+
+/* Every rank's n int32 values (one per row of its share, say) to rank 0's
+ * all, in rank order (all: room for every rank's n on rank 0; ignored on
+ * the others). Collective. */
+SK_API int sk_mpi_gather_int32(const int32_t *mine, int64_t n, int32_t *all, sk_error *err);
+/* The inverse: rank 0's all (every rank's values, in rank order) to each
+ * rank's mine[n] (ignored off rank 0). Collective. */
+SK_API int sk_mpi_scatter_int32(const int32_t *all, int32_t *mine, int64_t n, sk_error *err);
+
+/* Rank 0 stats the output's CPU files (every kind) and broadcasts their
+ * sizes; every rank's handle keeps them for dividing its reads
+ * (sk_read_options.share_*), so the metadata servers see one rank's stat
+ * calls, not every rank's. Without it each rank stats the files itself
+ * (same shares). Does nothing on one rank. Collective. */
+SK_API int sk_mpi_ramses_sizes(sk_ramses *r, sk_error *err);
 
 #ifdef __cplusplus
 }

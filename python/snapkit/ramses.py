@@ -319,6 +319,7 @@ class Output:
 
 
 declare("sk_thread_budget_set_ranks", None, ctypes.c_int)
+declare("sk_mpi_ramses_sizes", ctypes.c_int, P, ERR)
 
 
 def check_comm(comm):
@@ -341,6 +342,10 @@ def use_comm(source, comm):
     shares in rank order are the whole read."""
     rank, size = check_comm(comm)
     source._share = (rank, size) if size > 1 else None
+    if size > 1 and type(source) is Output:  # not a .snapkit File (a subclass)
+        # Rank 0 stats the CPU files and broadcasts their sizes (collective).
+        err = ErrorStruct()
+        check(lib.sk_mpi_ramses_sizes(source._h, ctypes.byref(err)), err)
     return source
 
 

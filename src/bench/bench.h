@@ -522,6 +522,7 @@ typedef struct sk_project_grid sk_project_grid;
 
 /* Every stage that ran (NULL when it did not). */
 struct sk_clumps_bench;
+struct sk_ranks_bench;
 
 typedef struct sk_report {
     const sk_machine *machine;       /* required */
@@ -536,6 +537,7 @@ typedef struct sk_report {
     const sk_project_grid *project_grid; /* the project stage at several resolutions */
     const sk_atoms_bench *atoms;
     const struct sk_clumps_bench *clumps; /* bench/clumps.h */
+    const struct sk_ranks_bench *ranks;   /* bench/ranks.h: ranks x threads under mpirun */
     const sk_bench_meta *meta;       /* the run's metadata (NULL: none written) */
     int max_threads;                 /* the --max-threads asked for (0: none) */
 } sk_report;
@@ -591,7 +593,7 @@ int sk_bench_csv_append(const char *path, const sk_bench_meta *meta, const sk_re
  * ran, and "efficiency" when a sweep has two levels or more) and frame,
  * in drawing order; returns the panel count (at most
  * SK_REPORT_MAX_PANELS). */
-#define SK_REPORT_MAX_PANELS 12
+#define SK_REPORT_MAX_PANELS 14
 typedef struct sk_report_panel {
     char name[16];
     double x, y, w, h;

@@ -6,6 +6,7 @@
 
 #include "bench/atoms.h"
 #include "bench/clumps.h"
+#include "bench/ranks.h"
 #include "bench/bench.h"
 #include "bench/project_grid.h"
 #include "bench/report_parts.h"
@@ -416,6 +417,11 @@ static void clumps_panel(cairo_t *c, const sk_report *r, double x, double y)
     skb_clumps_panel(c, r->clumps, x, y, PANEL_W, PANEL_H);
 }
 
+static void ranks_panel(cairo_t *c, const sk_report *r, double x, double y)
+{
+    skb_ranks_panel(c, r->ranks, x, y, PANEL_W, PANEL_H);
+}
+
 static void atoms_peers_panel(cairo_t *c, const sk_report *r, double x, double y)
 {
     skb_atoms_peers_panel(c, r->atoms, x, y, PANEL_W, PANEL_H);
@@ -455,6 +461,8 @@ static int panels(const sk_report *r, panel_fn *fns, const char **names)
     }
     if (r->clumps && r->clumps->nfinders > 0)
         fns[n] = clumps_panel, names[n++] = "clumps";
+    if (r->ranks && r->ranks->npoints > 0)
+        fns[n] = ranks_panel, names[n++] = "ranks";
     if (has_efficiency(r))
         fns[n] = efficiency_panel, names[n++] = "efficiency";
     return n;

@@ -175,6 +175,8 @@ char *sk_report_csv(const sk_report *r)
         skb_atoms_csv(&b, r->atoms);
     if (r->clumps)
         skb_clumps_csv(&b, r->clumps);
+    if (r->ranks)
+        skb_ranks_csv(&b, r->ranks);
     return sk_text_take(&b);
 }
 

@@ -4,6 +4,7 @@
 
 #include "bench/atoms.h"
 #include "bench/clumps.h"
+#include "bench/ranks.h"
 #include "bench/bench.h"
 #include "bench/project_grid.h"
 
@@ -375,6 +376,10 @@ void sk_report_json(const sk_report *r, sk_json *j)
     if (r->clumps) {
         sk_json_key(j, "clumps");
         sk_clumps_bench_json(r->clumps, j);
+    }
+    if (r->ranks) {
+        sk_json_key(j, "ranks");
+        sk_ranks_bench_json(r->ranks, j);
     }
     sk_json_object_end(j);
 }

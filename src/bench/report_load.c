@@ -316,5 +316,11 @@ int skb_report_from_json(const skb_json_value *root, skb_saved_report *out, sk_e
         skb_clumps_from_json(v, &out->clumps);
         out->report.clumps = &out->clumps;
     }
+    if (stage(root, "ranks", &v, err) != SK_OK)
+        return SK_ERR_FORMAT;
+    if (v) {
+        skb_ranks_from_json(v, &out->ranks);
+        out->report.ranks = &out->ranks;
+    }
     return SK_OK;
 }

@@ -7,6 +7,7 @@
 #include "bench/bench.h"
 #include "bench/clumps.h"
 #include "bench/project_grid.h"
+#include "bench/ranks.h"
 #include "bench/json_read.h"
 
 /* Every stage a report may hold, and the report pointing at those read. */
@@ -22,6 +23,7 @@ typedef struct skb_saved_report {
     sk_project_grid project_grid;
     sk_atoms_bench atoms;
     sk_clumps_bench clumps;
+    sk_ranks_bench ranks;
     sk_bench_meta meta;
     sk_report report;
 } skb_saved_report;
@@ -34,6 +36,8 @@ typedef struct skb_saved_report {
 void skb_scaling_from_json(const skb_json_value *v, sk_scaling *s);
 /* The clumps stage back (clumps_report.c). */
 void skb_clumps_from_json(const skb_json_value *v, sk_clumps_bench *c);
+/* The ranks stage back (ranks_report.c). */
+void skb_ranks_from_json(const skb_json_value *v, sk_ranks_bench *r);
 
 int skb_report_from_json(const skb_json_value *root, skb_saved_report *out, sk_error *err);
 

@@ -31,4 +31,9 @@ void skb_clumps_csv(sk_text *b, const struct sk_clumps_bench *c);
 void skb_clumps_panel(cairo_t *c, const struct sk_clumps_bench *b, double x, double y, double w,
                       double h);
 
+/* The ranks stage (ranks_report.c). */
+void skb_ranks_csv(sk_text *b, const struct sk_ranks_bench *r);
+void skb_ranks_panel(cairo_t *c, const struct sk_ranks_bench *r, double x, double y, double w,
+                     double h);
+
 #endif

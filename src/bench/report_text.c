@@ -8,6 +8,7 @@
 #include "core/text.h"
 #include "bench/atoms.h"
 #include "bench/clumps.h"
+#include "bench/ranks.h"
 #include "bench/bench.h"
 #include "bench/project_grid.h"
 #include "snapkit/memory.h"
@@ -343,10 +344,11 @@ char *sk_report_text(const sk_report *r)
         lmax(&b, r->lmax);
     }
     /* The stages whose text lives beside them. */
-    char *more[3] = {r->project_grid ? sk_project_grid_text(r->project_grid) : NULL,
+    char *more[4] = {r->project_grid ? sk_project_grid_text(r->project_grid) : NULL,
                      r->atoms ? sk_atoms_bench_text(r->atoms) : NULL,
-                     r->clumps ? sk_clumps_bench_text(r->clumps) : NULL};
-    for (int k = 0; k < 3; k++)
+                     r->clumps ? sk_clumps_bench_text(r->clumps) : NULL,
+                     r->ranks ? sk_ranks_bench_text(r->ranks) : NULL};
+    for (int k = 0; k < 4; k++)
         if (more[k]) {
             sk_text_puts(&b, "\n");
             sk_text_puts(&b, more[k]);

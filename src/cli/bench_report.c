@@ -10,6 +10,7 @@
 #include "bench_commands.h"
 #include "bench_common.h"
 #include "bench_report_stages.h"
+#include "cli_mpi.h"
 #include "snapkit/convert.h"
 
 static const char k_help[] =
@@ -39,7 +40,11 @@ static const char k_help[] =
     "            may then be left out: atoms are not a RAMSES source)\n"
     "  clumps    snapkit bench clumps at --clumps-threshold V (code units; required with\n"
     "            it): each finder's time and clump count against reading the cells, the\n"
-    "            e_grav methods, the thread scaling (only when named)\n\n"
+    "            e_grav methods, the thread scaling (only when named)\n"
+    "  ranks     under mpirun -np N: full reads on the grid ranks x threads per rank, as\n"
+    "            snapkit bench ranks (only when named; under several ranks it is the only\n"
+    "            stage: mpirun -np N snapkit bench report SOURCE --stages ranks; run alone\n"
+    "            it is skipped with that advice)\n\n"
     "options:\n"
     "  --max-threads N       use at most N threads (and sweep up to N)\n"
     "  --memory SIZE         plan reads for this much memory (e.g. 16G; default: the RAM,\n"
@@ -60,7 +65,7 @@ static const char k_help[] =
 
 enum {
     STAGE_STORAGE = 1, STAGE_READ = 2, STAGE_SWEEP = 4, STAGE_CONVERT = 8, STAGE_PROJECT = 16,
-    STAGE_LMAX = 32, STAGE_ATOMS = 64, STAGE_CLUMPS = 128
+    STAGE_LMAX = 32, STAGE_ATOMS = 64, STAGE_CLUMPS = 128, STAGE_RANKS = 256
 };
 
 static const struct {
@@ -73,7 +78,8 @@ static const struct {
                      {"lmax", STAGE_LMAX},
                      {"sweep", STAGE_SWEEP},
                      {"atoms", STAGE_ATOMS},
-                     {"clumps", STAGE_CLUMPS}};
+                     {"clumps", STAGE_CLUMPS},
+                     {"ranks", STAGE_RANKS}};
 
 static int parse_stages(const char *text, int *stages)
 {
@@ -86,7 +92,7 @@ static int parse_stages(const char *text, int *stages)
             if (strcmp(tok, k_stage_names[k].name) == 0)
                 bit = k_stage_names[k].bit;
         if (!bit) {
-            cli_fail("--stages: unknown stage '%s' (storage, read, convert, project, lmax, sweep, atoms, clumps)", tok);
+            cli_fail("--stages: unknown stage '%s' (storage, read, convert, project, lmax, sweep, atoms, clumps, ranks)", tok);
             return -1;
         }
         *stages |= bit;
@@ -173,6 +179,7 @@ typedef struct report_run {
     sk_project_grid grid;
     sk_atoms_bench atoms;
     sk_clumps_bench clumps;
+    sk_ranks_bench ranks;
     sk_report report;
 } report_run;
 
@@ -323,6 +330,28 @@ static int run_lmax(const char *source, sk_bench_source *src, const char *out,
     return CLI_OK;
 }
 
+/* The ranks stage: the grid on the world's ranks (every rank runs it);
+ * alone, the advice to launch it. */
+static int run_ranks(const char *source, const cli_selection *cs, int max_threads, int runs,
+                     report_run *rr)
+{
+    if (cli_mpi_world()->size < 2) {
+        printf("ranks: skipped, the grid of ranks x threads needs several MPI ranks: "
+               "mpirun -np N snapkit bench report %s --stages ranks%s\n\n",
+               source, sk_mpi_built() ? "" : " (and a snapkit built with MPI: this one is not)");
+        fflush(stdout);
+        return CLI_OK;
+    }
+    int levels[SK_BENCH_MAX_LEVELS];
+    int nlevels = sk_bench_default_levels(max_threads, levels, SK_BENCH_MAX_LEVELS);
+    int rc = bench_run_ranks(source, cs, NULL, levels, nlevels, runs, &rr->ranks);
+    if (rc != CLI_OK)
+        return rc;
+    rr->report.ranks = &rr->ranks;
+    show(sk_ranks_bench_text(&rr->ranks));
+    return CLI_OK;
+}
+
 /* The stages that measure SOURCE, in their order; *threads becomes the
  * sweep's sweet spot when the sweep ran. */
 typedef struct source_plan {
@@ -356,7 +385,8 @@ static int run_source(const source_plan *p, report_run *rr, int *threads)
             fprintf(stderr, "snapkit: %s\n", warning);
     }
     if (rc == CLI_OK &&
-        (stages & (STAGE_READ | STAGE_SWEEP | STAGE_CONVERT | STAGE_PROJECT | STAGE_LMAX | STAGE_CLUMPS)))
+        (stages & (STAGE_READ | STAGE_SWEEP | STAGE_CONVERT | STAGE_PROJECT | STAGE_LMAX | STAGE_CLUMPS |
+                   STAGE_RANKS)))
         rc = memory_guard(src, &sel, p->memory > 0 ? p->memory : (double)sk_machine_memory(&rr->machine));
     if (rc == CLI_OK && (stages & STAGE_SWEEP)) {
         rc = run_sweep(src, &sel, *threads, runs, rr);
@@ -382,6 +412,8 @@ static int run_source(const source_plan *p, report_run *rr, int *threads)
         if (rc == CLI_OK)
             rr->report.clumps = &rr->clumps;
     }
+    if (rc == CLI_OK && (stages & STAGE_RANKS))
+        rc = run_ranks(p->path, p->cs, rr->machine.budget.threads, runs, rr);
     sk_selection_clear(&sel);
     sk_bench_source_close(src);
     return rc;
@@ -462,6 +494,13 @@ int cmd_bench_report(int argc, char **argv)
         return cli_usage("bench report", "the clumps stage needs --clumps-threshold V");
     if (!source && (stages & ~STAGE_ATOMS))
         return cli_usage("bench report", "which output? (snapkit bench report SOURCE)");
+    int nranks = cli_mpi_world()->size;
+    if (nranks > 1 && stages != STAGE_RANKS)
+        return cli_usage("bench report",
+                         "under mpirun (%d ranks) the report runs only the ranks stage "
+                         "(--stages ranks); the other stages measure one process: run them "
+                         "without mpirun",
+                         nranks);
     static report_run rr;
     memset(&rr, 0, sizeof rr);
     sk_machine_get((int)max_threads, &rr.machine);
@@ -484,7 +523,7 @@ int cmd_bench_report(int argc, char **argv)
         if (rc == CLI_OK)
             rr.report.atoms = &rr.atoms;
     }
-    if (rc != CLI_OK)
+    if (rc != CLI_OK || cli_mpi_world()->rank > 0) /* rank 0 writes the report */
         return rc;
     sk_bench_meta meta;
     sk_bench_meta_get(&rr.machine, source ? source : out, selection, rr.machine.budget.threads,

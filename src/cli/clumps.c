@@ -252,6 +252,26 @@ static void report(const clumps_args *a, const sk_table *cat, int64_t rows, doub
     printf("wrote %s%s%s\n", a->out, a->ids ? " and " : "", a->ids ? a->ids : "");
 }
 
+/* Every rank's ids (one per row of its share) joined on rank 0 in rank
+ * order, which is one process's row order, and written there. Rank 0
+ * holds 4 bytes per row of the whole table for it. Collective. */
+static int write_ids(const int32_t *ids, int64_t n, int64_t rows, const char *path, sk_error *err)
+{
+    if (cli_mpi_world()->size == 1)
+        return cli_clumps_write_ids(ids, n, path, err);
+    int32_t *all = NULL;
+    int rc = SK_OK;
+    if (cli_mpi_world()->rank == 0 && !(all = sk_malloc(sizeof *all * (size_t)(rows ? rows : 1))))
+        rc = sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory for %lld ids", (long long)rows);
+    rc = sk_mpi_agree(rc, err);
+    if (rc == SK_OK)
+        rc = sk_mpi_gather_int32(ids, n, all, err);
+    if (rc == SK_OK && all)
+        rc = cli_clumps_write_ids(all, rows, path, err);
+    sk_free(all);
+    return sk_mpi_agree(rc, err);
+}
+
 int cmd_clumps(int argc, char **argv)
 {
     clumps_args a;
@@ -261,9 +281,6 @@ int cmd_clumps(int argc, char **argv)
     sk_error err;
     sk_error_clear(&err);
     cli_source_read res;
-    if (a.ids && cli_mpi_world()->size > 1)
-        return cli_fail("clumps: --ids under several MPI ranks is not supported yet (each rank "
-                        "holds only its share of the rows): run one process for the ids");
     /* Under MPI each rank reads its share; the cells above the threshold
      * go to rank 0, which finds the clumps, writes and prints. */
     rc = sk_mpi_agree(cli_read_source(a.source, a.component, &a.cs, (int)a.threads, &res, &err),
@@ -280,16 +297,16 @@ int cmd_clumps(int argc, char **argv)
     double t0 = cli_now();
     if (a.ids && !ids)
         rc = sk_fail(&err, SK_ERR_NOMEM, NULL, -1, "out of memory for %lld ids", (long long)n);
-    else if (cli_mpi_world()->size > 1)
-        rc = sk_clumps_find_ranks(res.table, &a.o, &cat, &err);
-    else
-        rc = sk_clumps_find(res.table, &a.o, &cat, ids, &err);
+    rc = sk_mpi_agree(rc, &err); /* every rank reaches the collectives, or none */
+    if (rc == SK_OK)
+        rc = sk_clumps_find_ranks(res.table, &a.o, &cat, ids, &err);
     double sec = cli_now() - t0;
     int mine = cat != NULL; /* rank 0 alone has the catalogue */
     if (rc == SK_OK && mine)
         rc = cli_clumps_write(cat, a.out, &err);
+    rc = sk_mpi_agree(rc, &err);
     if (rc == SK_OK && ids)
-        rc = cli_clumps_write_ids(ids, n, a.ids, &err);
+        rc = write_ids(ids, n, rows, a.ids, &err);
     if (rc == SK_OK && mine)
         report(&a, cat, rows, sec);
     sk_free(ids);

@@ -37,10 +37,12 @@ int main(int argc, char **argv)
         return CLI_USAGE;
     }
     const char *cmd = argv[1];
-    /* "bench ranks" is the one bench stage that divides its work. */
-    int mrc = cli_mpi_begin(cli_is(cmd, "bench") && argc > 2 && cli_is(argv[2], "ranks")
-                                ? "bench ranks"
-                                : cmd);
+    /* "bench ranks" divides its work, and "bench report" runs it under
+     * several ranks (refusing its other stages there). */
+    int bench_mpi = cli_is(cmd, "bench") && argc > 2 &&
+                    (cli_is(argv[2], "ranks") || cli_is(argv[2], "report"));
+    int mrc = cli_mpi_begin(bench_mpi ? (cli_is(argv[2], "ranks") ? "bench ranks" : "bench report")
+                                      : cmd);
     if (mrc != CLI_OK)
         return mrc;
     int rc = run(cmd, argc, argv);

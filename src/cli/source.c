@@ -20,8 +20,15 @@ static int read_or_stream(const char *source, const char *component, const cli_s
         return cli_store_read(source, component, cs, &opt, consumer, &res->table,
                               &res->stats, &res->files_total, err);
     }
-    sk_ramses *r;
+    sk_ramses *r = NULL;
     int rc = sk_ramses_open(&r, source, err);
+    if (cli_mpi_world()->size > 1) { /* rank 0 stats the files for every rank */
+        rc = sk_mpi_agree(rc, err);
+        if (rc == SK_OK)
+            rc = sk_mpi_ramses_sizes(r, err);
+        if (rc != SK_OK)
+            sk_ramses_close(r);
+    }
     if (rc != SK_OK)
         return rc;
     sk_selection sel;

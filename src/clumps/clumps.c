@@ -264,22 +264,52 @@ static int rows_to_send(const sk_table *share, const sk_clumps_options *o, uint8
     return SK_OK;
 }
 
+/* Each share row's id from the ids of its kept rows (scattered back from
+ * rank 0 in rank order); a row not sent is below the threshold: 0. */
+static int share_ids(const int32_t *found, const sk_table *share, const uint8_t *keep,
+                     int32_t *ids, sk_error *err)
+{
+    int64_t n = sk_table_nrows(share), kept = 0;
+    for (int64_t i = 0; i < n; i++)
+        kept += !keep || keep[i];
+    int32_t *mine = sk_malloc(sizeof *mine * (size_t)(kept ? kept : 1));
+    int rc = sk_mpi_agree(mine ? SK_OK : sk_fail(err, SK_ERR_NOMEM, NULL, -1, "clumps: out of memory for ids"),
+                          err);
+    if (rc == SK_OK)
+        rc = sk_mpi_scatter_int32(found, mine, kept, err);
+    for (int64_t i = 0, j = 0; rc == SK_OK && i < n; i++)
+        ids[i] = !keep || keep[i] ? mine[j++] : 0;
+    sk_free(mine);
+    return rc;
+}
+
 int sk_clumps_find_ranks(const sk_table *share, const sk_clumps_options *o,
-                         sk_table **catalogue, sk_error *err)
+                         sk_table **catalogue, int32_t *ids, sk_error *err)
 {
     *catalogue = NULL;
     sk_mpi_world w;
     sk_mpi_get_world(&w);
     if (w.size == 1)
-        return sk_clumps_find(share, o, catalogue, NULL, err);
+        return sk_clumps_find(share, o, catalogue, ids, err);
     uint8_t *keep = NULL;
     int rc = sk_mpi_agree(rows_to_send(share, o, &keep, err), err);
     sk_table *all = NULL;
+    int32_t *found = NULL;
     if (rc == SK_OK)
         rc = sk_mpi_gather_rows(share, keep, &all, err);
-    sk_free(keep);
+    if (rc == SK_OK && w.rank == 0 && ids) {
+        int64_t n = sk_table_nrows(all);
+        if (!(found = sk_malloc(sizeof *found * (size_t)(n ? n : 1))))
+            rc = sk_fail(err, SK_ERR_NOMEM, NULL, -1, "clumps: out of memory for %lld ids",
+                         (long long)n);
+    }
     if (rc == SK_OK && w.rank == 0)
-        rc = sk_clumps_find(all, o, catalogue, NULL, err);
+        rc = sk_clumps_find(all, o, catalogue, found, err);
     sk_table_free(all);
-    return sk_mpi_agree(rc, err);
+    rc = sk_mpi_agree(rc, err);
+    if (rc == SK_OK && ids)
+        rc = share_ids(found, share, keep, ids, err);
+    sk_free(found);
+    sk_free(keep);
+    return rc;
 }

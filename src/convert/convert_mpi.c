@@ -121,7 +121,8 @@ static int components(sk_ramses *r, const int want[CV_NC], const sk_selection se
         sk_read_options ro = {.threads = opt->write.threads,
                               .progress = w->rank == 0 ? opt->read_progress : (sk_progress){0},
                               .share_rank = whole ? 0 : w->rank,
-                              .share_count = whole ? 0 : w->size};
+                              .share_count = whole ? 0 : w->size,
+                              .with_refined = cv_is_cells(k) && opt->with_coarse};
         sk_read_stats rs;
         memset(&rs, 0, sizeof rs);
         sk_table *t = NULL;
@@ -134,11 +135,14 @@ static int components(sk_ramses *r, const int want[CV_NC], const sk_selection se
             rc = cv_mpi_write_table(f, name, t, &opt->write, footer, err);
         st->write_seconds += monotonic_seconds() - t0;
         st->read_seconds += rs.seconds;
-        int64_t sums[2] = {t ? sk_table_nrows(t) : 0, t ? sk_table_bytes(t) : 0};
+        int64_t refined = t ? cv_count_refined(t, sels[k].lmax) : 0;
+        int64_t sums[3] = {t ? sk_table_nrows(t) - refined : 0, t ? sk_table_bytes(t) : 0,
+                           refined};
         if (rc == SK_OK)
-            rc = sk_mpi_sum_int64(sums, 2, err);
+            rc = sk_mpi_sum_int64(sums, 3, err);
         if (rc == SK_OK) {
             snprintf(st->names[st->ntables], sizeof st->names[0], "%s", name);
+            st->refined_rows[st->ntables] = sums[2];
             st->rows[st->ntables++] = sums[0];
             st->bytes_raw += sums[1];
         }
@@ -152,12 +156,7 @@ static int components(sk_ramses *r, const int want[CV_NC], const sk_selection se
 static int plan(sk_ramses *r, const sk_store_convert_options *opt, int want[CV_NC],
                 sk_selection sels[CV_NC], sk_store_convert_stats *st, sk_error *err)
 {
-    int rc = opt->with_coarse ? sk_fail(err, SK_ERR_ARG, NULL, -1,
-                                        "refined cells (--with-coarse) are not converted under "
-                                        "several MPI ranks yet: convert with one process")
-                              : SK_OK;
-    if (rc == SK_OK)
-        rc = cv_pick_components(r, opt->components, want, err);
+    int rc = cv_pick_components(r, opt->components, want, err);
     if (rc == SK_OK)
         rc = cv_split_vars(r, opt->selection, opt->components && *opt->components, want, sels,
                            err);
@@ -209,7 +208,9 @@ static int convert_ranks(const char *dir, const char *path, const sk_store_conve
                          const sk_mpi_world *w, sk_store_convert_stats *st, sk_error *err)
 {
     sk_ramses *r = NULL;
-    int rc = sk_ramses_open(&r, dir, err);
+    int rc = sk_mpi_agree(sk_ramses_open(&r, dir, err), err);
+    if (rc == SK_OK) /* rank 0 stats the files for every rank */
+        rc = sk_mpi_ramses_sizes(r, err);
     int want[CV_NC] = {0};
     sk_selection sels[CV_NC];
     for (int k = 0; k < CV_NC; k++)

@@ -5,6 +5,7 @@
 
 #include "snapkit/convert.h"
 #include "store/format.h"
+#include "store/order.h"
 
 #ifdef SNAPKIT_HAVE_MPI
 #include <mpi.h>
@@ -21,6 +22,31 @@ typedef struct cv_mpi_file {
  * rank. */
 int cv_mpi_write_table(cv_mpi_file *f, const char *name, const sk_table *t,
                        const sk_store_write_options *wo, st_footer *footer, sk_error *err);
+
+/* One piece of a table along the file: the leaves, or the refined cells
+ * of one level (the file orders each along the curve, chunks starting at
+ * the piece's first row). plan is a geometry without the refined flag, so
+ * all of a piece is one sequence; bits the curve's of the whole table. */
+typedef struct cv_segment {
+    const st_geometry *plan;
+    int bits;
+    int64_t chunk_rows, row0; /* row0: the piece's first row in the table */
+    uint8_t kind;             /* its chunks' ST_KIND_ROWS or ST_KIND_REFINED */
+} cv_segment;
+
+/* Collective: every rank passes its rows of the piece (t); the chunks are
+ * written at f->pos and rank 0 appends their index to *whole (NULL on the
+ * other ranks). The same status on every rank (table_mpi.c). */
+int cv_mpi_write_segment(cv_mpi_file *f, const char *name, const sk_table *t,
+                         const cv_segment *sg, const sk_store_write_options *wo, st_table *whole,
+                         sk_error *err);
+
+/* Collective: a table with a refined column (g->refined >= 0) as its
+ * pieces, the leaves then each level's refined cells, sg->row0 advanced
+ * past each (refined_mpi.c). */
+int cv_mpi_write_refined(cv_mpi_file *f, const char *name, const sk_table *t,
+                         const st_geometry *g, cv_segment *sg, const sk_store_write_options *wo,
+                         st_table *whole, sk_error *err);
 #endif
 
 #endif

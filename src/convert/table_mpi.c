@@ -5,7 +5,8 @@
  * chunk index for the footer. The file is byte for byte the one a single
  * process writes, because the shares, concatenated in rank order, are
  * already in curve order: RAMSES's CPU files are consecutive pieces of its
- * Hilbert curve, the curve of the file order (checked, not assumed). */
+ * Hilbert curve, the curve of the file order (checked, not assumed). A
+ * table with refined cells goes through in pieces (refined_mpi.c). */
 #include "convert/convert_mpi.h"
 
 #ifdef SNAPKIT_HAVE_MPI
@@ -229,8 +230,8 @@ static int key_ranges(const sk_table *t, const st_geometry *g, const st_order *o
 
 /* This rank's chunks of the rows it received (u, in file order): those
  * whose first row it held. */
-static int local_order(const shares *s, int64_t nrows, int bits, st_order *lo, int64_t *c0,
-                       sk_error *err)
+static int local_order(const shares *s, int64_t nrows, int bits, uint8_t kind, st_order *lo,
+                       int64_t *c0, sk_error *err)
 {
     memset(lo, 0, sizeof *lo);
     int64_t first = -1, count = 0;
@@ -244,15 +245,17 @@ static int local_order(const shares *s, int64_t nrows, int bits, st_order *lo, i
     lo->curve_bits = bits;
     lo->perm = sk_malloc((size_t)nrows * sizeof *lo->perm + 1);
     lo->start = sk_malloc((size_t)(count + 1) * sizeof *lo->start);
-    lo->kind = sk_calloc((size_t)count + 1, 1); /* ST_KIND_ROWS */
+    lo->kind = sk_malloc((size_t)count + 1);
     if (!lo->perm || !lo->start || !lo->kind) {
         st_order_free(lo);
         return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
     }
     for (int64_t i = 0; i < nrows; i++)
         lo->perm[i] = i;
-    for (int64_t i = 0; i < count; i++)
+    for (int64_t i = 0; i < count; i++) {
         lo->start[i] = i * s->chunk_rows;
+        lo->kind[i] = kind;
+    }
     lo->start[count] = nrows;
     *c0 = first < 0 ? 0 : first;
     return SK_OK;
@@ -272,7 +275,7 @@ static int write_at(MPI_File fh, int64_t at, const uint8_t *p, int64_t n, sk_err
 }
 
 /* Rank 0: every rank's chunk index (count chunks each) in rank order
- * into *whole (NULL on the other ranks). */
+ * appended to *whole's (NULL on the other ranks). */
 static int gather_index(const st_table *mine, int64_t count, const shares *s, st_table *whole,
                         sk_error *err)
 {
@@ -285,12 +288,19 @@ static int gather_index(const st_table *mine, int64_t count, const shares *s, st
     rc = sk_mpi_agree(rc, err);
     if (rc == SK_OK)
         MPI_Gather(&count, 1, MPI_INT64_T, counts, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+    int64_t had = whole ? whole->nchunks : 0;
     if (rc == SK_OK && s->rank == 0) {
-        whole->nchunks = s->nchunks;
-        whole->chunks = sk_calloc((size_t)s->nchunks + 1, sizeof *whole->chunks);
-        whole->cc = sk_calloc((size_t)s->nchunks * ncols + 1, sizeof *whole->cc);
-        if (!whole->chunks || !whole->cc)
+        size_t n = (size_t)(had + s->nchunks);
+        st_chunk *chunks = sk_realloc(whole->chunks, (n + 1) * sizeof *chunks);
+        if (chunks)
+            whole->chunks = chunks;
+        st_cc *cc = sk_realloc(whole->cc, (n * ncols + 1) * sizeof *cc);
+        if (cc)
+            whole->cc = cc;
+        if (!chunks || !cc)
             rc = sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory for the chunk index");
+        else
+            whole->nchunks = (int64_t)n;
         if (rc == SK_OK)
             rc = to_ints(counts, s->size, sizeof(st_chunk), ints, ints + m, err);
         if (rc == SK_OK)
@@ -300,11 +310,11 @@ static int gather_index(const st_table *mine, int64_t count, const shares *s, st
     rc = sk_mpi_agree(rc, err);
     if (rc == SK_OK) {
         MPI_Gatherv(mine->chunks, (int)(count * (int64_t)sizeof(st_chunk)), MPI_BYTE,
-                    s->rank == 0 ? whole->chunks : NULL, ints, ints + m, MPI_BYTE, 0,
+                    s->rank == 0 ? whole->chunks + had : NULL, ints, ints + m, MPI_BYTE, 0,
                     MPI_COMM_WORLD);
         MPI_Gatherv(mine->cc, (int)(count * (int64_t)(sizeof(st_cc) * ncols)), MPI_BYTE,
-                    s->rank == 0 ? whole->cc : NULL, ints + 2 * m, ints + 3 * m, MPI_BYTE, 0,
-                    MPI_COMM_WORLD);
+                    s->rank == 0 ? whole->cc + (size_t)had * ncols : NULL, ints + 2 * m,
+                    ints + 3 * m, MPI_BYTE, 0, MPI_COMM_WORLD);
     }
     sk_free(counts);
     sk_free(ints);
@@ -312,8 +322,9 @@ static int gather_index(const st_table *mine, int64_t count, const shares *s, st
 }
 
 /* Encode this rank's chunks of u, write them after *pos at this rank's
- * offset, and fill the index of `mine` with file offsets. */
-static int encode_write(const sk_table *u, const st_order *lo, int64_t c0, const shares *s,
+ * offset, and fill the index of `mine` with file offsets and first rows
+ * (u's first row being table row row0). */
+static int encode_write(const sk_table *u, const st_order *lo, int64_t row0, const shares *s,
                         const sk_store_write_options *wo, cv_mpi_file *f, st_table *mine,
                         sk_error *err)
 {
@@ -339,7 +350,7 @@ static int encode_write(const sk_table *u, const st_order *lo, int64_t c0, const
         MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
         int64_t base = f->pos + before;
         for (int64_t ci = 0; ci < lo->nchunks; ci++) {
-            mine->chunks[ci].row0 += c0 * s->chunk_rows;
+            mine->chunks[ci].row0 += row0;
             for (int j = 0; j < mine->ncols; j++)
                 st_cc_at(mine, ci, j)->offset += base;
         }
@@ -367,37 +378,24 @@ static int curve_bits(const sk_table *t, const st_geometry *g, int *bits, sk_err
     return SK_OK;
 }
 
-int cv_mpi_write_table(cv_mpi_file *f, const char *name, const sk_table *t,
-                       const sk_store_write_options *wo, st_footer *footer, sk_error *err)
+/* One piece of the table (convert_mpi.h), written by every rank. */
+int cv_mpi_write_segment(cv_mpi_file *f, const char *name, const sk_table *t,
+                         const cv_segment *sg, const sk_store_write_options *wo, st_table *whole,
+                         sk_error *err)
 {
-    st_geometry g;
-    st_geometry_detect(t, &g);
-    int rc = g.refined >= 0 ? sk_fail(err, SK_ERR_ARG, NULL, -1,
-                                      "%s: refined cells (--with-coarse) are not converted "
-                                      "under several MPI ranks yet", name)
-                            : SK_OK;
-    rc = sk_mpi_agree(rc, err);
-    int64_t total = sk_table_nrows(t);
-    int bits = 0;
-    if (rc == SK_OK)
-        rc = sk_mpi_sum_int64(&total, 1, err);
-    if (rc == SK_OK)
-        rc = curve_bits(t, &g, &bits, err);
-    int64_t chunk_rows = st_rows_per_chunk(wo, total);
     st_order o;
     memset(&o, 0, sizeof o);
-    if (rc == SK_OK)
-        rc = sk_mpi_agree(st_order_plan_bits(t, &g, chunk_rows, bits, &o, err), err);
+    int rc = sk_mpi_agree(st_order_plan_bits(t, sg->plan, sg->chunk_rows, sg->bits, &o, err), err);
     shares s;
     memset(&s, 0, sizeof s);
     if (rc == SK_OK)
-        rc = gather_shares(&o, chunk_rows, &s, err);
+        rc = gather_shares(&o, sg->chunk_rows, &s, err);
     /* First the rows move to the rank of their piece of the curve, then to
      * the rank that encodes their chunk. */
     sk_table *v = NULL;
     if (rc == SK_OK && o.curve_bits) {
         int64_t *count = sk_calloc((size_t)s.size, sizeof *count);
-        rc = count ? key_ranges(t, &g, &o, &s, count, err)
+        rc = count ? key_ranges(t, sg->plan, &o, &s, count, err)
                    : sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
         rc = sk_mpi_agree(rc, err);
         if (rc == SK_OK)
@@ -407,9 +405,10 @@ int cv_mpi_write_table(cv_mpi_file *f, const char *name, const sk_table *t,
         shares_free(&s);
         memset(&s, 0, sizeof s);
         if (rc == SK_OK)
-            rc = sk_mpi_agree(st_order_plan_bits(v, &g, chunk_rows, bits, &o, err), err);
+            rc = sk_mpi_agree(st_order_plan_bits(v, sg->plan, sg->chunk_rows, sg->bits, &o, err),
+                              err);
         if (rc == SK_OK)
-            rc = gather_shares(&o, chunk_rows, &s, err);
+            rc = gather_shares(&o, sg->chunk_rows, &s, err);
     }
     if (rc == SK_OK && o.curve_bits)
         rc = check_order(&s, name, err);
@@ -427,19 +426,53 @@ int cv_mpi_write_table(cv_mpi_file *f, const char *name, const sk_table *t,
     memset(&lo, 0, sizeof lo);
     int64_t c0 = 0;
     if (rc == SK_OK)
-        rc = sk_mpi_agree(local_order(&s, sk_table_nrows(u), o.curve_bits, &lo, &c0, err), err);
+        rc = sk_mpi_agree(local_order(&s, sk_table_nrows(u), o.curve_bits, sg->kind, &lo, &c0,
+                                      err),
+                          err);
     st_table mine;
     memset(&mine, 0, sizeof mine);
     if (rc == SK_OK)
-        rc = encode_write(u, &lo, c0, &s, wo, f, &mine, err);
-    st_table *whole = s.rank == 0 ? &footer->tables[footer->ntables] : NULL;
+        rc = encode_write(u, &lo, sg->row0 + c0 * sg->chunk_rows, &s, wo, f, &mine, err);
     if (rc == SK_OK)
         rc = gather_index(&mine, lo.nchunks, &s, whole, err);
+    st_table_clear(&mine);
+    st_order_free(&lo);
+    st_order_free(&o);
+    sk_table_free(u);
+    shares_free(&s);
+    return sk_mpi_agree(rc, err);
+}
+
+int cv_mpi_write_table(cv_mpi_file *f, const char *name, const sk_table *t,
+                       const sk_store_write_options *wo, st_footer *footer, sk_error *err)
+{
+    st_geometry g;
+    st_geometry_detect(t, &g);
+    int64_t total = sk_table_nrows(t);
+    int bits = 0;
+    int rc = sk_mpi_sum_int64(&total, 1, err);
+    if (rc == SK_OK)
+        rc = curve_bits(t, &g, &bits, err);
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    st_table *whole = rank == 0 ? &footer->tables[footer->ntables] : NULL;
+    if (whole)
+        memset(whole, 0, sizeof *whole);
+    /* The plan sees every row of a piece as one sequence along the curve. */
+    st_geometry plan = g;
+    plan.refined = -1;
+    cv_segment sg = {.plan = &plan, .bits = bits, .chunk_rows = st_rows_per_chunk(wo, total),
+                  .row0 = 0, .kind = ST_KIND_ROWS};
+    if (rc == SK_OK)
+        rc = g.refined >= 0 ? cv_mpi_write_refined(f, name, t, &g, &sg, wo, whole, err)
+                            : cv_mpi_write_segment(f, name, t, &sg, wo, whole, err);
     if (rc == SK_OK && whole) {
         whole->name = sk_strdup(name);
         whole->geometry = g.kind;
-        whole->curve_bits = o.curve_bits;
-        whole->flags = 0;
+        whole->curve_bits = g.kind == SK_STORE_CELLS  ? bits
+                            : g.kind == SK_STORE_POINTS ? SK_HILBERT_MAX_BITS
+                                                        : 0;
+        whole->flags = g.refined >= 0 ? ST_TABLE_HAS_REFINED : 0;
         whole->nrows = total;
         whole->ncols = sk_table_ncols(t);
         footer->ntables++;
@@ -448,11 +481,6 @@ int cv_mpi_write_table(cv_mpi_file *f, const char *name, const sk_table *t,
     }
     if (rc != SK_OK && whole && whole != &footer->tables[footer->ntables - 1])
         st_table_clear(whole); /* a failed gather's partial index */
-    st_table_clear(&mine);
-    st_order_free(&lo);
-    st_order_free(&o);
-    sk_table_free(u);
-    shares_free(&s);
     return sk_mpi_agree(rc, err);
 }
 #endif

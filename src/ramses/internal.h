@@ -44,6 +44,10 @@ struct sk_ramses {
     int part_family_derived; /* no family record: `family` is computed */
     int part_id_width;       /* 4 or 8 bytes of identity and counts */
     int sinks_binary;        /* sinks from sink_NNNNN.out00001: no sink_NNNNN.csv */
+    /* The bytes of each CPU file, [kind * ncpu + icpu - 1] for every kind
+     * but RS_SINKS (one file, not divided), given by rs_set_file_sizes (under MPI: rank 0's stat
+     * broadcast); NULL: each share stats the files itself. */
+    int64_t *file_sizes;
 };
 
 /* dir/<kind>_NNNNN.outCCCCC into buf. */
@@ -56,6 +60,15 @@ void rs_cpu_path(const sk_ramses *r, rs_kind kind, int icpu, char *buf, size_t n
  * into `total`, of `bytes` bytes. */
 void rs_share_mask(const sk_ramses *r, rs_kind kind, const sk_read_options *opt, uint8_t *mask);
 int rs_share_owner(int64_t before, int64_t bytes, int64_t total, int count);
+/* The number of file sizes rs_file_sizes fills: (RS_CLUMPS + 1) x ncpu. */
+size_t rs_file_sizes_count(const sk_ramses *r);
+/* Stat every CPU file of every per-CPU kind into sizes[rs_file_sizes_count]
+ * (0 for a missing file; a kind whose first file is missing is not looked
+ * for further). */
+void rs_file_sizes(const sk_ramses *r, int64_t *sizes);
+/* Keep sizes (sk_malloc'd, rs_file_sizes' layout; the handle frees it)
+ * for dividing reads instead of statting the files. */
+void rs_set_file_sizes(sk_ramses *r, int64_t *sizes);
 /* Map CPU file icpu of a kind; its path into buf (for messages). */
 int rs_map_cpu(const sk_ramses *r, rs_kind kind, int icpu, char *buf, size_t n, rs_mapped *m,
                sk_error *err);

@@ -443,6 +443,7 @@ void sk_ramses_close(sk_ramses *r)
     sk_free(r->hydro_vars);
     sk_free(r->grav_vars);
     sk_free(r->part_vars);
+    sk_free(r->file_sizes);
     sk_free(r->namelist);
     sk_free(r->info_path);
     sk_free(r->dir);

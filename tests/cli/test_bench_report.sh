@@ -200,4 +200,15 @@ m = re.search(r"--lmax (\d+) fits", msg)
 assert m and int(m.group(1)) == fits, (msg, fits)
 assert "more than 60% of the" in msg
 PY
+# The ranks stage run alone: skipped with the launch to use, the other
+# stages and the report still made, no "ranks" in it.
+out=$("$cli" bench report "$example" --stages read,ranks --runs 1 --out "$tmp/alone")
+grep -q "^ranks: skipped, the grid of ranks x threads needs several MPI ranks: mpirun -np N snapkit bench report $example --stages ranks" <<<"$out" \
+    || fail "ranks alone: $out"
+$py - "$tmp/alone/report.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert "read" in r and "ranks" not in r, sorted(r)
+PY
+
 echo "bench report: ok"
