@@ -46,27 +46,43 @@ struct sk_stats_acc {
     int64_t rows;
     int64_t levels[SK_STATS_MAX_LEVEL + 1];
     col_acc *cols;
+    uint64_t *bins; /* sk_stats_acc_add's scratch (2 * XS_BINS), made on first use */
 };
 
-/* The batch's extremes and sums of one column, rows [0, n). */
+/* A batch's pass over one column: its extremes, and its values (and their
+ * volume-weighted products) in per-exponent bins (core/exactsum.h) moved
+ * into the column's accumulators every XS_BIN_ADDS rows. */
 typedef struct batch_acc {
     double min, max;
     int64_t seen;
+    uint64_t *bins, *vbins; /* XS_BINS each: values, weighted values */
+    uint64_t used, vused;
 } batch_acc;
 
-static inline void value_add(col_acc *a, batch_acc *b, double v, double weight)
+/* x into bins, or, infinite (or a NaN product, as +inf), into its count. */
+static inline void bin_add(uint64_t *bins, uint64_t *used, xs_acc *pos, xs_acc *neg, double x)
 {
-    if (v != v)
-        return;
-    if (!b->seen++ || v < b->min)
-        b->min = v;
-    if (b->seen == 1 || v > b->max)
-        b->max = v;
-    xs_add(v < 0 ? &a->neg : &a->pos, v);
-    if (weight == weight) {
-        double vv = v * weight;
-        xs_add(vv < 0 ? &a->vneg : &a->vpos, vv);
-    }
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    if (((u >> 52) & 2047) == 2047)
+        (x < 0 ? neg : pos)->inf++;
+    else
+        *used |= xs_bins_add(bins, u);
+}
+
+static inline void value_add(col_acc *a, batch_acc *b, double v)
+{
+    b->seen++;
+    b->min = v < b->min ? v : b->min; /* the first of equal extremes (0, -0) stays */
+    b->max = v > b->max ? v : b->max;
+    bin_add(b->bins, &b->used, &a->pos, &a->neg, v);
+}
+
+static void batch_flush(col_acc *a, batch_acc *b)
+{
+    xs_bins_flush(b->bins, b->used, &a->pos, &a->neg);
+    xs_bins_flush(b->vbins, b->vused, &a->vpos, &a->vneg);
+    b->used = b->vused = 0;
 }
 
 static void extremes_merge(col_acc *a, double min, int64_t min_at, double max, int64_t max_at,
@@ -81,24 +97,38 @@ static void extremes_merge(col_acc *a, double min, int64_t min_at, double max, i
     a->seen += seen;
 }
 
-/* One loop per element type keeps the per-row type switch out of the loop;
- * the exact accumulators are normalised every XS_ADDS_MAX / 2 rows. */
-#define ACC_LOOP(ctype)                                                         \
-    do {                                                                        \
-        const ctype *d = data;                                                  \
-        for (int64_t i0 = 0; i0 < n; i0 += XS_ADDS_MAX / 2) {                   \
-            int64_t i1 = n - i0 < XS_ADDS_MAX / 2 ? n : i0 + XS_ADDS_MAX / 2;    \
-            for (int64_t i = i0; i < i1; i++)                                   \
-                value_add(a, &b, (double)d[i], level ? s->per_level[level[i]] : NAN); \
-            xs_normalize(&a->pos), xs_normalize(&a->neg);                        \
-            xs_normalize(&a->vpos), xs_normalize(&a->vneg);                      \
-        }                                                                       \
+/* One loop per element type and per weighting keeps the switches out of
+ * the loop; the bins are flushed every XS_BIN_ADDS rows (NaN skipped). */
+#define ACC_LOOP(ctype)                                                             \
+    do {                                                                            \
+        const ctype *d = data;                                                      \
+        for (int64_t i0 = 0; i0 < n; i0 += XS_BIN_ADDS) {                           \
+            int64_t i1 = n - i0 < XS_BIN_ADDS ? n : i0 + XS_BIN_ADDS;                \
+            if (level) {                                                            \
+                for (int64_t i = i0; i < i1; i++) {                                 \
+                    double v = (double)d[i];                                        \
+                    if (v == v) {                                                   \
+                        value_add(a, &b, v);                                        \
+                        bin_add(b.vbins, &b.vused, &a->vpos, &a->vneg,              \
+                                v * s->per_level[level[i]]);                        \
+                    }                                                               \
+                }                                                                   \
+            } else {                                                                \
+                for (int64_t i = i0; i < i1; i++) {                                 \
+                    double v = (double)d[i];                                        \
+                    if (v == v)                                                     \
+                        value_add(a, &b, v);                                        \
+                }                                                                   \
+            }                                                                       \
+            batch_flush(a, &b);                                                     \
+        }                                                                           \
     } while (0)
 
+/* bins: 2 * XS_BINS zeros, left zero. */
 static void column_add(const sk_stats_acc *s, col_acc *a, const sk_column *c, int64_t n,
-                       const int32_t *level, int64_t index)
+                       const int32_t *level, int64_t index, uint64_t *bins)
 {
-    batch_acc b = {0};
+    batch_acc b = {.min = INFINITY, .max = -INFINITY, .bins = bins, .vbins = bins + XS_BINS};
     const void *data = c->data;
     switch (c->type) {
     case SK_INT8: ACC_LOOP(int8_t); break;
@@ -172,6 +202,7 @@ void sk_stats_acc_free(sk_stats_acc *s)
         sk_free(s->names[j]);
     sk_free(s->names);
     sk_free(s->cols);
+    sk_free(s->bins);
     sk_free(s);
 }
 
@@ -202,12 +233,19 @@ static int check_schema(const sk_stats_acc *s, const sk_table *t, sk_error *err)
                         "column statistics: the batch's columns are not the schema's");
 }
 
-/* Rows of t into s, columns j with j % stride == first. */
-static void add_columns(sk_stats_acc *s, const sk_table *t, int64_t index, int first, int stride)
+/* Rows of t into s, columns j with j % stride == first; bins as in
+ * column_add. */
+static void add_columns(sk_stats_acc *s, const sk_table *t, int64_t index, int first, int stride,
+                        uint64_t *bins)
 {
     const int32_t *level = s->level_col >= 0 ? sk_table_col(t, s->level_col)->data : NULL;
     for (int j = first; j < s->ncols; j += stride)
-        column_add(s, &s->cols[j], sk_table_col(t, j), sk_table_nrows(t), level, index);
+        column_add(s, &s->cols[j], sk_table_col(t, j), sk_table_nrows(t), level, index, bins);
+}
+
+static uint64_t *bins_new(int nthreads)
+{
+    return sk_calloc((size_t)nthreads * 2 * XS_BINS, sizeof(uint64_t));
 }
 
 int sk_stats_acc_add(sk_stats_acc *s, const sk_table *batch, int64_t index, sk_error *err)
@@ -215,9 +253,11 @@ int sk_stats_acc_add(sk_stats_acc *s, const sk_table *batch, int64_t index, sk_e
     int rc = check_schema(s, batch, err);
     if (rc == SK_OK)
         rc = count_levels(s, batch, err);
+    if (rc == SK_OK && !s->bins && !(s->bins = bins_new(1)))
+        rc = sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory for column statistics");
     if (rc != SK_OK)
         return rc;
-    add_columns(s, batch, index, 0, 1);
+    add_columns(s, batch, index, 0, 1, s->bins);
     s->rows += sk_table_nrows(batch);
     return SK_OK;
 }
@@ -417,9 +457,16 @@ int sk_table_stats_compute(const sk_table *t, int threads, sk_table_stats *out, 
     int nthreads = sk_thread_budget_get(threads, &b);
     if (nthreads > s->ncols)
         nthreads = s->ncols > 0 ? s->ncols : 1;
+    uint64_t *bins = bins_new(nthreads);
+    if (!bins) {
+        sk_stats_acc_free(s);
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory for column statistics");
+    }
     /* Columns are independent: each thread takes every nthreads-th. */
 #pragma omp parallel num_threads(nthreads)
-    add_columns(s, t, 0, omp_get_thread_num(), nthreads);
+    add_columns(s, t, 0, omp_get_thread_num(), nthreads,
+                bins + (size_t)omp_get_thread_num() * 2 * XS_BINS);
+    sk_free(bins);
     char **names = sk_malloc(sizeof *names * (size_t)(s->ncols ? s->ncols : 1));
     if (!names)
         rc = sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory for column statistics");

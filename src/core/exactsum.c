@@ -14,6 +14,25 @@ void xs_normalize(xs_acc *a)
     a->adds = 0;
 }
 
+void xs_bins_flush(uint64_t *bins, uint64_t used, xs_acc *pos, xs_acc *neg)
+{
+    while (used) {
+        int g = __builtin_ctzll(used);
+        used &= used - 1;
+        for (int k = 64 * g; k < 64 * g + 64; k++) {
+            if (!bins[k])
+                continue;
+            unsigned e = (unsigned)k & 2047; /* position of bit 0: subnormals share e = 1's */
+            xs_add_wide(k < 2048 ? pos : neg, bins[k], e ? e - 1 : 0);
+            bins[k] = 0;
+        }
+    }
+    if (pos->adds > XS_ADDS_MAX - XS_BINS)
+        xs_normalize(pos);
+    if (neg->adds > XS_ADDS_MAX - XS_BINS)
+        xs_normalize(neg);
+}
+
 void xs_merge(xs_acc *a, const xs_acc *b)
 {
     xs_acc t = *b;

@@ -72,6 +72,20 @@ static void test_exact_sums(void)
     CHECK(isinf(exact_sum(over, 2, 1)));
     double neg[] = {-0.5, -0.25, 0.125};
     CHECK(exact_sum(neg, 3, 2) == -0.625);
+    double low[] = {0x1p-1022, 0x1p-1074}; /* the smallest normal and subnormal */
+    CHECK(exact_sum(low, 2, 1) == 0x1.0000000000001p-1022);
+    double inf[] = {1.0, INFINITY, 2.0}, nan_sum[] = {INFINITY, -INFINITY};
+    CHECK(exact_sum(inf, 3, 2) == INFINITY);
+    CHECK(isnan(exact_sum(nan_sum, 2, 1)));
+    /* 5000 values of the widest significand in one batch: more adds than
+     * one bin of the accumulator holds between flushes. Python:
+     * float(5000 * (2**53 - 1)). */
+    enum { W = 5000 };
+    double *wide = malloc(sizeof *wide * W);
+    for (int i = 0; i < W; i++)
+        wide[i] = 0x1.fffffffffffffp+52;
+    CHECK(exact_sum(wide, W, 1) == 0x1.387ffffffffffp+65);
+    free(wide);
     /* Random values of mixed signs and magnitudes: any cut into batches,
      * added in any order, gives the same bits; and the sum of x and -x
      * for all is exactly 0. */
@@ -90,6 +104,33 @@ static void test_exact_sums(void)
     CHECK(same_bits(one, exact_sum(v, N, 64)));
     CHECK(exact_sum(v, 2 * N, 5) == 0.0);
     free(v);
+}
+
+/* Volume-weighted sums of a cell table against the exact sums of the
+ * products: 3000 rows alternating 0.1 at level 1 and -0.3 at level 2, box
+ * 1, so weights 1/8 and 1/64. Python, with fractions.Fraction:
+ * float(sum(F(x) / 8**l for x, l in rows)) and float(sum(F(x) ...)). */
+static void test_weighted_sums(void)
+{
+    enum { N = 3000 };
+    sk_table *t = sk_table_new(N);
+    sk_error err;
+    sk_table_meta_set(t, "kind", "cells");
+    sk_table_meta_set_double(t, "boxlen", 1.0);
+    int32_t *level = sk_table_add(t, "level", SK_INT32, &err);
+    double *x = sk_table_add(t, "x", SK_FLOAT64, &err);
+    for (int i = 0; i < N; i++) {
+        level[i] = i % 2 ? 2 : 1;
+        x[i] = i % 2 ? -0.3 : 0.1;
+    }
+    sk_table_stats s;
+    CHECK_OK(sk_table_stats_compute(t, 1, &s, &err), &err);
+    CHECK(s.cols[1].volume_sum == 0x1.7700000000001p+3);
+    CHECK(s.cols[1].sum == -0x1.2cp+8);
+    CHECK(s.cols[1].min == -0.3 && s.cols[1].max == 0.1);
+    CHECK(s.levels[1] == N / 2 && s.levels[2] == N / 2);
+    sk_table_stats_free(&s);
+    sk_table_free(t);
 }
 
 /* ---- batches against the whole table ---- */
@@ -414,6 +455,7 @@ static void test_merge_empty_other_columns(void)
 int main(void)
 {
     test_exact_sums();
+    test_weighted_sums();
     test_merge_empty_other_columns();
     char buf[1024];
     const char *local[] = {"ramses/gravpart/output_00002", "ramses/manyfiles/output_00002",
