@@ -14,23 +14,53 @@ void xs_normalize(xs_acc *a)
     a->adds = 0;
 }
 
-void xs_bins_flush(uint64_t *bins, uint64_t used, xs_acc *pos, xs_acc *neg)
+/* Bin k's values are its sum times 2^(p - 1074): subnormals (e = 0) share
+ * the position of e = 1, whose significands carry the implicit bit. */
+static unsigned bin_position(int k)
+{
+    unsigned e = (unsigned)k & 2047;
+    return e ? e - 1 : 0;
+}
+
+void xs_bins_move(const uint64_t *bins, uint64_t used, int shift, xs_acc *pos, xs_acc *neg)
 {
     while (used) {
         int g = __builtin_ctzll(used);
         used &= used - 1;
-        for (int k = 64 * g; k < 64 * g + 64; k++) {
-            if (!bins[k])
-                continue;
-            unsigned e = (unsigned)k & 2047; /* position of bit 0: subnormals share e = 1's */
-            xs_add_wide(k < 2048 ? pos : neg, bins[k], e ? e - 1 : 0);
-            bins[k] = 0;
-        }
+        for (int k = 64 * g; k < 64 * g + 64; k++)
+            if (bins[k])
+                xs_add_wide(k < 2048 ? pos : neg, bins[k], (unsigned)((int)bin_position(k) + shift));
     }
     if (pos->adds > XS_ADDS_MAX - XS_BINS)
         xs_normalize(pos);
     if (neg->adds > XS_ADDS_MAX - XS_BINS)
         xs_normalize(neg);
+}
+
+int xs_bins_shift_exact(const uint64_t *bins, uint64_t used, int shift)
+{
+    while (used) {
+        int g = __builtin_ctzll(used);
+        used &= used - 1;
+        for (int k = 64 * g; k < 64 * g + 64; k++) {
+            int e = k & 2047;
+            /* A normal value's product stays normal; a subnormal's is a
+             * multiple of 2^-1074 below 2^1024 when shift is in [0, 2045]. */
+            int exact = e ? e + shift >= 1 && e + shift <= 2046 : shift >= 0 && shift <= 2045;
+            if (bins[k] && !exact)
+                return 0;
+        }
+    }
+    return 1;
+}
+
+void xs_bins_zero(uint64_t *bins, uint64_t used)
+{
+    while (used) {
+        int g = __builtin_ctzll(used);
+        used &= used - 1;
+        memset(bins + 64 * g, 0, 64 * sizeof *bins);
+    }
 }
 
 void xs_merge(xs_acc *a, const xs_acc *b)

@@ -8,7 +8,7 @@
  * difference; the sum of magnitudes is their sum. Bit i of digit k is worth
  * 2^(32k + i - 1074), so the smallest subnormal is bit 0 of digit 0. Each
  * add puts 32-bit pieces into three int64 digits without carrying: 2^30
- * adds fit before xs_normalize must run (xs_bins_flush does it). */
+ * adds fit before xs_normalize must run (xs_bins_move does it). */
 #ifndef SNAPKIT_CORE_EXACTSUM_H
 #define SNAPKIT_CORE_EXACTSUM_H
 
@@ -43,8 +43,8 @@ static inline void xs_add_wide(xs_acc *a, uint64_t m, unsigned p)
  * (sign and biased exponent) sums the 53-bit significands of the finite
  * values with that sign and exponent, so one add is one indexed integer
  * add. XS_BIN_ADDS adds fit in a bin (2^11 * 2^53 = 2^64) before
- * xs_bins_flush must move the bins into the wide accumulators; "used"
- * has bit g set when a bin among 64g..64g+63 may be non-zero, so a flush
+ * xs_bins_move must move the bins into the wide accumulators; "used"
+ * has bit g set when a bin among 64g..64g+63 may be non-zero, so a move
  * looks at the few groups a column's values fall in, not all 4096 bins.
  * Infinities do not go in a bin (the caller counts them). */
 enum { XS_BINS = 4096, XS_BIN_ADDS = 1 << 11 };
@@ -58,9 +58,16 @@ static inline uint64_t xs_bins_add(uint64_t *bins, uint64_t u)
     return UINT64_C(1) << (i >> 6);
 }
 
-/* Move the bins flagged in used into pos (positive values) and neg
- * (magnitudes of the negative ones) and zero them. */
-void xs_bins_flush(uint64_t *bins, uint64_t used, xs_acc *pos, xs_acc *neg);
+/* Add the values in the bins flagged in used, times 2^shift, to pos
+ * (positive values) and neg (magnitudes of the negative ones); shift is 0
+ * or one xs_bins_shift_exact allowed. */
+void xs_bins_move(const uint64_t *bins, uint64_t used, int shift, xs_acc *pos, xs_acc *neg);
+/* Whether every value in the flagged bins times 2^shift is a double
+ * exactly (neither rounded nor beyond DBL_MAX), so that the sum of the
+ * products is the bins' sum moved by shift. */
+int xs_bins_shift_exact(const uint64_t *bins, uint64_t used, int shift);
+/* Zero the flagged bins. */
+void xs_bins_zero(uint64_t *bins, uint64_t used);
 
 /* Carry every digit into [0, 2^32) (the top one keeps the rest). */
 void xs_normalize(xs_acc *a);

@@ -106,31 +106,60 @@ static void test_exact_sums(void)
     free(v);
 }
 
-/* Volume-weighted sums of a cell table against the exact sums of the
- * products: 3000 rows alternating 0.1 at level 1 and -0.3 at level 2, box
- * 1, so weights 1/8 and 1/64. Python, with fractions.Fraction:
- * float(sum(F(x) / 8**l for x, l in rows)) and float(sum(F(x) ...)). */
+/* Statistics of a cell table of n rows cycling through the k (value,
+ * level) pairs, box boxlen. */
+static sk_table_stats cell_stats(int n, const double *x, const int32_t *lev, int k,
+                                 double boxlen)
+{
+    sk_table *t = sk_table_new(n);
+    sk_error err;
+    sk_table_meta_set(t, "kind", "cells");
+    sk_table_meta_set_double(t, "boxlen", boxlen);
+    int32_t *level = sk_table_add(t, "level", SK_INT32, &err);
+    double *v = sk_table_add(t, "x", SK_FLOAT64, &err);
+    for (int i = 0; i < n; i++)
+        level[i] = lev[i % k], v[i] = x[i % k];
+    sk_table_stats s;
+    CHECK_OK(sk_table_stats_compute(t, 1, &s, &err), &err);
+    sk_table_free(t);
+    return s;
+}
+
+/* Volume-weighted sums of cell tables against the exact sums of the
+ * rounded products, from Python with fractions.Fraction:
+ * float(sum(F(x * (ldexp(boxlen, -l) ** 3)) for x, l in rows)). */
 static void test_weighted_sums(void)
 {
     enum { N = 3000 };
-    sk_table *t = sk_table_new(N);
-    sk_error err;
-    sk_table_meta_set(t, "kind", "cells");
-    sk_table_meta_set_double(t, "boxlen", 1.0);
-    int32_t *level = sk_table_add(t, "level", SK_INT32, &err);
-    double *x = sk_table_add(t, "x", SK_FLOAT64, &err);
-    for (int i = 0; i < N; i++) {
-        level[i] = i % 2 ? 2 : 1;
-        x[i] = i % 2 ? -0.3 : 0.1;
-    }
-    sk_table_stats s;
-    CHECK_OK(sk_table_stats_compute(t, 1, &s, &err), &err);
+    /* Box 1: weights 1/8 and 1/64, powers of two. */
+    double x[] = {0.1, -0.3};
+    int32_t lev[] = {1, 2};
+    sk_table_stats s = cell_stats(N, x, lev, 2, 1.0);
     CHECK(s.cols[1].volume_sum == 0x1.7700000000001p+3);
     CHECK(s.cols[1].sum == -0x1.2cp+8);
     CHECK(s.cols[1].min == -0.3 && s.cols[1].max == 0.1);
     CHECK(s.levels[1] == N / 2 && s.levels[2] == N / 2);
     sk_table_stats_free(&s);
-    sk_table_free(t);
+    /* Box 3: weights that round. */
+    s = cell_stats(N, x, lev, 2, 3.0);
+    CHECK(s.cols[1].volume_sum == 0x1.3c68000000001p+8);
+    sk_table_stats_free(&s);
+    /* Products that round into the subnormals (0x1.4p-1066 / 2^9 is 0.625
+     * of the smallest subnormal, which it rounds to): 1000 * (1 - 48 +
+     * 2048) subnormals, where the exact products would give 2000625. */
+    double tiny[] = {0x1.4p-1066, -0x1.8p-1060, 0x1p-1060};
+    int32_t tiny_lev[] = {3, 3, 1};
+    s = cell_stats(N, tiny, tiny_lev, 3, 1.0);
+    CHECK(s.cols[1].volume_sum == 2001000 * 0x1p-1074);
+    CHECK(s.cols[1].sum == -0x0.0000000781ep-1022);
+    sk_table_stats_free(&s);
+    /* Products beyond DBL_MAX: box 2^10, level 0, weight 2^30. */
+    double huge[] = {1e300, 1.0};
+    int32_t huge_lev[] = {0, 1};
+    s = cell_stats(N, huge, huge_lev, 2, 1024.0);
+    CHECK(isinf(s.cols[1].volume_sum) && s.cols[1].volume_sum > 0);
+    CHECK(s.cols[1].sum == 1500 * 1e300 + 1500);
+    sk_table_stats_free(&s);
 }
 
 /* ---- batches against the whole table ---- */
