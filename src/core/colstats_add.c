@@ -71,10 +71,12 @@ static int level_flush(col_acc *a, batch_acc *b, const batch_levels *bl)
                                     bl->shift[l]);
     for (int l = bl->lmin; l <= bl->lmax; l++) {
         uint64_t *bins = b->lbins + (size_t)(l - bl->lmin) * XS_BINS;
-        xs_bins_move(bins, b->used, 0, &a->pos, &a->neg);
-        if (exact)
-            xs_bins_move(bins, b->used, bl->shift[l], &a->vpos, &a->vneg);
-        xs_bins_zero(bins, b->used);
+        if (exact) {
+            xs_bins_move2(bins, b->used, bl->shift[l], &a->pos, &a->neg, &a->vpos, &a->vneg);
+        } else {
+            xs_bins_move(bins, b->used, 0, &a->pos, &a->neg);
+            xs_bins_zero(bins, b->used);
+        }
     }
     b->used = 0;
     return exact;

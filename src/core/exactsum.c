@@ -39,19 +39,46 @@ void xs_bins_move(const uint64_t *bins, uint64_t used, int shift, xs_acc *pos, x
 
 int xs_bins_shift_exact(const uint64_t *bins, uint64_t used, int shift)
 {
+    /* A normal value's product stays normal when its exponent is in
+     * [lo, hi]; a subnormal's (e = 0) is a multiple of 2^-1074 below 2^1024
+     * when shift is in [0, 2045]. Only groups reaching outside need a look. */
+    int lo = 1 - shift > 1 ? 1 - shift : 1, hi = 2046 - shift < 2046 ? 2046 - shift : 2046;
+    int sub_ok = shift >= 0 && shift <= 2045;
     while (used) {
         int g = __builtin_ctzll(used);
         used &= used - 1;
+        int e0 = (64 * g) & 2047, e1 = e0 + 63;
+        if (e0 >= lo && e1 <= hi)
+            continue;
         for (int k = 64 * g; k < 64 * g + 64; k++) {
             int e = k & 2047;
-            /* A normal value's product stays normal; a subnormal's is a
-             * multiple of 2^-1074 below 2^1024 when shift is in [0, 2045]. */
-            int exact = e ? e + shift >= 1 && e + shift <= 2046 : shift >= 0 && shift <= 2045;
-            if (bins[k] && !exact)
+            if (bins[k] && !(e ? e >= lo && e <= hi : sub_ok))
                 return 0;
         }
     }
     return 1;
+}
+
+void xs_bins_move2(uint64_t *bins, uint64_t used, int shift, xs_acc *pos, xs_acc *neg,
+                   xs_acc *spos, xs_acc *sneg)
+{
+    while (used) {
+        int g = __builtin_ctzll(used);
+        used &= used - 1;
+        for (int k = 64 * g; k < 64 * g + 64; k++) {
+            if (!bins[k])
+                continue;
+            int neg_bin = k >= 2048;
+            unsigned p = bin_position(k);
+            xs_add_wide(neg_bin ? neg : pos, bins[k], p);
+            xs_add_wide(neg_bin ? sneg : spos, bins[k], (unsigned)((int)p + shift));
+            bins[k] = 0;
+        }
+    }
+    xs_acc *accs[] = {pos, neg, spos, sneg};
+    for (int i = 0; i < 4; i++)
+        if (accs[i]->adds > XS_ADDS_MAX - XS_BINS)
+            xs_normalize(accs[i]);
 }
 
 void xs_bins_zero(uint64_t *bins, uint64_t used)

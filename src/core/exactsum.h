@@ -66,6 +66,10 @@ void xs_bins_move(const uint64_t *bins, uint64_t used, int shift, xs_acc *pos, x
  * exactly (neither rounded nor beyond DBL_MAX), so that the sum of the
  * products is the bins' sum moved by shift. */
 int xs_bins_shift_exact(const uint64_t *bins, uint64_t used, int shift);
+/* xs_bins_move to pos and neg, and moved by shift to spos and sneg, in one
+ * pass that zeroes the bins. */
+void xs_bins_move2(uint64_t *bins, uint64_t used, int shift, xs_acc *pos, xs_acc *neg,
+                   xs_acc *spos, xs_acc *sneg);
 /* Zero the flagged bins. */
 void xs_bins_zero(uint64_t *bins, uint64_t used);
 
