@@ -10,7 +10,9 @@
  *   a product would round (values near the subnormals) or overflow, the
  *   block's products are binned one by one instead;
  * - any other weights: the value and its rounded product, each binned.
- * All three add the same exact numbers, so they give the same bits. */
+ * Integers of 32 bits or fewer need no bins: their sums per level are
+ * exact in int64, and moved by the level's power they are the weighted
+ * sums, as above. All ways add the same exact numbers: the same bits. */
 #include <math.h>
 #include <string.h>
 
@@ -111,6 +113,75 @@ void colstats_extremes_merge(col_acc *a, double min, int64_t min_at, double max,
             bin_add(b.vbins, &b.vused, &a->vpos, &a->vneg, v * s->per_level[level[i]]); \
     }
 
+/* Per level (from lmin; one when unweighted) of a block of integers: the
+ * sum of the values and of their magnitudes (2^11 rows of 2^32 at most). */
+typedef struct int_sums {
+    int64_t sum[SK_STATS_MAX_LEVEL + 1], mag[SK_STATS_MAX_LEVEL + 1];
+} int_sums;
+
+static void normalize_soon(xs_acc *a)
+{
+    if (a->adds > XS_ADDS_MAX - XS_BINS)
+        xs_normalize(a);
+}
+
+/* Move the integer sums into a's (2^0 is position 1074), and into the
+ * weighted sums when every level's product is exact: an integer below
+ * 2^32 times 2^k is a double exactly when k <= 991 (k >= -1074 always: a
+ * weight is a double). Returns whether the weighted sums were moved; the
+ * sums are left zero. */
+static int int_flush(col_acc *a, int_sums *t, const batch_levels *bl, int weighted)
+{
+    int nl = weighted ? bl->lmax - bl->lmin + 1 : 1;
+    int exact = weighted && bl->pow2;
+    for (int j = 0; j < nl && exact; j++)
+        exact = bl->shift[bl->lmin + j] <= 991;
+    for (int j = 0; j < nl; j++) {
+        /* The positives' sum and the negatives' magnitude, from sum and
+         * sum of magnitudes. */
+        uint64_t pos = ((uint64_t)t->mag[j] + (uint64_t)t->sum[j]) / 2;
+        uint64_t neg = ((uint64_t)t->mag[j] - (uint64_t)t->sum[j]) / 2;
+        unsigned at = 1074, vat = (unsigned)(1074 + (exact ? bl->shift[bl->lmin + j] : 0));
+        if (pos)
+            xs_add_wide(&a->pos, pos, at);
+        if (neg)
+            xs_add_wide(&a->neg, neg, at);
+        if (exact && pos)
+            xs_add_wide(&a->vpos, pos, vat);
+        if (exact && neg)
+            xs_add_wide(&a->vneg, neg, vat);
+        t->sum[j] = t->mag[j] = 0;
+    }
+    normalize_soon(&a->pos), normalize_soon(&a->neg);
+    normalize_soon(&a->vpos), normalize_soon(&a->vneg);
+    return exact;
+}
+
+/* The integer way: extremes and per-level sums in int64, products one by
+ * one only when the weights are not all powers of two (or too large). */
+#define INT_LOOP(ctype)                                                             \
+    do {                                                                            \
+        const ctype *d = data;                                                      \
+        int_sums t = {{0}, {0}};                                                    \
+        int64_t lo = INT64_MAX, hi = INT64_MIN;                                     \
+        for (int64_t i0 = 0; i0 < n; i0 += XS_BIN_ADDS) {                           \
+            int64_t i1 = n - i0 < XS_BIN_ADDS ? n : i0 + XS_BIN_ADDS;                \
+            for (int64_t i = i0; i < i1; i++) {                                     \
+                int64_t v = d[i];                                                   \
+                int j = level ? level[i] - bl->lmin : 0;                            \
+                t.sum[j] += v;                                                      \
+                t.mag[j] += v < 0 ? -v : v;                                         \
+                lo = v < lo ? v : lo;                                               \
+                hi = v > hi ? v : hi;                                               \
+            }                                                                       \
+            if (!int_flush(a, &t, bl, level != NULL) && level) {                    \
+                PRODUCTS(0)                                                         \
+                batch_flush(a, &b);                                                 \
+            }                                                                       \
+        }                                                                           \
+        b.seen = n, b.min = (double)lo, b.max = (double)hi;                         \
+    } while (0)
+
 /* One loop per element type and way keeps the switches out of the loop. */
 #define ACC_LOOP(ctype)                                                             \
     do {                                                                            \
@@ -154,13 +225,13 @@ void colstats_column_add(const sk_stats_acc *s, col_acc *a, const sk_column *c, 
                    .lbins = scratch + 2 * XS_BINS};
     const void *data = c->data;
     switch (c->type) {
-    case SK_INT8: ACC_LOOP(int8_t); break;
-    case SK_UINT8: ACC_LOOP(uint8_t); break;
-    case SK_INT16: ACC_LOOP(int16_t); break;
-    case SK_UINT16: ACC_LOOP(uint16_t); break;
-    case SK_INT32: ACC_LOOP(int32_t); break;
-    case SK_CATEGORY: ACC_LOOP(int32_t); break;
-    case SK_UINT32: ACC_LOOP(uint32_t); break;
+    case SK_INT8: INT_LOOP(int8_t); break;
+    case SK_UINT8: INT_LOOP(uint8_t); break;
+    case SK_INT16: INT_LOOP(int16_t); break;
+    case SK_UINT16: INT_LOOP(uint16_t); break;
+    case SK_INT32: INT_LOOP(int32_t); break;
+    case SK_CATEGORY: INT_LOOP(int32_t); break;
+    case SK_UINT32: INT_LOOP(uint32_t); break;
     case SK_INT64: ACC_LOOP(int64_t); break;
     case SK_UINT64: ACC_LOOP(uint64_t); break;
     case SK_FLOAT32: ACC_LOOP(float); break;

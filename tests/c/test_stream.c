@@ -162,6 +162,55 @@ static void test_weighted_sums(void)
     sk_table_stats_free(&s);
 }
 
+/* Integer columns of a cell table (summed without bins) against brute
+ * force for box 1, and against the same values as float64 (summed through
+ * the bins) for boxes whose weights round, or whose products overflow or
+ * are subnormal. */
+static void test_integer_columns(void)
+{
+    enum { N = 5000 };
+    double boxes[] = {1.0, 3.0, 0x1p340, 0x1p-355}; /* 0x1p340: weights 2^1011.. */
+    for (size_t bx = 0; bx < sizeof boxes / sizeof *boxes; bx++) {
+        sk_table *t = sk_table_new(N);
+        sk_error err;
+        sk_table_meta_set(t, "kind", "cells");
+        sk_table_meta_set_double(t, "boxlen", boxes[bx]);
+        int32_t *level = sk_table_add(t, "level", SK_INT32, &err);
+        int32_t *iv = sk_table_add(t, "i", SK_INT32, &err);
+        uint8_t *u8 = sk_table_add(t, "u8", SK_UINT8, &err);
+        double *f = sk_table_add(t, "f", SK_FLOAT64, &err);
+        int64_t sum = 0, mag = 0, scaled = 0; /* scaled: sum of v * 8^(3 - l) */
+        int32_t lo = INT32_MAX, hi = INT32_MIN;
+        for (int i = 0; i < N; i++) {
+            level[i] = 1 + i % 3;
+            iv[i] = (int32_t)((int64_t)i * 7919 % 2000001) - 1000000;
+            u8[i] = (uint8_t)i;
+            f[i] = iv[i];
+            sum += iv[i];
+            mag += iv[i] < 0 ? -iv[i] : iv[i];
+            scaled += (int64_t)iv[i] * (1 << (3 * (3 - level[i])));
+            lo = iv[i] < lo ? iv[i] : lo;
+            hi = iv[i] > hi ? iv[i] : hi;
+        }
+        sk_table_stats s;
+        CHECK_OK(sk_table_stats_compute(t, 1, &s, &err), &err);
+        const sk_column_stats *ci = &s.cols[1], *cf = &s.cols[3];
+        if (bx == 0) {
+            CHECK(ci->sum == (double)sum && ci->abs_sum == (double)mag);
+            CHECK(ci->volume_sum == ldexp((double)scaled, -9));
+            CHECK(ci->min == lo && ci->max == hi);
+            CHECK(s.cols[2].sum == (double)(N / 256 * (255 * 256 / 2) + (N % 256) * (N % 256 - 1) / 2));
+            CHECK(s.cols[2].min == 0 && s.cols[2].max == 255);
+        }
+        CHECK(same_bits(ci->sum, cf->sum) && same_bits(ci->abs_sum, cf->abs_sum));
+        CHECK(same_bits(ci->volume_sum, cf->volume_sum));
+        CHECK(same_bits(ci->abs_volume_sum, cf->abs_volume_sum));
+        CHECK(same_bits(ci->min, cf->min) && same_bits(ci->max, cf->max));
+        sk_table_stats_free(&s);
+        sk_table_free(t);
+    }
+}
+
 /* ---- batches against the whole table ---- */
 
 typedef struct collect {
@@ -485,6 +534,7 @@ int main(void)
 {
     test_exact_sums();
     test_weighted_sums();
+    test_integer_columns();
     test_merge_empty_other_columns();
     char buf[1024];
     const char *local[] = {"ramses/gravpart/output_00002", "ramses/manyfiles/output_00002",
