@@ -22,11 +22,23 @@ static unsigned bin_position(int k)
     return e ? e - 1 : 0;
 }
 
+/* Whether the 64 bins from b are all zero: one vectorised OR, since a
+ * level's bins are often empty in a group another level uses. */
+static int group_empty(const uint64_t *b)
+{
+    uint64_t any = 0;
+    for (int k = 0; k < 64; k++)
+        any |= b[k];
+    return any == 0;
+}
+
 void xs_bins_move(const uint64_t *bins, uint64_t used, int shift, xs_acc *pos, xs_acc *neg)
 {
     while (used) {
         int g = __builtin_ctzll(used);
         used &= used - 1;
+        if (group_empty(bins + 64 * g))
+            continue;
         for (int k = 64 * g; k < 64 * g + 64; k++)
             if (bins[k])
                 xs_add_wide(k < 2048 ? pos : neg, bins[k], (unsigned)((int)bin_position(k) + shift));
@@ -65,6 +77,8 @@ void xs_bins_move2(uint64_t *bins, uint64_t used, int shift, xs_acc *pos, xs_acc
     while (used) {
         int g = __builtin_ctzll(used);
         used &= used - 1;
+        if (group_empty(bins + 64 * g))
+            continue;
         for (int k = 64 * g; k < 64 * g + 64; k++) {
             if (!bins[k])
                 continue;
