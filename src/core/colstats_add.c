@@ -119,12 +119,6 @@ typedef struct int_sums {
     int64_t sum[SK_STATS_MAX_LEVEL + 1], mag[SK_STATS_MAX_LEVEL + 1];
 } int_sums;
 
-static void normalize_soon(xs_acc *a)
-{
-    if (a->adds > XS_ADDS_MAX - XS_BINS)
-        xs_normalize(a);
-}
-
 /* Move the integer sums into a's (2^0 is position 1074), and into the
  * weighted sums when every level's product is exact: an integer below
  * 2^32 times 2^k is a double exactly when k <= 991 (k >= -1074 always: a
@@ -152,8 +146,8 @@ static int int_flush(col_acc *a, int_sums *t, const batch_levels *bl, int weight
             xs_add_wide(&a->vneg, neg, vat);
         t->sum[j] = t->mag[j] = 0;
     }
-    normalize_soon(&a->pos), normalize_soon(&a->neg);
-    normalize_soon(&a->vpos), normalize_soon(&a->vneg);
+    xs_normalize_soon(&a->pos), xs_normalize_soon(&a->neg);
+    xs_normalize_soon(&a->vpos), xs_normalize_soon(&a->vneg);
     return exact;
 }
 

@@ -43,10 +43,8 @@ void xs_bins_move(const uint64_t *bins, uint64_t used, int shift, xs_acc *pos, x
             if (bins[k])
                 xs_add_wide(k < 2048 ? pos : neg, bins[k], (unsigned)((int)bin_position(k) + shift));
     }
-    if (pos->adds > XS_ADDS_MAX - XS_BINS)
-        xs_normalize(pos);
-    if (neg->adds > XS_ADDS_MAX - XS_BINS)
-        xs_normalize(neg);
+    xs_normalize_soon(pos);
+    xs_normalize_soon(neg);
 }
 
 int xs_bins_shift_exact(const uint64_t *bins, uint64_t used, int shift)
@@ -89,10 +87,10 @@ void xs_bins_move2(uint64_t *bins, uint64_t used, int shift, xs_acc *pos, xs_acc
             bins[k] = 0;
         }
     }
-    xs_acc *accs[] = {pos, neg, spos, sneg};
-    for (int i = 0; i < 4; i++)
-        if (accs[i]->adds > XS_ADDS_MAX - XS_BINS)
-            xs_normalize(accs[i]);
+    xs_normalize_soon(pos);
+    xs_normalize_soon(neg);
+    xs_normalize_soon(spos);
+    xs_normalize_soon(sneg);
 }
 
 void xs_bins_zero(uint64_t *bins, uint64_t used)

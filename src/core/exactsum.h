@@ -23,6 +23,9 @@ typedef struct xs_acc {
     int64_t inf;   /* infinities added */
 } xs_acc;
 
+/* Carry every digit into [0, 2^32) (the top one keeps the rest). */
+void xs_normalize(xs_acc *a);
+
 static inline void xs_clear(xs_acc *a)
 {
     memset(a, 0, sizeof *a);
@@ -58,6 +61,14 @@ static inline uint64_t xs_bins_add(uint64_t *bins, uint64_t u)
     return UINT64_C(1) << (i >> 6);
 }
 
+/* Normalise a when XS_BINS more adds might not fit (each move adds at most
+ * one per bin). */
+static inline void xs_normalize_soon(xs_acc *a)
+{
+    if (a->adds > XS_ADDS_MAX - XS_BINS)
+        xs_normalize(a);
+}
+
 /* Add the values in the bins flagged in used, times 2^shift, to pos
  * (positive values) and neg (magnitudes of the negative ones); shift is 0
  * or one xs_bins_shift_exact allowed. */
@@ -73,8 +84,6 @@ void xs_bins_move2(uint64_t *bins, uint64_t used, int shift, xs_acc *pos, xs_acc
 /* Zero the flagged bins. */
 void xs_bins_zero(uint64_t *bins, uint64_t used);
 
-/* Carry every digit into [0, 2^32) (the top one keeps the rest). */
-void xs_normalize(xs_acc *a);
 /* a += b (both normalised first, so any number of merges fit). */
 void xs_merge(xs_acc *a, const xs_acc *b);
 /* The exact value of pos - neg (sign = -1) or pos + neg (sign = +1),
