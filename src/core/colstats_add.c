@@ -106,11 +106,12 @@ void colstats_extremes_merge(col_acc *a, double min, int64_t min_at, double max,
 }
 
 /* The products of rows [i0, i1), one by one (NaN skipped). */
-#define PRODUCTS(finite_only)                                                \
+#define PRODUCTS(finite_only)                                                       \
     for (int64_t i = i0; i < i1; i++) {                                             \
         double v = (double)d[i];                                                    \
         if (finite_only ? isfinite(v) : v == v)                                     \
-            bin_add(b.vbins, &b.vused, &a->vpos, &a->vneg, v * s->per_level[level[i]]); \
+            bin_add(b.vbins, &b.vused, &a->vpos, &a->vneg,                          \
+                    v * s->per_level[level[i]]);                                    \
     }
 
 /* Per level (from lmin; one when unweighted) of a block of integers: the
