@@ -159,11 +159,12 @@ static int int_flush(col_acc *a, int_sums *t, const batch_levels *bl, int weight
         const ctype *d = data;                                                      \
         int_sums t = {{0}, {0}};                                                    \
         int64_t lo = INT64_MAX, hi = INT64_MIN;                                     \
+        const int lmin = bl->lmin; /* in a register, not re-read per row */         \
         for (int64_t i0 = 0; i0 < n; i0 += XS_BIN_ADDS) {                           \
             int64_t i1 = n - i0 < XS_BIN_ADDS ? n : i0 + XS_BIN_ADDS;                \
             for (int64_t i = i0; i < i1; i++) {                                     \
                 int64_t v = d[i];                                                   \
-                int j = level ? level[i] - bl->lmin : 0;                            \
+                int j = level ? level[i] - lmin : 0;                                \
                 t.sum[j] += v;                                                      \
                 t.mag[j] += v < 0 ? -v : v;                                         \
                 lo = v < lo ? v : lo;                                               \
@@ -184,10 +185,11 @@ static int int_flush(col_acc *a, int_sums *t, const batch_levels *bl, int weight
         for (int64_t i0 = 0; i0 < n; i0 += XS_BIN_ADDS) {                           \
             int64_t i1 = n - i0 < XS_BIN_ADDS ? n : i0 + XS_BIN_ADDS;                \
             if (level && bl->pow2) {                                                \
+                const int lmin = bl->lmin; /* in a register, not re-read per row */ \
                 for (int64_t i = i0; i < i1; i++) {                                 \
                     double v = (double)d[i];                                        \
                     if (v == v)                                                     \
-                        level_value_add(a, &b, v, level[i] - bl->lmin);             \
+                        level_value_add(a, &b, v, level[i] - lmin);                 \
                 }                                                                   \
                 if (!level_flush(a, &b, bl))                                        \
                     PRODUCTS(1)                                                     \
