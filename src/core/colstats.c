@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "core/exactsum.h"
+#include "core/colstats_internal.h"
 #include "snapkit/memory.h"
 #include "snapkit/threads.h"
 
@@ -28,92 +28,6 @@ void sk_ksum_add(sk_ksum *s, double v)
 double sk_ksum_value(const sk_ksum *s)
 {
     return s->sum + s->comp;
-}
-
-typedef struct col_acc {
-    double min, max;
-    int64_t min_at, max_at; /* batch index of the extreme's first occurrence */
-    int64_t seen;
-    xs_acc pos, neg, vpos, vneg; /* magnitudes of positive and negative values (and volumes) */
-} col_acc;
-
-struct sk_stats_acc {
-    int ncols;
-    char **names;
-    int is_cells;
-    int level_col;                           /* -1: not a cell table */
-    double per_level[SK_STATS_MAX_LEVEL + 1]; /* (boxlen / 2^l)^ndim */
-    int64_t rows;
-    int64_t levels[SK_STATS_MAX_LEVEL + 1];
-    col_acc *cols;
-};
-
-/* The batch's extremes and sums of one column, rows [0, n). */
-typedef struct batch_acc {
-    double min, max;
-    int64_t seen;
-} batch_acc;
-
-static inline void value_add(col_acc *a, batch_acc *b, double v, double weight)
-{
-    if (v != v)
-        return;
-    if (!b->seen++ || v < b->min)
-        b->min = v;
-    if (b->seen == 1 || v > b->max)
-        b->max = v;
-    xs_add(v < 0 ? &a->neg : &a->pos, v);
-    if (weight == weight) {
-        double vv = v * weight;
-        xs_add(vv < 0 ? &a->vneg : &a->vpos, vv);
-    }
-}
-
-static void extremes_merge(col_acc *a, double min, int64_t min_at, double max, int64_t max_at,
-                           int64_t seen)
-{
-    if (!seen)
-        return;
-    if (!a->seen || min < a->min || (min == a->min && min_at < a->min_at))
-        a->min = min, a->min_at = min_at;
-    if (!a->seen || max > a->max || (max == a->max && max_at < a->max_at))
-        a->max = max, a->max_at = max_at;
-    a->seen += seen;
-}
-
-/* One loop per element type keeps the per-row type switch out of the loop;
- * the exact accumulators are normalised every XS_ADDS_MAX / 2 rows. */
-#define ACC_LOOP(ctype)                                                         \
-    do {                                                                        \
-        const ctype *d = data;                                                  \
-        for (int64_t i0 = 0; i0 < n; i0 += XS_ADDS_MAX / 2) {                   \
-            int64_t i1 = n - i0 < XS_ADDS_MAX / 2 ? n : i0 + XS_ADDS_MAX / 2;    \
-            for (int64_t i = i0; i < i1; i++)                                   \
-                value_add(a, &b, (double)d[i], level ? s->per_level[level[i]] : NAN); \
-            xs_normalize(&a->pos), xs_normalize(&a->neg);                        \
-            xs_normalize(&a->vpos), xs_normalize(&a->vneg);                      \
-        }                                                                       \
-    } while (0)
-
-static void column_add(const sk_stats_acc *s, col_acc *a, const sk_column *c, int64_t n,
-                       const int32_t *level, int64_t index)
-{
-    batch_acc b = {0};
-    const void *data = c->data;
-    switch (c->type) {
-    case SK_INT8: ACC_LOOP(int8_t); break;
-    case SK_UINT8: ACC_LOOP(uint8_t); break;
-    case SK_INT16: ACC_LOOP(int16_t); break;
-    case SK_UINT16: ACC_LOOP(uint16_t); break;
-    case SK_INT32: ACC_LOOP(int32_t); break;
-    case SK_CATEGORY: ACC_LOOP(int32_t); break;
-    case SK_UINT32: ACC_LOOP(uint32_t); break;
-    case SK_INT64: ACC_LOOP(int64_t); break;
-    case SK_UINT64: ACC_LOOP(uint64_t); break;
-    case SK_FLOAT32: ACC_LOOP(float); break;
-    case SK_FLOAT64: ACC_LOOP(double); break;
-    }
-    extremes_merge(a, b.min, index, b.max, index, b.seen);
 }
 
 static int is_cell_index(const char *name)
@@ -172,22 +86,38 @@ void sk_stats_acc_free(sk_stats_acc *s)
         sk_free(s->names[j]);
     sk_free(s->names);
     sk_free(s->cols);
+    sk_free(s->bins);
     sk_free(s);
 }
 
-/* Rows per level of a batch; its levels checked against the weights. */
-static int count_levels(sk_stats_acc *s, const sk_table *t, sk_error *err)
+/* Rows per level of a batch, its levels checked against the weights; bl
+ * gets the batch's levels and whether their weights are powers of two. */
+static int count_levels(sk_stats_acc *s, const sk_table *t, batch_levels *bl, sk_error *err)
 {
+    bl->lmin = bl->lmax = 0;
+    bl->pow2 = 0;
     if (s->level_col < 0)
         return SK_OK;
     const int32_t *level = sk_table_col(t, s->level_col)->data;
     int64_t n = sk_table_nrows(t);
+    int lmin = SK_STATS_MAX_LEVEL, lmax = 0;
     for (int64_t i = 0; i < n; i++) {
         int32_t l = level[i];
         if (l < 0 || l > SK_STATS_MAX_LEVEL)
             return sk_fail(err, SK_ERR_RANGE, NULL, -1, "row %lld: level %d out of range",
                            (long long)i, (int)l);
         s->levels[l]++;
+        lmin = l < lmin ? l : lmin;
+        lmax = l > lmax ? l : lmax;
+    }
+    bl->lmin = n ? lmin : 0;
+    bl->lmax = n ? lmax : 0;
+    bl->pow2 = 1;
+    for (int l = bl->lmin; l <= bl->lmax; l++) {
+        int e;
+        double f = frexp(s->per_level[l], &e);
+        bl->shift[l] = e - 1;
+        bl->pow2 &= f == 0.5;
     }
     return SK_OK;
 }
@@ -202,22 +132,48 @@ static int check_schema(const sk_stats_acc *s, const sk_table *t, sk_error *err)
                         "column statistics: the batch's columns are not the schema's");
 }
 
-/* Rows of t into s, columns j with j % stride == first. */
-static void add_columns(sk_stats_acc *s, const sk_table *t, int64_t index, int first, int stride)
+/* Rows of t into s, columns j with j % stride == first; bins as in
+ * column_add. */
+static void add_columns(sk_stats_acc *s, const sk_table *t, const batch_levels *bl,
+                        int64_t index, int first, int stride, uint64_t *bins)
 {
     const int32_t *level = s->level_col >= 0 ? sk_table_col(t, s->level_col)->data : NULL;
     for (int j = first; j < s->ncols; j += stride)
-        column_add(s, &s->cols[j], sk_table_col(t, j), sk_table_nrows(t), level, index);
+        colstats_column_add(s, &s->cols[j], sk_table_col(t, j), sk_table_nrows(t), level, bl, index,
+                   bins);
+}
+
+/* Zeroed scratch of n bins for each of nthreads. */
+static uint64_t *bins_new(int nthreads, size_t n)
+{
+    return sk_calloc((size_t)nthreads * n, sizeof(uint64_t));
+}
+
+/* s->bins holds at least what the batch needs. */
+static int bins_reserve(sk_stats_acc *s, const batch_levels *bl, sk_error *err)
+{
+    size_t need = colstats_scratch_size(bl, s->level_col >= 0);
+    if (s->nbins >= need)
+        return SK_OK;
+    sk_free(s->bins);
+    s->nbins = 0;
+    if (!(s->bins = bins_new(1, need)))
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory for column statistics");
+    s->nbins = need;
+    return SK_OK;
 }
 
 int sk_stats_acc_add(sk_stats_acc *s, const sk_table *batch, int64_t index, sk_error *err)
 {
+    batch_levels bl;
     int rc = check_schema(s, batch, err);
     if (rc == SK_OK)
-        rc = count_levels(s, batch, err);
+        rc = count_levels(s, batch, &bl, err);
+    if (rc == SK_OK)
+        rc = bins_reserve(s, &bl, err);
     if (rc != SK_OK)
         return rc;
-    add_columns(s, batch, index, 0, 1);
+    add_columns(s, batch, &bl, index, 0, 1, s->bins);
     s->rows += sk_table_nrows(batch);
     return SK_OK;
 }
@@ -262,7 +218,7 @@ int sk_stats_acc_merge(sk_stats_acc *s, const sk_stats_acc *from, sk_error *err)
     for (int j = 0; j < s->ncols; j++) {
         col_acc *a = &s->cols[j];
         const col_acc *b = &from->cols[j];
-        extremes_merge(a, b->min, b->min_at, b->max, b->max_at, b->seen);
+        colstats_extremes_merge(a, b->min, b->min_at, b->max, b->max_at, b->seen);
         xs_merge(&a->pos, &b->pos);
         xs_merge(&a->neg, &b->neg);
         xs_merge(&a->vpos, &b->vpos);
@@ -405,9 +361,10 @@ int sk_table_stats_compute(const sk_table *t, int threads, sk_table_stats *out, 
 {
     memset(out, 0, sizeof *out);
     sk_stats_acc *s;
+    batch_levels bl;
     int rc = sk_stats_acc_new(t, &s, err);
     if (rc == SK_OK)
-        rc = count_levels(s, t, err);
+        rc = count_levels(s, t, &bl, err);
     if (rc != SK_OK) {
         sk_stats_acc_free(s);
         return rc;
@@ -417,9 +374,17 @@ int sk_table_stats_compute(const sk_table *t, int threads, sk_table_stats *out, 
     int nthreads = sk_thread_budget_get(threads, &b);
     if (nthreads > s->ncols)
         nthreads = s->ncols > 0 ? s->ncols : 1;
+    size_t nbins = colstats_scratch_size(&bl, s->level_col >= 0);
+    uint64_t *bins = bins_new(nthreads, nbins);
+    if (!bins) {
+        sk_stats_acc_free(s);
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory for column statistics");
+    }
     /* Columns are independent: each thread takes every nthreads-th. */
 #pragma omp parallel num_threads(nthreads)
-    add_columns(s, t, 0, omp_get_thread_num(), nthreads);
+    add_columns(s, t, &bl, 0, omp_get_thread_num(), nthreads,
+                bins + (size_t)omp_get_thread_num() * nbins);
+    sk_free(bins);
     char **names = sk_malloc(sizeof *names * (size_t)(s->ncols ? s->ncols : 1));
     if (!names)
         rc = sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory for column statistics");

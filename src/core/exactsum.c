@@ -14,6 +14,94 @@ void xs_normalize(xs_acc *a)
     a->adds = 0;
 }
 
+/* Bin k's values are its sum times 2^(p - 1074): subnormals (e = 0) share
+ * the position of e = 1, whose significands carry the implicit bit. */
+static unsigned bin_position(int k)
+{
+    unsigned e = (unsigned)k & 2047;
+    return e ? e - 1 : 0;
+}
+
+/* Whether the 64 bins from b are all zero: one vectorised OR, since a
+ * level's bins are often empty in a group another level uses. */
+static int group_empty(const uint64_t *b)
+{
+    uint64_t any = 0;
+    for (int k = 0; k < 64; k++)
+        any |= b[k];
+    return any == 0;
+}
+
+void xs_bins_move(const uint64_t *bins, uint64_t used, int shift, xs_acc *pos, xs_acc *neg)
+{
+    while (used) {
+        int g = __builtin_ctzll(used);
+        used &= used - 1;
+        if (group_empty(bins + 64 * g))
+            continue;
+        for (int k = 64 * g; k < 64 * g + 64; k++)
+            if (bins[k])
+                xs_add_wide(k < 2048 ? pos : neg, bins[k], (unsigned)((int)bin_position(k) + shift));
+    }
+    xs_normalize_soon(pos);
+    xs_normalize_soon(neg);
+}
+
+int xs_bins_shift_exact(const uint64_t *bins, uint64_t used, int shift)
+{
+    /* A normal value's product stays normal when its exponent is in
+     * [lo, hi]; a subnormal's (e = 0) is a multiple of 2^-1074 below 2^1024
+     * when shift is in [0, 2045]. Only groups reaching outside need a look. */
+    int lo = 1 - shift > 1 ? 1 - shift : 1, hi = 2046 - shift < 2046 ? 2046 - shift : 2046;
+    int sub_ok = shift >= 0 && shift <= 2045;
+    while (used) {
+        int g = __builtin_ctzll(used);
+        used &= used - 1;
+        int e0 = (64 * g) & 2047, e1 = e0 + 63;
+        if (e0 >= lo && e1 <= hi)
+            continue;
+        for (int k = 64 * g; k < 64 * g + 64; k++) {
+            int e = k & 2047;
+            if (bins[k] && !(e ? e >= lo && e <= hi : sub_ok))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+void xs_bins_move2(uint64_t *bins, uint64_t used, int shift, xs_acc *pos, xs_acc *neg,
+                   xs_acc *spos, xs_acc *sneg)
+{
+    while (used) {
+        int g = __builtin_ctzll(used);
+        used &= used - 1;
+        if (group_empty(bins + 64 * g))
+            continue;
+        for (int k = 64 * g; k < 64 * g + 64; k++) {
+            if (!bins[k])
+                continue;
+            int neg_bin = k >= 2048;
+            unsigned p = bin_position(k);
+            xs_add_wide(neg_bin ? neg : pos, bins[k], p);
+            xs_add_wide(neg_bin ? sneg : spos, bins[k], (unsigned)((int)p + shift));
+            bins[k] = 0;
+        }
+    }
+    xs_normalize_soon(pos);
+    xs_normalize_soon(neg);
+    xs_normalize_soon(spos);
+    xs_normalize_soon(sneg);
+}
+
+void xs_bins_zero(uint64_t *bins, uint64_t used)
+{
+    while (used) {
+        int g = __builtin_ctzll(used);
+        used &= used - 1;
+        memset(bins + 64 * g, 0, 64 * sizeof *bins);
+    }
+}
+
 void xs_merge(xs_acc *a, const xs_acc *b)
 {
     xs_acc t = *b;

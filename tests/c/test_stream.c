@@ -72,6 +72,20 @@ static void test_exact_sums(void)
     CHECK(isinf(exact_sum(over, 2, 1)));
     double neg[] = {-0.5, -0.25, 0.125};
     CHECK(exact_sum(neg, 3, 2) == -0.625);
+    double low[] = {0x1p-1022, 0x1p-1074}; /* the smallest normal and subnormal */
+    CHECK(exact_sum(low, 2, 1) == 0x1.0000000000001p-1022);
+    double inf[] = {1.0, INFINITY, 2.0}, nan_sum[] = {INFINITY, -INFINITY};
+    CHECK(exact_sum(inf, 3, 2) == INFINITY);
+    CHECK(isnan(exact_sum(nan_sum, 2, 1)));
+    /* 5000 values of the widest significand in one batch: more adds than
+     * one bin of the accumulator holds between flushes. Python:
+     * float(5000 * (2**53 - 1)). */
+    enum { W = 5000 };
+    double *wide = malloc(sizeof *wide * W);
+    for (int i = 0; i < W; i++)
+        wide[i] = 0x1.fffffffffffffp+52;
+    CHECK(exact_sum(wide, W, 1) == 0x1.387ffffffffffp+65);
+    free(wide);
     /* Random values of mixed signs and magnitudes: any cut into batches,
      * added in any order, gives the same bits; and the sum of x and -x
      * for all is exactly 0. */
@@ -90,6 +104,111 @@ static void test_exact_sums(void)
     CHECK(same_bits(one, exact_sum(v, N, 64)));
     CHECK(exact_sum(v, 2 * N, 5) == 0.0);
     free(v);
+}
+
+/* Statistics of a cell table of n rows cycling through the k (value,
+ * level) pairs, box boxlen. */
+static sk_table_stats cell_stats(int n, const double *x, const int32_t *lev, int k,
+                                 double boxlen)
+{
+    sk_table *t = sk_table_new(n);
+    sk_error err;
+    sk_table_meta_set(t, "kind", "cells");
+    sk_table_meta_set_double(t, "boxlen", boxlen);
+    int32_t *level = sk_table_add(t, "level", SK_INT32, &err);
+    double *v = sk_table_add(t, "x", SK_FLOAT64, &err);
+    for (int i = 0; i < n; i++)
+        level[i] = lev[i % k], v[i] = x[i % k];
+    sk_table_stats s;
+    CHECK_OK(sk_table_stats_compute(t, 1, &s, &err), &err);
+    sk_table_free(t);
+    return s;
+}
+
+/* Volume-weighted sums of cell tables against the exact sums of the
+ * rounded products, from Python with fractions.Fraction:
+ * float(sum(F(x * (ldexp(boxlen, -l) ** 3)) for x, l in rows)). */
+static void test_weighted_sums(void)
+{
+    enum { N = 3000 };
+    /* Box 1: weights 1/8 and 1/64, powers of two. */
+    double x[] = {0.1, -0.3};
+    int32_t lev[] = {1, 2};
+    sk_table_stats s = cell_stats(N, x, lev, 2, 1.0);
+    CHECK(s.cols[1].volume_sum == 0x1.7700000000001p+3);
+    CHECK(s.cols[1].sum == -0x1.2cp+8);
+    CHECK(s.cols[1].min == -0.3 && s.cols[1].max == 0.1);
+    CHECK(s.levels[1] == N / 2 && s.levels[2] == N / 2);
+    sk_table_stats_free(&s);
+    /* Box 3: weights that round. */
+    s = cell_stats(N, x, lev, 2, 3.0);
+    CHECK(s.cols[1].volume_sum == 0x1.3c68000000001p+8);
+    sk_table_stats_free(&s);
+    /* Products that round into the subnormals (0x1.4p-1066 / 2^9 is 0.625
+     * of the smallest subnormal, which it rounds to): 1000 * (1 - 48 +
+     * 2048) subnormals, where the exact products would give 2000625. */
+    double tiny[] = {0x1.4p-1066, -0x1.8p-1060, 0x1p-1060};
+    int32_t tiny_lev[] = {3, 3, 1};
+    s = cell_stats(N, tiny, tiny_lev, 3, 1.0);
+    CHECK(s.cols[1].volume_sum == 2001000 * 0x1p-1074);
+    CHECK(s.cols[1].sum == -0x0.0000000781ep-1022);
+    sk_table_stats_free(&s);
+    /* Products beyond DBL_MAX: box 2^10, level 0, weight 2^30. */
+    double huge[] = {1e300, 1.0};
+    int32_t huge_lev[] = {0, 1};
+    s = cell_stats(N, huge, huge_lev, 2, 1024.0);
+    CHECK(isinf(s.cols[1].volume_sum) && s.cols[1].volume_sum > 0);
+    CHECK(s.cols[1].sum == 1500 * 1e300 + 1500);
+    sk_table_stats_free(&s);
+}
+
+/* Integer columns of a cell table (summed without bins) against brute
+ * force for box 1, and against the same values as float64 (summed through
+ * the bins) for boxes whose weights round, or whose products overflow or
+ * are subnormal. */
+static void test_integer_columns(void)
+{
+    enum { N = 5000 };
+    double boxes[] = {1.0, 3.0, 0x1p340, 0x1p-355}; /* 0x1p340: weights 2^1011.. */
+    for (size_t bx = 0; bx < sizeof boxes / sizeof *boxes; bx++) {
+        sk_table *t = sk_table_new(N);
+        sk_error err;
+        sk_table_meta_set(t, "kind", "cells");
+        sk_table_meta_set_double(t, "boxlen", boxes[bx]);
+        int32_t *level = sk_table_add(t, "level", SK_INT32, &err);
+        int32_t *iv = sk_table_add(t, "i", SK_INT32, &err);
+        uint8_t *u8 = sk_table_add(t, "u8", SK_UINT8, &err);
+        double *f = sk_table_add(t, "f", SK_FLOAT64, &err);
+        int64_t sum = 0, mag = 0, scaled = 0; /* scaled: sum of v * 8^(3 - l) */
+        int32_t lo = INT32_MAX, hi = INT32_MIN;
+        for (int i = 0; i < N; i++) {
+            level[i] = 1 + i % 3;
+            iv[i] = (int32_t)((int64_t)i * 7919 % 2000001) - 1000000;
+            u8[i] = (uint8_t)i;
+            f[i] = iv[i];
+            sum += iv[i];
+            mag += iv[i] < 0 ? -iv[i] : iv[i];
+            scaled += (int64_t)iv[i] * (1 << (3 * (3 - level[i])));
+            lo = iv[i] < lo ? iv[i] : lo;
+            hi = iv[i] > hi ? iv[i] : hi;
+        }
+        sk_table_stats s;
+        CHECK_OK(sk_table_stats_compute(t, 1, &s, &err), &err);
+        const sk_column_stats *ci = &s.cols[1], *cf = &s.cols[3];
+        if (bx == 0) {
+            CHECK(ci->sum == (double)sum && ci->abs_sum == (double)mag);
+            CHECK(ci->volume_sum == ldexp((double)scaled, -9));
+            CHECK(ci->min == lo && ci->max == hi);
+            CHECK(s.cols[2].sum == (double)(N / 256 * (255 * 256 / 2) + (N % 256) * (N % 256 - 1) / 2));
+            CHECK(s.cols[2].min == 0 && s.cols[2].max == 255);
+        }
+        CHECK(same_bits(ci->sum, cf->sum) && same_bits(ci->abs_sum, cf->abs_sum));
+        CHECK(same_bits(ci->volume_sum, cf->volume_sum));
+        CHECK(same_bits(ci->abs_volume_sum, cf->abs_volume_sum));
+        CHECK(same_bits(ci->min, cf->min) && same_bits(ci->max, cf->max));
+        sk_table_stats_free(&s);
+        sk_table_free(t);
+    }
 }
 
 /* ---- batches against the whole table ---- */
@@ -414,6 +533,8 @@ static void test_merge_empty_other_columns(void)
 int main(void)
 {
     test_exact_sums();
+    test_weighted_sums();
+    test_integer_columns();
     test_merge_empty_other_columns();
     char buf[1024];
     const char *local[] = {"ramses/gravpart/output_00002", "ramses/manyfiles/output_00002",
