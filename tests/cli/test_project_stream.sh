@@ -64,7 +64,11 @@ for s in sorted(glob.glob(f"{tmp}/s_*.json")):
     if plain and not d["bytes_allocated"] < table:
         print(f"FAIL: {name}: {d['bytes_allocated']} bytes held, the table has {table}")
         bad += 1
-    if not d["bytes_allocated"] < w["bytes_allocated"]:
+    # A small selection (a region, the particles) holds less than the
+    # batches a stream may copy when they arrive before their turn (one a
+    # thread, and how many depends on the scheduling): only the whole
+    # box's reads are bound to beat the whole table.
+    if plain and not d["bytes_allocated"] < w["bytes_allocated"]:
         print(f"FAIL: {name}: {d['bytes_allocated']} bytes streamed, {w['bytes_allocated']} whole")
         bad += 1
 sys.exit(1 if bad else 0)
