@@ -1,6 +1,7 @@
-/* The cells at or above the threshold, in canonical order, and two hash
- * tables over them: the leaves themselves and every coarser cell that holds
- * one of them (so that adjacency can tell "refined" from "absent"). */
+/* The cells at or above the threshold, in canonical order (sort.c), and,
+ * for the finders that walk a neighbour graph, two hash tables over them:
+ * the leaves themselves and every coarser cell that holds one of them (so
+ * that adjacency can tell "refined" from "absent"). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,64 +96,6 @@ static int rec_cmp(const void *pa, const void *pb)
     return c ? c : (a->row < b->row ? -1 : a->row > b->row);
 }
 
-/* (level, x, y, z) in one 64-bit word with the same order, for levels up
- * to 19 (indices below 2^19). */
-typedef struct cl_packed {
-    uint64_t k;
-    int64_t row;
-} cl_packed;
-
-static uint64_t pack(cl_key k)
-{
-    return (uint64_t)k.level << 57 | (uint64_t)k.x << 38 | (uint64_t)k.y << 19 | (uint64_t)k.z;
-}
-
-static cl_key unpack(uint64_t k)
-{
-    const uint64_t m = (1u << 19) - 1;
-    return (cl_key){(int32_t)(k >> 57), (int32_t)(k >> 38 & m), (int32_t)(k >> 19 & m),
-                    (int32_t)(k & m)};
-}
-
-/* LSD radix sort by the packed key (stable: equal keys stay in row
- * order, as rec_cmp orders them), several times faster than qsort on the
- * million cells of a large clump search. Returns -1 out of memory. */
-static int radix_sort(cl_sortrec *rec, int64_t n)
-{
-    cl_packed *a = sk_malloc((size_t)(n + 1) * sizeof *a), *b = sk_malloc((size_t)(n + 1) * sizeof *b);
-    if (!a || !b) {
-        sk_free(a);
-        sk_free(b);
-        return -1;
-    }
-    for (int64_t i = 0; i < n; i++)
-        a[i] = (cl_packed){pack(rec[i].key), rec[i].row};
-    for (int shift = 0; shift < 64; shift += 8) {
-        int64_t count[257] = {0};
-        for (int64_t i = 0; i < n; i++)
-            count[(a[i].k >> shift & 255) + 1]++;
-        if (count[(a[0].k >> shift & 255) + 1] == n)
-            continue; /* this byte is the same everywhere */
-        for (int d = 0; d < 256; d++)
-            count[d + 1] += count[d];
-        for (int64_t i = 0; i < n; i++)
-            b[count[a[i].k >> shift & 255]++] = a[i];
-        cl_packed *t = a;
-        a = b;
-        b = t;
-    }
-    for (int64_t i = 0; i < n; i++)
-        rec[i] = (cl_sortrec){unpack(a[i].k), a[i].row};
-    sk_free(a);
-    sk_free(b);
-    return 0;
-}
-
-static double value_at(const sk_column *f, int64_t r)
-{
-    return f->type == SK_FLOAT64 ? ((const double *)f->data)[r] : sk_column_get_double(f, r);
-}
-
 static const int32_t *int_column(const sk_table *t, const char *name, sk_error *err)
 {
     const sk_column *c = sk_table_find(t, name);
@@ -165,62 +108,147 @@ static const int32_t *int_column(const sk_table *t, const char *name, sk_error *
     return c->data;
 }
 
-/* Collect, check and sort the cells at or above the threshold. */
-static int collect(cl_cells *c, const sk_table *t, const sk_column *field, double threshold,
-                   cl_sortrec **out, sk_error *err)
+/* The rows at or above the threshold: how many, and their top level. */
+static int count_rows(const sk_table *t, const sk_column *field, double threshold,
+                      const int32_t *col[4], int64_t *n, int *top, sk_error *err)
 {
-    const int32_t *lv = int_column(t, "level", err), *cx = int_column(t, "cx", err);
-    const int32_t *cy = int_column(t, "cy", err), *cz = int_column(t, "cz", err);
-    if (!lv || !cx || !cy || !cz)
-        return SK_ERR_ARG;
-    int64_t nrows = sk_table_nrows(t), n = 0;
+    int64_t nrows = sk_table_nrows(t), k = 0;
+    int32_t most = 0;
+    const int32_t *lv = col[0];
+    const double *f = field->type == SK_FLOAT64 ? field->data : NULL;
     for (int64_t r = 0; r < nrows; r++) {
-        double v = value_at(field, r);
-        if (isnan(v))
+        double v = f ? f[r] : sk_column_get_double(field, r);
+        if (v >= threshold) {
+            k++;
+            most = lv[r] > most ? lv[r] : most;
+        } else if (isnan(v)) {
             return sk_fail(err, SK_ERR_FORMAT, NULL, -1,
                            "clumps: field '%s' is NaN at row %lld (level %d, cell %d %d %d)",
-                           field->name, (long long)r, lv[r], cx[r], cy[r], cz[r]);
-        if (v >= threshold)
-            n++;
-    }
-    cl_sortrec *rec = sk_malloc((size_t)(n ? n : 1) * sizeof *rec);
-    if (!rec)
-        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "clumps: out of memory for %lld cells",
-                       (long long)n);
-    n = 0;
-    int top = 0;
-    for (int64_t r = 0; r < nrows; r++) {
-        if (!(value_at(field, r) >= threshold))
-            continue;
-        int32_t l = lv[r];
-        int64_t side = l >= 0 && l <= CL_MAX_LEVEL ? (int64_t)1 << l : 0;
-        if (!side || cx[r] < 0 || cy[r] < 0 || cz[r] < 0 || cx[r] >= side || cy[r] >= side ||
-            cz[r] >= side) {
-            sk_free(rec);
-            return sk_fail(err, SK_ERR_FORMAT, NULL, -1,
-                           "clumps: row %lld: level %d, cell %d %d %d is outside the box",
-                           (long long)r, l, cx[r], cy[r], cz[r]);
+                           field->name, (long long)r, lv[r], col[1][r], col[2][r], col[3][r]);
         }
-        rec[n].key = (cl_key){l, cx[r], cy[r], cz[r]};
-        rec[n++].row = r;
-        top = l > top ? l : top;
     }
-    if (n < 2 || top > 19 || radix_sort(rec, n))
-        qsort(rec, (size_t)n, sizeof *rec, rec_cmp);
-    for (int64_t i = 1; i < n; i++)
-        if (!key_cmp(&rec[i].key, &rec[i - 1].key)) {
-            int64_t a = rec[i - 1].row, b = rec[i].row;
-            sk_free(rec);
-            return sk_fail(err, SK_ERR_FORMAT, NULL, -1,
-                           "clumps: rows %lld and %lld are the same cell", (long long)a,
-                           (long long)b);
-        }
-    c->n = n;
-    *out = rec;
+    *n = k;
+    *top = most;
     return SK_OK;
 }
 
-static int build_hashes(cl_cells *c, sk_error *err)
+static int outside(int64_t r, cl_key k, sk_error *err)
+{
+    return sk_fail(err, SK_ERR_FORMAT, NULL, -1,
+                   "clumps: row %lld: level %d, cell %d %d %d is outside the box", (long long)r,
+                   k.level, k.x, k.y, k.z);
+}
+
+static int in_box(cl_key k)
+{
+    int64_t side = k.level >= 0 && k.level <= CL_MAX_LEVEL ? (int64_t)1 << k.level : 0;
+    return side && k.x >= 0 && k.y >= 0 && k.z >= 0 && k.x < side && k.y < side && k.z < side;
+}
+
+/* The cells' keys and rows in canonical order into c->key and c->row:
+ * packed and radix sorted, or (levels too deep to pack) by qsort. */
+static int sort_cells(cl_cells *c, const sk_table *t, const sk_column *field, double threshold,
+                      int top, const int32_t *col[4], sk_error *err)
+{
+    int64_t nrows = sk_table_nrows(t), n = 0;
+    const double *f = field->type == SK_FLOAT64 ? field->data : NULL;
+    int bits = cl_pack_bits(top);
+    cl_packed *p = bits >= 0 ? sk_malloc((size_t)(c->n + 1) * sizeof *p) : NULL;
+    cl_sortrec *rec = bits < 0 ? sk_malloc((size_t)(c->n + 1) * sizeof *rec) : NULL;
+    if (!p && !rec)
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "clumps: out of memory for %lld cells",
+                       (long long)c->n);
+    for (int64_t r = 0; r < nrows; r++) {
+        if (!((f ? f[r] : sk_column_get_double(field, r)) >= threshold))
+            continue;
+        cl_key k = {col[0][r], col[1][r], col[2][r], col[3][r]};
+        if (!in_box(k)) {
+            sk_free(p);
+            sk_free(rec);
+            return outside(r, k, err);
+        }
+        if (p)
+            p[n++] = (cl_packed){cl_pack(k, bits), r};
+        else
+            rec[n++] = (cl_sortrec){k, r};
+    }
+    if (rec) {
+        qsort(rec, (size_t)n, sizeof *rec, rec_cmp);
+        for (int64_t i = 0; i < n; i++) {
+            c->key[i] = rec[i].key;
+            c->row[i] = rec[i].row;
+        }
+        sk_free(rec);
+        return SK_OK;
+    }
+    int levelbits = 1;
+    while ((1 << levelbits) <= top)
+        levelbits++;
+    if (cl_radix_sort(&p, n, 3 * bits + levelbits, c->threads)) {
+        sk_free(p);
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "clumps: out of memory for %lld cells",
+                       (long long)n);
+    }
+#pragma omp parallel for schedule(static) num_threads(c->threads)
+    for (int64_t i = 0; i < n; i++) {
+        c->key[i] = cl_unpack(p[i].k, bits);
+        c->row[i] = p[i].row;
+    }
+    sk_free(p);
+    return SK_OK;
+}
+
+static int duplicates(const cl_cells *c, sk_error *err)
+{
+    for (int64_t i = 1; i < c->n; i++)
+        if (!key_cmp(&c->key[i], &c->key[i - 1]))
+            return sk_fail(err, SK_ERR_FORMAT, NULL, -1,
+                           "clumps: rows %lld and %lld are the same cell",
+                           (long long)(c->row[i - 1] < c->row[i] ? c->row[i - 1] : c->row[i]),
+                           (long long)(c->row[i - 1] < c->row[i] ? c->row[i] : c->row[i - 1]));
+    return SK_OK;
+}
+
+int cl_cells_build(cl_cells *c, const sk_table *t, const sk_column *field, double threshold,
+                   int threads, sk_error *err)
+{
+    memset(c, 0, sizeof *c);
+    c->threads = threads;
+    const int32_t *col[4] = {int_column(t, "level", err), int_column(t, "cx", err),
+                             int_column(t, "cy", err), int_column(t, "cz", err)};
+    if (!col[0] || !col[1] || !col[2] || !col[3])
+        return SK_ERR_ARG;
+    int top = 0;
+    int rc = count_rows(t, field, threshold, col, &c->n, &top, err);
+    if (rc != SK_OK)
+        return rc;
+    int64_t n = c->n;
+    c->row = sk_malloc((size_t)(n ? n : 1) * sizeof *c->row);
+    c->key = sk_malloc((size_t)(n ? n : 1) * sizeof *c->key);
+    c->value = sk_malloc((size_t)(n ? n : 1) * sizeof *c->value);
+    if (!c->row || !c->key || !c->value)
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "clumps: out of memory for %lld cells",
+                       (long long)n);
+    if ((rc = sort_cells(c, t, field, threshold, top, col, err)) != SK_OK ||
+        (rc = duplicates(c, err)) != SK_OK)
+        return rc;
+    const double *f = field->type == SK_FLOAT64 ? field->data : NULL;
+    int lmin = CL_MAX_LEVEL, lmax = 0;
+#pragma omp parallel for schedule(static) num_threads(threads) reduction(min : lmin) \
+    reduction(max : lmax)
+    for (int64_t i = 0; i < n; i++) {
+        if (f && i + 16 < n)
+            __builtin_prefetch(f + c->row[i + 16]); /* rows in file order: far apart */
+        c->value[i] = f ? f[c->row[i]] : sk_column_get_double(field, c->row[i]);
+        lmin = c->key[i].level < lmin ? c->key[i].level : lmin;
+        lmax = c->key[i].level > lmax ? c->key[i].level : lmax;
+    }
+    c->lmin = lmin;
+    c->lmax = lmax;
+    return SK_OK;
+}
+
+int cl_cells_index(cl_cells *c, sk_error *err)
 {
     if (hash_init(&c->leaves, c->n) || hash_init(&c->nodes, c->n))
         return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "clumps: out of memory for the cell index");
@@ -249,39 +277,6 @@ static int build_hashes(cl_cells *c, sk_error *err)
         }
     }
     return SK_OK;
-}
-
-int cl_cells_build(cl_cells *c, const sk_table *t, const sk_column *field, double threshold,
-                   int threads, sk_error *err)
-{
-    memset(c, 0, sizeof *c);
-    c->threads = threads;
-    cl_sortrec *rec = NULL;
-    int rc = collect(c, t, field, threshold, &rec, err);
-    if (rc != SK_OK)
-        return rc;
-    int64_t n = c->n;
-    c->row = sk_malloc((size_t)(n ? n : 1) * sizeof *c->row);
-    c->key = sk_malloc((size_t)(n ? n : 1) * sizeof *c->key);
-    c->value = sk_malloc((size_t)(n ? n : 1) * sizeof *c->value);
-    if (!c->row || !c->key || !c->value) {
-        sk_free(rec);
-        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "clumps: out of memory for %lld cells",
-                       (long long)n);
-    }
-    c->lmin = CL_MAX_LEVEL;
-    c->lmax = 0;
-    for (int64_t i = 0; i < n; i++) {
-        c->row[i] = rec[i].row;
-        c->key[i] = rec[i].key;
-        c->value[i] = value_at(field, rec[i].row);
-        if (rec[i].key.level < c->lmin)
-            c->lmin = rec[i].key.level;
-        if (rec[i].key.level > c->lmax)
-            c->lmax = rec[i].key.level;
-    }
-    sk_free(rec);
-    return build_hashes(c, err);
 }
 
 void cl_cells_free(cl_cells *c)

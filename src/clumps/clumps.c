@@ -208,6 +208,8 @@ int sk_clumps_find(const sk_table *cells, const sk_clumps_options *o, sk_table *
     double b = 0, box = sk_table_meta_double(cells, "boxlen", 1.0);
     if (rc == SK_OK && o->finder == SK_CLUMPS_FOF)
         rc = cl_linking_length(cells, o, c.n, &b, err);
+    if (rc == SK_OK && (o->finder == SK_CLUMPS_DENDROGRAM || o->finder == SK_CLUMPS_WATERSHED))
+        rc = cl_cells_index(&c, err);
     if (rc == SK_OK && o->finder == SK_CLUMPS_DENDROGRAM) {
         cl_tree tree;
         rc = cl_find_dendrogram(&c, o->min_delta, o->min_cells, &tree, err);

@@ -29,7 +29,7 @@ typedef struct cl_cells {
     cl_key *key;
     double *value;     /* the thresholded field */
     int lmin, lmax;    /* levels present among these cells */
-    cl_hash leaves;    /* key -> cell index */
+    cl_hash leaves;    /* key -> cell index (cl_cells_index) */
     cl_hash nodes;     /* coarser cells holding at least one of these cells */
     int threads;
 } cl_cells;
@@ -46,8 +46,26 @@ typedef struct cl_graph {
     int64_t *nbr;
 } cl_graph;
 
+/* A cell's key packed into one word in the same order, `bits` bits a
+ * coordinate (sort.c); cl_pack_bits: the bits for levels up to top, or -1
+ * when they do not fit (then the cells are sorted by qsort). */
+typedef struct cl_packed {
+    uint64_t k;
+    int64_t row;
+} cl_packed;
+int cl_pack_bits(int top);
+uint64_t cl_pack(cl_key k, int bits);
+cl_key cl_unpack(uint64_t k, int bits);
+/* Sorts (*a)[0..n) by k (distinct keys) over the low keybits bits; *a
+ * then points to the sorted copy (the other one freed). 0, or -1 out of
+ * memory (*a unchanged). */
+int cl_radix_sort(cl_packed **a, int64_t n, int keybits, int threads);
+
 int cl_cells_build(cl_cells *c, const sk_table *t, const sk_column *field, double threshold,
                    int threads, sk_error *err);
+/* The two hashes, for cl_neighbours and cl_graph_build (the faces finder
+ * works on the sorted keys alone and does not build them). */
+int cl_cells_index(cl_cells *c, sk_error *err);
 void cl_cells_free(cl_cells *c);
 int64_t cl_hash_get(const cl_hash *h, cl_key k);
 
@@ -55,9 +73,6 @@ int64_t cl_hash_get(const cl_hash *h, cl_key k);
  * and corners otherwise), sorted, without i itself. 0, or -1 out of memory. */
 int cl_neighbours(const cl_cells *c, int64_t i, int corners, cl_list *out);
 void cl_list_free(cl_list *l);
-/* The leaves touching cell i through its +x, +y and +z faces (unsorted;
- * every face contact is seen from one of its two cells this way). */
-int cl_neighbours_up(const cl_cells *c, int64_t i, cl_list *out);
 
 /* A concurrent union-find (fof.c) whose roots are always the smallest
  * index of their set, whatever the threads do: parent[i] <= i. */

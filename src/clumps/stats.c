@@ -2,6 +2,7 @@
  * order, one clump per thread, so the values are the same bits for any
  * thread count and any order of the input rows. */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,11 +11,23 @@
 
 typedef struct cl_cols {
     const sk_column *rho, *vel[3], *p;
+    const double *frho, *fvel[3], *fp; /* the same when float64, else NULL */
 } cl_cols;
+
+/* nearbyint (round half to even) for |q| < 2^51, without the libm call
+ * that compilers keep for it without SSE4.1: adding and removing 2^52
+ * rounds the fraction away in the default rounding mode. The sign of a
+ * zero may differ, which d - box * q below does not see (d != 0 there, or
+ * both give +0). */
+static double round_even(double q)
+{
+    const double big = 0x1p52;
+    return fabs(q) < 0x1p51 ? (q >= 0 ? (q + big) - big : (q - big) + big) : nearbyint(q);
+}
 
 static double wrap_delta(double d, double box)
 {
-    return d - box * nearbyint(d / box);
+    return d - box * round_even(d / box);
 }
 
 static void centre(const cl_cells *c, int64_t i, double box, double x[3])
@@ -25,112 +38,227 @@ static void centre(const cl_cells *c, int64_t i, double box, double x[3])
     x[2] = ldexp(k.z + 0.5, -k.level) * box;
 }
 
-static int by_r2(const void *pa, const void *pb)
+static double get(const sk_column *col, const double *f, int64_t r)
 {
-    const cl_rm *a = pa, *b = pb;
-    if (a->r2 != b->r2)
-        return a->r2 < b->r2 ? -1 : 1;
-    return a->m < b->m ? -1 : a->m > b->m;
+    return f ? f[r] : sk_column_get_double(col, r);
 }
 
-double cl_half_mass_radius(cl_rm *v, int64_t n, double mass)
+/* What one block of a clump's members adds up (sums in member order). */
+typedef struct cl_part {
+    double mass, volume, mx[3], mv[3], e_therm, pv, lo[3], hi[3], dxmin;
+    double r2max, k2;
+    int64_t peak; /* the block's first largest value */
+} cl_part;
+
+/* One clump: its members, the reference point (its peak cell's centre), the
+ * centre of mass and bulk velocity offsets once known, the rm table. */
+typedef struct cl_job {
+    const cl_cells *c;
+    const cl_cols *cols;
+    const cl_phys *ph;
+    const int64_t *cells;
+    int64_t n;
+    double ref[3], off[3], vel[3];
+    double scale[CL_MAX_LEVEL + 1]; /* 2^-level */
+    cl_rm *rm;
+} cl_job;
+
+/* The rows a few members ahead are far apart in the table (the members
+ * are in canonical order, the rows in file order): ask for them early. */
+#define AHEAD 16
+static void prefetch(const cl_job *j, int64_t a, int64_t a1)
 {
-    if (n <= 0)
-        return 0;
-    qsort(v, (size_t)n, sizeof *v, by_r2);
-    double cum = 0;
-    for (int64_t k = 0; k < n; k++) {
-        cum += v[k].m;
-        if (cum >= 0.5 * mass)
-            return sqrt(v[k].r2);
-    }
-    return sqrt(v[n - 1].r2); /* rounding kept cum below half of mass */
+    if (a + AHEAD >= a1)
+        return;
+    int64_t r = j->c->row[j->cells[a + AHEAD]];
+    const cl_cols *cols = j->cols;
+    if (cols->frho)
+        __builtin_prefetch(cols->frho + r);
+    for (int d = 0; d < 3; d++)
+        if (cols->fvel[d])
+            __builtin_prefetch(cols->fvel[d] + r);
+    if (cols->fp)
+        __builtin_prefetch(cols->fp + r);
 }
 
-/* The cell's extent, at its image nearest ref, into the bounding box. */
-static void grow_bbox(cl_stats *s, const double x[3], const double ref[3], double dx,
-                      double box)
+static int64_t nblocks(int64_t n)
 {
+    return (n + CL_BLOCK - 1) / CL_BLOCK;
+}
+
+static void block_peak(const cl_job *j, int64_t b, cl_part *p)
+{
+    int64_t a1 = (b + 1) * CL_BLOCK < j->n ? (b + 1) * CL_BLOCK : j->n;
+    const double *v = j->c->value;
+    int64_t ip = j->cells[b * CL_BLOCK];
+    for (int64_t a = b * CL_BLOCK + 1; a < a1; a++)
+        if (v[j->cells[a]] > v[ip])
+            ip = j->cells[a];
+    p->peak = ip;
+}
+
+/* Masses, volumes, first moments, thermal energy and extent of block b. */
+static void block_sums(const cl_job *j, int64_t b, cl_part *p)
+{
+    const cl_cols *cols = j->cols;
+    double box = j->ph->boxlen, g1 = j->ph->gamma - 1;
+    int64_t a1 = (b + 1) * CL_BLOCK < j->n ? (b + 1) * CL_BLOCK : j->n;
+    memset(p, 0, offsetof(cl_part, peak));
+    p->dxmin = box;
     for (int d = 0; d < 3; d++) {
-        double u = ref[d] + wrap_delta(x[d] - ref[d], box);
-        s->bbox_lo[d] = fmin(s->bbox_lo[d], u - 0.5 * dx);
-        s->bbox_hi[d] = fmax(s->bbox_hi[d], u + 0.5 * dx);
+        p->lo[d] = INFINITY;
+        p->hi[d] = -INFINITY;
+    }
+    for (int64_t a = b * CL_BLOCK; a < a1; a++) {
+        prefetch(j, a, a1);
+        int64_t i = j->cells[a], r = j->c->row[i];
+        cl_key k = j->c->key[i];
+        double s = j->scale[k.level], dx = s * box, vol = dx * dx * dx;
+        double m = get(cols->rho, cols->frho, r) * vol;
+        double x[3] = {(k.x + 0.5) * s * box, (k.y + 0.5) * s * box, (k.z + 0.5) * s * box};
+        p->dxmin = dx < p->dxmin ? dx : p->dxmin;
+        p->mass += m;
+        p->volume += vol;
+        for (int d = 0; d < 3; d++) {
+            double u = wrap_delta(x[d] - j->ref[d], box);
+            double lo = j->ref[d] + u - 0.5 * dx, hi = j->ref[d] + u + 0.5 * dx;
+            p->lo[d] = lo < p->lo[d] ? lo : p->lo[d]; /* finite: fmin without the call */
+            p->hi[d] = hi > p->hi[d] ? hi : p->hi[d];
+            p->mx[d] += m * u;
+            if (cols->vel[0])
+                p->mv[d] += m * get(cols->vel[d], cols->fvel[d], r);
+        }
+        if (cols->p) {
+            double pvol = get(cols->p, cols->fp, r) * vol;
+            p->e_therm += pvol / g1;
+            p->pv += pvol;
+        }
     }
 }
 
-/* 0, or -1 out of memory (for the half-mass radius's sort). */
+/* Second moments of block b about the centre of mass and bulk velocity;
+ * fills the block's rows of the rm table. */
+static void block_spread(const cl_job *j, int64_t b, cl_part *p)
+{
+    const cl_cols *cols = j->cols;
+    double box = j->ph->boxlen;
+    int64_t a1 = (b + 1) * CL_BLOCK < j->n ? (b + 1) * CL_BLOCK : j->n;
+    p->r2max = 0;
+    p->k2 = 0;
+    for (int64_t a = b * CL_BLOCK; a < a1; a++) {
+        prefetch(j, a, a1);
+        int64_t i = j->cells[a], r = j->c->row[i];
+        cl_key k = j->c->key[i];
+        double s = j->scale[k.level], dx = s * box, r2 = 0, u2 = 0;
+        double m = get(cols->rho, cols->frho, r) * dx * dx * dx;
+        double x[3] = {(k.x + 0.5) * s * box, (k.y + 0.5) * s * box, (k.z + 0.5) * s * box};
+        for (int d = 0; d < 3; d++) {
+            double q = wrap_delta(x[d] - j->ref[d], box) - j->off[d];
+            r2 += q * q;
+            if (cols->vel[0]) {
+                double u = get(cols->vel[d], cols->fvel[d], r) - j->vel[d];
+                u2 += u * u;
+            }
+        }
+        p->r2max = r2 > p->r2max ? r2 : p->r2max;
+        p->k2 += m * u2;
+        j->rm[a] = (cl_rm){r2, m};
+    }
+}
+
+typedef void (*block_fn)(const cl_job *j, int64_t b, cl_part *p);
+
+/* fn on every block of the job: in parallel when the clump is large (the
+ * blocks, and so the sums, are the same either way). */
+static void each_block(const cl_job *j, block_fn fn, cl_part *parts)
+{
+    int64_t nb = nblocks(j->n);
+    if (nb < 2) {
+        fn(j, 0, parts);
+        return;
+    }
+#pragma omp parallel for schedule(dynamic, 1) num_threads(j->c->threads)
+    for (int64_t b = 0; b < nb; b++)
+        fn(j, b, &parts[b]);
+}
+
+/* Block partial sums merged in block order: the result depends on the
+ * members alone, not on the threads. */
+static void merge_sums(const cl_part *parts, int64_t nb, cl_part *t)
+{
+    *t = parts[0];
+    for (int64_t b = 1; b < nb; b++) {
+        const cl_part *p = &parts[b];
+        t->mass += p->mass;
+        t->volume += p->volume;
+        t->e_therm += p->e_therm;
+        t->pv += p->pv;
+        t->dxmin = p->dxmin < t->dxmin ? p->dxmin : t->dxmin;
+        for (int d = 0; d < 3; d++) {
+            t->mx[d] += p->mx[d];
+            t->mv[d] += p->mv[d];
+            t->lo[d] = fmin(t->lo[d], p->lo[d]);
+            t->hi[d] = fmax(t->hi[d], p->hi[d]);
+        }
+    }
+}
+
+/* The statistics of one clump, its blocks in parallel when `wide`. 0, or
+ * -1 out of memory. */
 static int clump_stats(const cl_cells *c, const cl_cols *cols, const int64_t *cells, int64_t n,
                        const cl_phys *ph, cl_stats *s)
 {
     memset(s, 0, sizeof *s);
-    cl_rm *rm = sk_malloc((size_t)(n + 1) * sizeof *rm);
-    if (!rm)
+    int64_t nb = nblocks(n);
+    cl_part one, *parts = nb > 1 ? sk_malloc((size_t)nb * sizeof *parts) : &one;
+    cl_job j = {.c = c, .cols = cols, .ph = ph, .cells = cells, .n = n};
+    j.rm = sk_malloc((size_t)(n + 1) * sizeof *j.rm);
+    if (!parts || !j.rm) {
+        if (parts != &one)
+            sk_free(parts);
+        sk_free(j.rm);
         return -1;
-    for (int d = 0; d < 3; d++) {
-        s->bbox_lo[d] = INFINITY;
-        s->bbox_hi[d] = -INFINITY;
     }
-    double pv = 0;
+    for (int l = 0; l <= CL_MAX_LEVEL; l++)
+        j.scale[l] = ldexp(1.0, -l);
+    double box = ph->boxlen;
     s->n_cells = n;
     s->first = cells[0];
-    int64_t ip = cells[0];
-    for (int64_t a = 1; a < n; a++)
-        if (c->value[cells[a]] > c->value[ip])
-            ip = cells[a];
-    double ref[3], box = ph->boxlen, mx[3] = {0, 0, 0}, mv[3] = {0, 0, 0}, dxmin = box;
-    centre(c, ip, box, ref);
+    each_block(&j, block_peak, parts);
+    int64_t ip = parts[0].peak;
+    for (int64_t b = 1; b < nb; b++)
+        if (c->value[parts[b].peak] > c->value[ip])
+            ip = parts[b].peak;
+    centre(c, ip, box, j.ref);
     s->peak = c->value[ip];
-    memcpy(s->peak_pos, ref, sizeof ref);
-    for (int64_t a = 0; a < n; a++) {
-        int64_t i = cells[a], r = c->row[i];
-        double dx = ldexp(box, -c->key[i].level), vol = dx * dx * dx, x[3];
-        double m = sk_column_get_double(cols->rho, r) * vol;
-        dxmin = dx < dxmin ? dx : dxmin;
-        centre(c, i, box, x);
-        grow_bbox(s, x, ref, dx, box);
-        s->mass += m;
-        s->volume += vol;
-        for (int d = 0; d < 3; d++) {
-            mx[d] += m * wrap_delta(x[d] - ref[d], box);
-            if (cols->vel[0])
-                mv[d] += m * sk_column_get_double(cols->vel[d], r);
-        }
-        if (cols->p) {
-            double pvol = sk_column_get_double(cols->p, r) * vol;
-            s->e_therm += pvol / (ph->gamma - 1);
-            pv += pvol;
-        }
-    }
+    memcpy(s->peak_pos, j.ref, sizeof j.ref);
+    each_block(&j, block_sums, parts);
+    cl_part t;
+    merge_sums(parts, nb, &t);
+    s->mass = t.mass;
+    s->volume = t.volume;
+    s->e_therm = t.e_therm;
+    memcpy(s->bbox_lo, t.lo, sizeof t.lo);
+    memcpy(s->bbox_hi, t.hi, sizeof t.hi);
     /* sum m T / M with T = tfactor p / rho and m = rho V */
-    s->temperature = s->mass > 0 ? ph->tfactor * pv / s->mass : 0;
-    double off[3];
+    s->temperature = s->mass > 0 ? ph->tfactor * t.pv / s->mass : 0;
     for (int d = 0; d < 3; d++) {
-        off[d] = s->mass > 0 ? mx[d] / s->mass : 0;
-        s->com[d] = ref[d] + off[d];
+        j.off[d] = s->mass > 0 ? t.mx[d] / s->mass : 0;
+        s->com[d] = j.ref[d] + j.off[d];
         s->com[d] -= box * floor(s->com[d] / box);
-        s->vel[d] = s->mass > 0 ? mv[d] / s->mass : 0;
+        s->vel[d] = j.vel[d] = s->mass > 0 ? t.mv[d] / s->mass : 0;
     }
+    each_block(&j, block_spread, parts);
     double r2max = 0, k2 = 0;
-    for (int64_t a = 0; a < n; a++) {
-        int64_t i = cells[a], r = c->row[i];
-        double dx = ldexp(box, -c->key[i].level), x[3], r2 = 0, u2 = 0;
-        double m = sk_column_get_double(cols->rho, r) * dx * dx * dx;
-        centre(c, i, box, x);
-        for (int d = 0; d < 3; d++) {
-            double q = wrap_delta(x[d] - ref[d], box) - off[d];
-            r2 += q * q;
-            if (cols->vel[0]) {
-                double u = sk_column_get_double(cols->vel[d], r) - s->vel[d];
-                u2 += u * u;
-            }
-        }
-        r2max = r2 > r2max ? r2 : r2max;
-        k2 += m * u2;
-        rm[a] = (cl_rm){r2, m};
+    for (int64_t b = 0; b < nb; b++) {
+        r2max = parts[b].r2max > r2max ? parts[b].r2max : r2max;
+        k2 += parts[b].k2;
     }
-    s->radius = fmax(sqrt(r2max), 0.5 * dxmin);
-    s->r_half = cl_half_mass_radius(rm, n, s->mass);
-    sk_free(rm);
+    s->radius = fmax(sqrt(r2max), 0.5 * t.dxmin);
+    s->r_half = cl_half_mass_radius(j.rm, n, s->mass);
+    sk_free(j.rm);
+    if (parts != &one)
+        sk_free(parts);
     s->sigma_v = s->mass > 0 ? sqrt(k2 / s->mass) : 0;
     s->e_kin = 0.5 * k2;
     s->e_grav = -0.6 * ph->G * s->mass * s->mass / s->radius;
@@ -158,11 +286,22 @@ int cl_stats_compute(const cl_cells *c, const sk_table *t, const int64_t *start,
         cols.vel[d] = float_col(t, vn[d]);
     if (!cols.vel[0] || !cols.vel[1] || !cols.vel[2])
         cols.vel[0] = cols.vel[1] = cols.vel[2] = NULL;
+    for (int d = 0; d < 3; d++)
+        cols.fvel[d] = cols.vel[d] && cols.vel[d]->type == SK_FLOAT64 ? cols.vel[d]->data : NULL;
+    cols.frho = cols.rho->type == SK_FLOAT64 ? cols.rho->data : NULL;
+    cols.fp = cols.p && cols.p->type == SK_FLOAT64 ? cols.p->data : NULL;
+    /* Clumps of one block, one per thread; larger ones one after the
+     * other, each with its blocks spread over the threads. */
     int failed = 0;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(c->threads) reduction(| : failed)
     for (int64_t k = 0; k < nclumps; k++)
-        failed |= clump_stats(c, &cols, members + start[k], start[k + 1] - start[k], ph,
-                              &out[k]) != 0;
+        if (start[k + 1] - start[k] <= CL_BLOCK)
+            failed |= clump_stats(c, &cols, members + start[k], start[k + 1] - start[k], ph,
+                                  &out[k]) != 0;
+    for (int64_t k = 0; k < nclumps && !failed; k++)
+        if (start[k + 1] - start[k] > CL_BLOCK)
+            failed |= clump_stats(c, &cols, members + start[k], start[k + 1] - start[k], ph,
+                                  &out[k]) != 0;
     if (failed)
         return sk_fail(err, SK_ERR_NOMEM, NULL, -1,
                        "clumps: out of memory for the half-mass radii");
