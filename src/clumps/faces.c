@@ -13,6 +13,8 @@
  *    leaves its oct (the +x face when x is odd, the -x face when it is
  *    even), when no same-level cell is there: the coarser leaf, if any,
  *    is the first leaf among the ancestors of the cell across that face.
+ *    This second phase runs once the first has marked which cells have a
+ *    same-level cell across that face.
  * Faces inside an oct never lead to a coarser cell (the parent there is
  * the cell's own parent, refined). */
 #include <string.h>
@@ -41,6 +43,10 @@ static int xyz_less(const cl_key *a, const cl_key *b)
 static int64_t seek(const cl_key *key, level_range r, int64_t *f, cl_key t)
 {
     int64_t p = *f < r.lo ? r.lo : (*f > r.hi ? r.hi : *f), lo, hi;
+    if (p + 1 < r.hi && key[p + 1].z == t.z && key[p + 1].y == t.y && key[p + 1].x == t.x) {
+        *f = p + 1; /* one step on from the last: the usual case */
+        return p + 1;
+    }
     if (p < r.hi && xyz_less(&key[p], &t)) { /* forwards: key[p] < t */
         int64_t step = 1;
         lo = p + 1;
@@ -77,9 +83,9 @@ typedef struct faces_ctx {
     int64_t *parent;
 } faces_ctx;
 
-/* A walker's fingers: same level, per axis, up and down; coarser levels. */
+/* A walker's fingers: same level, per axis; coarser levels. */
 typedef struct fingers {
-    int64_t up[3], down[3], coarse[CL_MAX_LEVEL + 1];
+    int64_t up[3], coarse[CL_MAX_LEVEL + 1];
 } fingers;
 
 static int32_t *axis(cl_key *k, int a)
@@ -100,7 +106,11 @@ static int64_t coarser_leaf(const faces_ctx *x, cl_key k, fingers *f)
     return -1;
 }
 
-static void link_cell(const faces_ctx *x, int64_t i, fingers *f)
+/* Phase 1: cell i and the same-level cells across its upper faces. When
+ * that face leaves the oct (odd coordinate), both cells have a same-level
+ * cell across their oct-leaving face: marked in out[3 * cell + axis]
+ * (each byte is written by one cell only, no race). */
+static void link_same(const faces_ctx *x, int64_t i, fingers *f, uint8_t *out)
 {
     const cl_cells *c = x->c;
     cl_key me = c->key[i];
@@ -110,23 +120,46 @@ static void link_cell(const faces_ctx *x, int64_t i, fingers *f)
         int32_t v = *axis(&me, a);
         cl_key t = me;
         *axis(&t, a) = v == side_1 ? 0 : v + 1;
-        int64_t j = seek(c->key, r, &f->up[a], t);
-        if (j >= 0 && j != i)
-            cl_uf_unite(x->parent, i, j);
-        if (me.level == c->lmin)
+        int64_t j = a == 2 && i + 1 < r.hi && c->key[i + 1].z == t.z && c->key[i + 1].y == t.y &&
+                            c->key[i + 1].x == t.x
+                        ? i + 1 /* the next cell, most often */
+                        : seek(c->key, r, &f->up[a], t);
+        if (j < 0 || j == i)
             continue;
-        if (!(v & 1)) { /* the face leaving the oct is the lower one */
+        cl_uf_unite(x->parent, i, j);
+        if (v & 1)
+            out[3 * i + a] = out[3 * j + a] = 1;
+    }
+}
+
+/* Phase 2: a cell with no same-level cell across an oct-leaving face and
+ * the coarser leaf there, if any. */
+static void link_coarser(const faces_ctx *x, int64_t i, fingers *f, const uint8_t *out)
+{
+    cl_key me = x->c->key[i];
+    if (me.level == x->c->lmin)
+        return;
+    int32_t side_1 = (int32_t)(((int64_t)1 << me.level) - 1);
+    for (int a = 0; a < 3; a++) {
+        if (out[3 * i + a])
+            continue;
+        int32_t v = *axis(&me, a);
+        cl_key t = me;
+        if (v & 1)
+            *axis(&t, a) = v == side_1 ? 0 : v + 1;
+        else
             *axis(&t, a) = v == 0 ? side_1 : v - 1;
-            j = seek(c->key, r, &f->down[a], t);
-        }
-        if (j < 0 && (j = coarser_leaf(x, t, f)) >= 0)
+        int64_t j = coarser_leaf(x, t, f);
+        if (j >= 0)
             cl_uf_unite(x->parent, i, j);
     }
 }
 
 int cl_find_faces(const cl_cells *c, int64_t *label, sk_error *err)
 {
-    (void)err;
+    uint8_t *out = sk_calloc((size_t)c->n + 1, 3);
+    if (!out)
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "clumps: out of memory for the faces");
     faces_ctx x = {.c = c, .parent = label};
     for (int l = 0; l <= CL_MAX_LEVEL; l++)
         x.lev[l] = (level_range){0, 0};
@@ -138,14 +171,21 @@ int cl_find_faces(const cl_cells *c, int64_t *label, sk_error *err)
     }
     const int64_t chunk = 4096;
     int64_t nchunks = (c->n + chunk - 1) / chunk;
+    for (int phase = 0; phase < 2; phase++) {
 #pragma omp parallel for schedule(dynamic, 1) num_threads(c->threads)
-    for (int64_t k = 0; k < nchunks; k++) {
-        fingers f;
-        memset(&f, 0, sizeof f);
-        int64_t end = (k + 1) * chunk < c->n ? (k + 1) * chunk : c->n;
-        for (int64_t i = k * chunk; i < end; i++)
-            link_cell(&x, i, &f);
+        for (int64_t k = 0; k < nchunks; k++) {
+            fingers f;
+            memset(&f, 0, sizeof f);
+            int64_t end = (k + 1) * chunk < c->n ? (k + 1) * chunk : c->n;
+            for (int64_t i = k * chunk; i < end; i++) {
+                if (phase == 0)
+                    link_same(&x, i, &f, out);
+                else
+                    link_coarser(&x, i, &f, out);
+            }
+        }
     }
+    sk_free(out);
 #pragma omp parallel for schedule(static) num_threads(c->threads)
     for (int64_t i = 0; i < c->n; i++)
         __atomic_store_n(&label[i], cl_uf_find(label, i), __ATOMIC_RELAXED);
