@@ -11,7 +11,6 @@
 
 typedef struct cl_cols {
     const sk_column *rho, *vel[3], *p;
-    const double *frho, *fvel[3], *fp; /* the same when float64, else NULL */
 } cl_cols;
 
 /* nearbyint (round half to even) for |q| < 2^51, without the libm call
@@ -50,36 +49,26 @@ typedef struct cl_part {
     int64_t peak; /* the block's first largest value */
 } cl_part;
 
+/* A cell's density, velocity and pressure, copied from its row into cell
+ * order once (gather_rows), so that the passes over a clump's members
+ * walk memory in order rather than jump about the table. */
+typedef struct cl_gathered {
+    double rho, v[3], p;
+} cl_gathered;
+
 /* One clump: its members, the reference point (its peak cell's centre), the
  * centre of mass and bulk velocity offsets once known, the rm table. */
 typedef struct cl_job {
     const cl_cells *c;
-    const cl_cols *cols;
     const cl_phys *ph;
     const int64_t *cells;
     int64_t n;
     double ref[3], off[3], vel[3];
     double scale[CL_MAX_LEVEL + 1]; /* 2^-level */
     cl_rm *rm;
+    const cl_gathered *got; /* per cell */
+    int has_vel, has_p;     /* the table has them */
 } cl_job;
-
-/* The rows a few members ahead are far apart in the table (the members
- * are in canonical order, the rows in file order): ask for them early. */
-#define AHEAD 16
-static void prefetch(const cl_job *j, int64_t a, int64_t a1)
-{
-    if (a + AHEAD >= a1)
-        return;
-    int64_t r = j->c->row[j->cells[a + AHEAD]];
-    const cl_cols *cols = j->cols;
-    if (cols->frho)
-        __builtin_prefetch(cols->frho + r);
-    for (int d = 0; d < 3; d++)
-        if (cols->fvel[d])
-            __builtin_prefetch(cols->fvel[d] + r);
-    if (cols->fp)
-        __builtin_prefetch(cols->fp + r);
-}
 
 static int64_t nblocks(int64_t n)
 {
@@ -100,7 +89,6 @@ static void block_peak(const cl_job *j, int64_t b, cl_part *p)
 /* Masses, volumes, first moments, thermal energy and extent of block b. */
 static void block_sums(const cl_job *j, int64_t b, cl_part *p)
 {
-    const cl_cols *cols = j->cols;
     double box = j->ph->boxlen, g1 = j->ph->gamma - 1;
     int64_t a1 = (b + 1) * CL_BLOCK < j->n ? (b + 1) * CL_BLOCK : j->n;
     memset(p, 0, offsetof(cl_part, peak));
@@ -110,11 +98,11 @@ static void block_sums(const cl_job *j, int64_t b, cl_part *p)
         p->hi[d] = -INFINITY;
     }
     for (int64_t a = b * CL_BLOCK; a < a1; a++) {
-        prefetch(j, a, a1);
-        int64_t i = j->cells[a], r = j->c->row[i];
+        int64_t i = j->cells[a];
         cl_key k = j->c->key[i];
         double s = j->scale[k.level], dx = s * box, vol = dx * dx * dx;
-        double m = get(cols->rho, cols->frho, r) * vol;
+        const cl_gathered *g = &j->got[i];
+        double m = g->rho * vol;
         double x[3] = {(k.x + 0.5) * s * box, (k.y + 0.5) * s * box, (k.z + 0.5) * s * box};
         p->dxmin = dx < p->dxmin ? dx : p->dxmin;
         p->mass += m;
@@ -125,11 +113,11 @@ static void block_sums(const cl_job *j, int64_t b, cl_part *p)
             p->lo[d] = lo < p->lo[d] ? lo : p->lo[d]; /* finite: fmin without the call */
             p->hi[d] = hi > p->hi[d] ? hi : p->hi[d];
             p->mx[d] += m * u;
-            if (cols->vel[0])
-                p->mv[d] += m * get(cols->vel[d], cols->fvel[d], r);
+            if (j->has_vel)
+                p->mv[d] += m * g->v[d];
         }
-        if (cols->p) {
-            double pvol = get(cols->p, cols->fp, r) * vol;
+        if (j->has_p) {
+            double pvol = g->p * vol;
             p->e_therm += pvol / g1;
             p->pv += pvol;
         }
@@ -140,23 +128,21 @@ static void block_sums(const cl_job *j, int64_t b, cl_part *p)
  * fills the block's rows of the rm table. */
 static void block_spread(const cl_job *j, int64_t b, cl_part *p)
 {
-    const cl_cols *cols = j->cols;
     double box = j->ph->boxlen;
     int64_t a1 = (b + 1) * CL_BLOCK < j->n ? (b + 1) * CL_BLOCK : j->n;
     p->r2max = 0;
     p->k2 = 0;
     for (int64_t a = b * CL_BLOCK; a < a1; a++) {
-        prefetch(j, a, a1);
-        int64_t i = j->cells[a], r = j->c->row[i];
-        cl_key k = j->c->key[i];
+        const cl_gathered *g = &j->got[j->cells[a]];
+        cl_key k = j->c->key[j->cells[a]];
         double s = j->scale[k.level], dx = s * box, r2 = 0, u2 = 0;
-        double m = get(cols->rho, cols->frho, r) * dx * dx * dx;
+        double m = g->rho * dx * dx * dx;
         double x[3] = {(k.x + 0.5) * s * box, (k.y + 0.5) * s * box, (k.z + 0.5) * s * box};
         for (int d = 0; d < 3; d++) {
             double q = wrap_delta(x[d] - j->ref[d], box) - j->off[d];
             r2 += q * q;
-            if (cols->vel[0]) {
-                double u = get(cols->vel[d], cols->fvel[d], r) - j->vel[d];
+            if (j->has_vel) {
+                double u = g->v[d] - j->vel[d];
                 u2 += u * u;
             }
         }
@@ -205,13 +191,14 @@ static void merge_sums(const cl_part *parts, int64_t nb, cl_part *t)
 
 /* The statistics of one clump, its blocks in parallel when `wide`. 0, or
  * -1 out of memory. */
-static int clump_stats(const cl_cells *c, const cl_cols *cols, const int64_t *cells, int64_t n,
-                       const cl_phys *ph, cl_stats *s)
+static int clump_stats(const cl_cells *c, const cl_gathered *got, const cl_cols *cols,
+                       const int64_t *cells, int64_t n, const cl_phys *ph, cl_stats *s)
 {
     memset(s, 0, sizeof *s);
     int64_t nb = nblocks(n);
     cl_part one, *parts = nb > 1 ? sk_malloc((size_t)nb * sizeof *parts) : &one;
-    cl_job j = {.c = c, .cols = cols, .ph = ph, .cells = cells, .n = n};
+    cl_job j = {.c = c, .ph = ph, .cells = cells, .n = n, .got = got,
+                .has_vel = cols->vel[0] != NULL, .has_p = cols->p != NULL};
     j.rm = sk_malloc((size_t)(n + 1) * sizeof *j.rm);
     if (!parts || !j.rm) {
         if (parts != &one)
@@ -273,6 +260,52 @@ static const sk_column *float_col(const sk_table *t, const char *name)
     return col && col->type != SK_CATEGORY ? col : NULL;
 }
 
+static const double *f64(const sk_column *col)
+{
+    return col && col->type == SK_FLOAT64 ? col->data : NULL;
+}
+
+/* got[i] for every cell i from its row. The rows are in file order, the
+ * cells in canonical order: rather than jump about five columns per cell,
+ * the table is read in row order (each thread a stretch of rows) and each
+ * cell's record written once where it goes. NULL out of memory. */
+static cl_gathered *gather_rows(const cl_cells *c, const sk_table *t, const cl_cols *cols)
+{
+    int64_t nrows = sk_table_nrows(t);
+    int64_t *cell = sk_malloc((size_t)(nrows + 1) * sizeof *cell);
+    cl_gathered *got = sk_malloc((size_t)(c->n + 1) * sizeof *got);
+    if (!cell || !got) {
+        sk_free(cell);
+        sk_free(got);
+        return NULL;
+    }
+    const double *rho = f64(cols->rho), *p = f64(cols->p);
+    const double *v[3] = {f64(cols->vel[0]), f64(cols->vel[1]), f64(cols->vel[2])};
+#pragma omp parallel num_threads(c->threads)
+    {
+#pragma omp for schedule(static)
+        for (int64_t r = 0; r < nrows; r++)
+            cell[r] = -1;
+#pragma omp for schedule(static)
+        for (int64_t i = 0; i < c->n; i++)
+            cell[c->row[i]] = i;
+#pragma omp for schedule(static)
+        for (int64_t r = 0; r < nrows; r++) {
+            int64_t i = cell[r];
+            if (i < 0)
+                continue;
+            cl_gathered g = {get(cols->rho, rho, r), {0, 0, 0}, 0};
+            for (int d = 0; cols->vel[0] && d < 3; d++)
+                g.v[d] = get(cols->vel[d], v[d], r);
+            if (cols->p)
+                g.p = get(cols->p, p, r);
+            got[i] = g;
+        }
+    }
+    sk_free(cell);
+    return got;
+}
+
 int cl_stats_compute(const cl_cells *c, const sk_table *t, const int64_t *start,
                      const int64_t *members, int64_t nclumps, const cl_phys *ph, cl_stats *out,
                      sk_error *err)
@@ -286,22 +319,22 @@ int cl_stats_compute(const cl_cells *c, const sk_table *t, const int64_t *start,
         cols.vel[d] = float_col(t, vn[d]);
     if (!cols.vel[0] || !cols.vel[1] || !cols.vel[2])
         cols.vel[0] = cols.vel[1] = cols.vel[2] = NULL;
-    for (int d = 0; d < 3; d++)
-        cols.fvel[d] = cols.vel[d] && cols.vel[d]->type == SK_FLOAT64 ? cols.vel[d]->data : NULL;
-    cols.frho = cols.rho->type == SK_FLOAT64 ? cols.rho->data : NULL;
-    cols.fp = cols.p && cols.p->type == SK_FLOAT64 ? cols.p->data : NULL;
+    cl_gathered *got = gather_rows(c, t, &cols);
+    if (!got)
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "clumps: out of memory for the statistics");
     /* Clumps of one block, one per thread; larger ones one after the
      * other, each with its blocks spread over the threads. */
     int failed = 0;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(c->threads) reduction(| : failed)
     for (int64_t k = 0; k < nclumps; k++)
         if (start[k + 1] - start[k] <= CL_BLOCK)
-            failed |= clump_stats(c, &cols, members + start[k], start[k + 1] - start[k], ph,
-                                  &out[k]) != 0;
+            failed |= clump_stats(c, got, &cols, members + start[k], start[k + 1] - start[k],
+                                  ph, &out[k]) != 0;
     for (int64_t k = 0; k < nclumps && !failed; k++)
         if (start[k + 1] - start[k] > CL_BLOCK)
-            failed |= clump_stats(c, &cols, members + start[k], start[k + 1] - start[k], ph,
-                                  &out[k]) != 0;
+            failed |= clump_stats(c, got, &cols, members + start[k], start[k + 1] - start[k],
+                                  ph, &out[k]) != 0;
+    sk_free(got);
     if (failed)
         return sk_fail(err, SK_ERR_NOMEM, NULL, -1,
                        "clumps: out of memory for the half-mass radii");
