@@ -145,15 +145,25 @@ static int in_box(cl_key k)
     return side && k.x >= 0 && k.y >= 0 && k.z >= 0 && k.x < side && k.y < side && k.z < side;
 }
 
+static int bits_for(int64_t v)
+{
+    int b = 1;
+    while (b < 63 && ((int64_t)1 << b) <= v)
+        b++;
+    return b;
+}
+
 /* The cells' keys and rows in canonical order into c->key and c->row:
- * packed and radix sorted, or (levels too deep to pack) by qsort. */
+ * packed and radix sorted (key and row in one word when they fit, else
+ * two), or (levels too deep to pack) by qsort. */
 static int sort_cells(cl_cells *c, const sk_table *t, const sk_column *field, double threshold,
                       int top, const int32_t *col[4], sk_error *err)
 {
     int64_t nrows = sk_table_nrows(t), n = 0;
     const double *f = field->type == SK_FLOAT64 ? field->data : NULL;
-    int bits = cl_pack_bits(top);
-    cl_packed *p = bits >= 0 ? sk_malloc((size_t)(c->n + 1) * sizeof *p) : NULL;
+    int bits = cl_pack_bits(top), keybits = 3 * bits + bits_for(top);
+    int rowbits = bits_for(nrows), w = keybits + rowbits <= 64 ? 1 : 2, lo = w == 1 ? rowbits : 0;
+    uint64_t *p = bits >= 0 ? sk_malloc((size_t)(c->n + 1) * (size_t)w * sizeof *p) : NULL;
     cl_sortrec *rec = bits < 0 ? sk_malloc((size_t)(c->n + 1) * sizeof *rec) : NULL;
     if (!p && !rec)
         return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "clumps: out of memory for %lld cells",
@@ -167,10 +177,13 @@ static int sort_cells(cl_cells *c, const sk_table *t, const sk_column *field, do
             sk_free(rec);
             return outside(r, k, err);
         }
-        if (p)
-            p[n++] = (cl_packed){cl_pack(k, bits), r};
+        if (rec)
+            rec[n] = (cl_sortrec){k, r};
+        else if (w == 1)
+            p[n] = cl_pack(k, bits) << rowbits | (uint64_t)r;
         else
-            rec[n++] = (cl_sortrec){k, r};
+            p[2 * n] = cl_pack(k, bits), p[2 * n + 1] = (uint64_t)r;
+        n++;
     }
     if (rec) {
         qsort(rec, (size_t)n, sizeof *rec, rec_cmp);
@@ -181,18 +194,16 @@ static int sort_cells(cl_cells *c, const sk_table *t, const sk_column *field, do
         sk_free(rec);
         return SK_OK;
     }
-    int levelbits = 1;
-    while ((1 << levelbits) <= top)
-        levelbits++;
-    if (cl_radix_sort(&p, n, 3 * bits + levelbits, c->threads)) {
+    if (cl_radix_sort(&p, n, w, lo, lo + keybits, c->threads)) {
         sk_free(p);
         return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "clumps: out of memory for %lld cells",
                        (long long)n);
     }
+    uint64_t rowmask = ((uint64_t)1 << rowbits) - 1;
 #pragma omp parallel for schedule(static) num_threads(c->threads)
     for (int64_t i = 0; i < n; i++) {
-        c->key[i] = cl_unpack(p[i].k, bits);
-        c->row[i] = p[i].row;
+        c->key[i] = cl_unpack(w == 1 ? p[i] >> rowbits : p[2 * i], bits);
+        c->row[i] = (int64_t)(w == 1 ? p[i] & rowmask : p[2 * i + 1]);
     }
     sk_free(p);
     return SK_OK;

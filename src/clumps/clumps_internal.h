@@ -49,17 +49,13 @@ typedef struct cl_graph {
 /* A cell's key packed into one word in the same order, `bits` bits a
  * coordinate (sort.c); cl_pack_bits: the bits for levels up to top, or -1
  * when they do not fit (then the cells are sorted by qsort). */
-typedef struct cl_packed {
-    uint64_t k;
-    int64_t row;
-} cl_packed;
 int cl_pack_bits(int top);
 uint64_t cl_pack(cl_key k, int bits);
 cl_key cl_unpack(uint64_t k, int bits);
-/* Sorts (*a)[0..n) by k (distinct keys) over the low keybits bits; *a
- * then points to the sorted copy (the other one freed). 0, or -1 out of
- * memory (*a unchanged). */
-int cl_radix_sort(cl_packed **a, int64_t n, int keybits, int threads);
+/* Stable sort of (*a)[0..n), elements of w (1 or 2) words, by bits
+ * [lo, hi) of their first word; *a then points to the sorted copy (the
+ * other one freed). 0, or -1 out of memory (*a unchanged). */
+int cl_radix_sort(uint64_t **a, int64_t n, int w, int lo, int hi, int threads);
 
 int cl_cells_build(cl_cells *c, const sk_table *t, const sk_column *field, double threshold,
                    int threads, sk_error *err);

@@ -1,7 +1,10 @@
 /* The cells' canonical order, fast: (level, x, y, z) packed into one word
- * (fewest bits the levels present need) and sorted by an LSD radix sort
- * whose passes are split over the threads. The keys are distinct once the
- * duplicates are refused, so the order is the same for any split. */
+ * (the fewest bits the levels present need), with the row in the same
+ * word's low bits when both fit, else in a second word, and sorted by an
+ * LSD radix sort whose passes are split over the threads. The keys are
+ * distinct once the duplicates are refused (and a stable sort keeps
+ * duplicates in row order, next to each other, for that check), so the
+ * order is the same for any split. */
 #include "clumps_internal.h"
 #include "snapkit/memory.h"
 
@@ -26,10 +29,10 @@ cl_key cl_unpack(uint64_t k, int bits)
                     (int32_t)(k >> bits & m), (int32_t)(k & m)};
 }
 
-/* One pass by the digit at `shift`: slice s of the input counts its
- * digits, the counts are turned into each (digit, slice)'s first place,
- * and every slice scatters its records, keeping their order. */
-static void pass(const cl_packed *a, cl_packed *b, int64_t n, int shift, int slices,
+/* One pass by the digit at `shift` of word 0 of elements of w words:
+ * slice s of the input counts its digits, the counts become each (digit,
+ * slice)'s first place, and every slice scatters its elements in order. */
+static void pass(const uint64_t *a, uint64_t *b, int64_t n, int w, int shift, int slices,
                  int64_t (*count)[NDIGIT])
 {
 #pragma omp parallel for schedule(static, 1) num_threads(slices)
@@ -38,7 +41,7 @@ static void pass(const cl_packed *a, cl_packed *b, int64_t n, int shift, int sli
         for (int d = 0; d < NDIGIT; d++)
             count[s][d] = 0;
         for (int64_t i = lo; i < hi; i++)
-            count[s][a[i].k >> shift & (NDIGIT - 1)]++;
+            count[s][a[i * w] >> shift & (NDIGIT - 1)]++;
     }
     int64_t at = 0;
     for (int d = 0; d < NDIGIT; d++)
@@ -50,24 +53,28 @@ static void pass(const cl_packed *a, cl_packed *b, int64_t n, int shift, int sli
 #pragma omp parallel for schedule(static, 1) num_threads(slices)
     for (int s = 0; s < slices; s++) {
         int64_t lo = n * s / slices, hi = n * (s + 1) / slices;
-        for (int64_t i = lo; i < hi; i++)
-            b[count[s][a[i].k >> shift & (NDIGIT - 1)]++] = a[i];
+        for (int64_t i = lo; i < hi; i++) {
+            int64_t to = count[s][a[i * w] >> shift & (NDIGIT - 1)]++;
+            b[to * w] = a[i * w];
+            if (w == 2)
+                b[to * w + 1] = a[i * w + 1];
+        }
     }
 }
 
-int cl_radix_sort(cl_packed **a, int64_t n, int keybits, int threads)
+int cl_radix_sort(uint64_t **a, int64_t n, int w, int lo, int hi, int threads)
 {
     int slices = threads > 1 && n > 100000 ? threads : 1;
-    cl_packed *b = sk_malloc((size_t)(n + 1) * sizeof *b), *from = *a, *to = b;
+    uint64_t *b = sk_malloc((size_t)(n + 1) * (size_t)w * sizeof *b), *from = *a, *to = b;
     int64_t (*count)[NDIGIT] = sk_malloc((size_t)slices * sizeof *count);
     if (!b || !count) {
         sk_free(b);
         sk_free(count);
         return -1;
     }
-    for (int shift = 0; shift < keybits; shift += DIGIT) {
-        pass(from, to, n, shift, slices, count);
-        cl_packed *t = from;
+    for (int shift = lo; shift < hi; shift += DIGIT) {
+        pass(from, to, n, w, shift, slices, count);
+        uint64_t *t = from;
         from = to;
         to = t;
     }
