@@ -108,26 +108,61 @@ static const int32_t *int_column(const sk_table *t, const char *name, sk_error *
     return c->data;
 }
 
-/* The rows at or above the threshold: how many, and their top level. */
-static int count_rows(const sk_table *t, const sk_column *field, double threshold,
-                      const int32_t *col[4], int64_t *n, int *top, sk_error *err)
+/* The table's rows in stretches, one per thread, for the two passes that
+ * pick the cells: each stretch's cells go at its own place, in row order. */
+#define MAX_SLICES 64
+typedef struct cl_slices {
+    int n;
+    int64_t rows;
+    int64_t at[MAX_SLICES + 1]; /* first cell of each stretch; at[n]: all cells */
+} cl_slices;
+
+static int64_t slice_row(const cl_slices *sl, int s)
 {
-    int64_t nrows = sk_table_nrows(t), k = 0;
+    return sl->rows * s / sl->n;
+}
+
+static double field_at(const sk_column *field, const double *f, int64_t r)
+{
+    return f ? f[r] : sk_column_get_double(field, r);
+}
+
+/* The rows at or above the threshold: how many in each stretch, and their
+ * top level; the first NaN row is an error. */
+static int count_rows(const sk_table *t, const sk_column *field, double threshold,
+                      const int32_t *col[4], int threads, cl_slices *sl, int *top, sk_error *err)
+{
+    sl->rows = sk_table_nrows(t);
+    sl->n = sl->rows > 65536 ? (threads < MAX_SLICES ? threads : MAX_SLICES) : 1;
+    int64_t nan_row = -1;
     int32_t most = 0;
-    const int32_t *lv = col[0];
     const double *f = field->type == SK_FLOAT64 ? field->data : NULL;
-    for (int64_t r = 0; r < nrows; r++) {
-        double v = f ? f[r] : sk_column_get_double(field, r);
-        if (v >= threshold) {
-            k++;
-            most = lv[r] > most ? lv[r] : most;
-        } else if (isnan(v)) {
-            return sk_fail(err, SK_ERR_FORMAT, NULL, -1,
-                           "clumps: field '%s' is NaN at row %lld (level %d, cell %d %d %d)",
-                           field->name, (long long)r, lv[r], col[1][r], col[2][r], col[3][r]);
+#pragma omp parallel for schedule(static, 1) num_threads(sl->n) reduction(max : most)
+    for (int s = 0; s < sl->n; s++) {
+        int64_t k = 0, bad = -1;
+        for (int64_t r = slice_row(sl, s); r < slice_row(sl, s + 1); r++) {
+            double v = field_at(field, f, r);
+            if (v >= threshold) {
+                k++;
+                most = col[0][r] > most ? col[0][r] : most;
+            } else if (isnan(v) && bad < 0) {
+                bad = r;
+            }
+        }
+        sl->at[s + 1] = k;
+        if (bad >= 0) {
+#pragma omp critical(cl_nan_row)
+            nan_row = nan_row < 0 || bad < nan_row ? bad : nan_row;
         }
     }
-    *n = k;
+    if (nan_row >= 0)
+        return sk_fail(err, SK_ERR_FORMAT, NULL, -1,
+                       "clumps: field '%s' is NaN at row %lld (level %d, cell %d %d %d)",
+                       field->name, (long long)nan_row, col[0][nan_row], col[1][nan_row],
+                       col[2][nan_row], col[3][nan_row]);
+    sl->at[0] = 0;
+    for (int s = 0; s < sl->n; s++)
+        sl->at[s + 1] += sl->at[s];
     *top = most;
     return SK_OK;
 }
@@ -156,34 +191,46 @@ static int bits_for(int64_t v)
 /* The cells' keys and rows in canonical order into c->key and c->row:
  * packed and radix sorted (key and row in one word when they fit, else
  * two), or (levels too deep to pack) by qsort. */
-static int sort_cells(cl_cells *c, const sk_table *t, const sk_column *field, double threshold,
-                      int top, const int32_t *col[4], sk_error *err)
+static int sort_cells(cl_cells *c, const sk_column *field, double threshold, int top,
+                      const int32_t *col[4], const cl_slices *sl, sk_error *err)
 {
-    int64_t nrows = sk_table_nrows(t), n = 0;
+    int64_t n = c->n, bad_row = -1;
     const double *f = field->type == SK_FLOAT64 ? field->data : NULL;
     int bits = cl_pack_bits(top), keybits = 3 * bits + bits_for(top);
-    int rowbits = bits_for(nrows), w = keybits + rowbits <= 64 ? 1 : 2, lo = w == 1 ? rowbits : 0;
-    uint64_t *p = bits >= 0 ? sk_malloc((size_t)(c->n + 1) * (size_t)w * sizeof *p) : NULL;
-    cl_sortrec *rec = bits < 0 ? sk_malloc((size_t)(c->n + 1) * sizeof *rec) : NULL;
+    int rowbits = bits_for(sl->rows), w = keybits + rowbits <= 64 ? 1 : 2;
+    int lo = w == 1 ? rowbits : 0;
+    uint64_t *p = bits >= 0 ? sk_malloc((size_t)(n + 1) * (size_t)w * sizeof *p) : NULL;
+    cl_sortrec *rec = bits < 0 ? sk_malloc((size_t)(n + 1) * sizeof *rec) : NULL;
     if (!p && !rec)
         return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "clumps: out of memory for %lld cells",
-                       (long long)c->n);
-    for (int64_t r = 0; r < nrows; r++) {
-        if (!((f ? f[r] : sk_column_get_double(field, r)) >= threshold))
-            continue;
-        cl_key k = {col[0][r], col[1][r], col[2][r], col[3][r]};
-        if (!in_box(k)) {
-            sk_free(p);
-            sk_free(rec);
-            return outside(r, k, err);
+                       (long long)n);
+#pragma omp parallel for schedule(static, 1) num_threads(sl->n)
+    for (int s = 0; s < sl->n; s++) {
+        int64_t i = sl->at[s], bad = -1;
+        for (int64_t r = slice_row(sl, s); r < slice_row(sl, s + 1); r++) {
+            if (!(field_at(field, f, r) >= threshold))
+                continue;
+            cl_key k = {col[0][r], col[1][r], col[2][r], col[3][r]};
+            if (!in_box(k) && bad < 0)
+                bad = r;
+            if (rec)
+                rec[i] = (cl_sortrec){k, r};
+            else if (w == 1)
+                p[i] = (in_box(k) ? cl_pack(k, bits) : 0) << rowbits | (uint64_t)r;
+            else
+                p[2 * i] = in_box(k) ? cl_pack(k, bits) : 0, p[2 * i + 1] = (uint64_t)r;
+            i++;
         }
-        if (rec)
-            rec[n] = (cl_sortrec){k, r};
-        else if (w == 1)
-            p[n] = cl_pack(k, bits) << rowbits | (uint64_t)r;
-        else
-            p[2 * n] = cl_pack(k, bits), p[2 * n + 1] = (uint64_t)r;
-        n++;
+        if (bad >= 0) {
+#pragma omp critical(cl_bad_row)
+            bad_row = bad_row < 0 || bad < bad_row ? bad : bad_row;
+        }
+    }
+    if (bad_row >= 0) {
+        sk_free(p);
+        sk_free(rec);
+        return outside(bad_row, (cl_key){col[0][bad_row], col[1][bad_row], col[2][bad_row],
+                                         col[3][bad_row]}, err);
     }
     if (rec) {
         qsort(rec, (size_t)n, sizeof *rec, rec_cmp);
@@ -230,17 +277,18 @@ int cl_cells_build(cl_cells *c, const sk_table *t, const sk_column *field, doubl
     if (!col[0] || !col[1] || !col[2] || !col[3])
         return SK_ERR_ARG;
     int top = 0;
-    int rc = count_rows(t, field, threshold, col, &c->n, &top, err);
+    cl_slices sl;
+    int rc = count_rows(t, field, threshold, col, threads, &sl, &top, err);
     if (rc != SK_OK)
         return rc;
-    int64_t n = c->n;
+    int64_t n = c->n = sl.at[sl.n];
     c->row = sk_malloc((size_t)(n ? n : 1) * sizeof *c->row);
     c->key = sk_malloc((size_t)(n ? n : 1) * sizeof *c->key);
     c->value = sk_malloc((size_t)(n ? n : 1) * sizeof *c->value);
     if (!c->row || !c->key || !c->value)
         return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "clumps: out of memory for %lld cells",
                        (long long)n);
-    if ((rc = sort_cells(c, t, field, threshold, top, col, err)) != SK_OK ||
+    if ((rc = sort_cells(c, field, threshold, top, col, &sl, err)) != SK_OK ||
         (rc = duplicates(c, err)) != SK_OK)
         return rc;
     const double *f = field->type == SK_FLOAT64 ? field->data : NULL;

@@ -98,3 +98,23 @@ def test_large_clump_same_bits_any_threads_and_row_order(table):
     for c in c1.columns:
         assert np.array_equal(c1[c], c2[c]) and np.array_equal(c1[c], c3[c]), c
     assert np.array_equal(i1, i2) and np.array_equal(i3, i1[perm])
+
+
+def test_errors_name_the_first_bad_row_of_many():
+    # more rows than one thread's share: every thread looks at its own rows
+    g = np.arange(64, dtype=np.int32)
+    x, y, z = [a.ravel() for a in np.meshgrid(g, g, g, indexing="ij")]
+    cols = {"level": np.full(len(x), 6, np.int32), "cx": x, "cy": y, "cz": z,
+            "density": np.ones(len(x))}
+    meta = {"kind": "cells", "boxlen": 1, "ndim": 3}
+    nan = dict(cols, density=cols["density"].copy())
+    nan["density"][[200000, 150000, 250000]] = np.nan
+    with pytest.raises(snapkit.Error, match="NaN at row 150000 "):
+        snapkit.clumps(snapkit.Table.from_arrays(nan, meta=meta), 0.5, threads=2)
+    out = dict(cols, cx=cols["cx"].copy())
+    out["cx"][[180000, 170000, 30]] = [64, -1, 70]
+    with pytest.raises(snapkit.Error, match="row 30: level 6, cell 70 0 30 is outside"):
+        snapkit.clumps(snapkit.Table.from_arrays(out, meta=meta), 0.5, threads=2)
+    out["cx"][30] = 0
+    with pytest.raises(snapkit.Error, match="row 170000: level 6, cell -1 "):
+        snapkit.clumps(snapkit.Table.from_arrays(out, meta=meta), 0.5, threads=2)
