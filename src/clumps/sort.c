@@ -8,8 +8,8 @@
 #include "clumps_internal.h"
 #include "snapkit/memory.h"
 
-#define DIGIT 11
-#define NDIGIT (1 << DIGIT)
+#define MAX_DIGIT 12 /* bits a pass; 4096 counts a thread */
+#define NDIGIT (1 << MAX_DIGIT)
 
 int cl_pack_bits(int top)
 {
@@ -32,19 +32,20 @@ cl_key cl_unpack(uint64_t k, int bits)
 /* One pass by the digit at `shift` of word 0 of elements of w words:
  * slice s of the input counts its digits, the counts become each (digit,
  * slice)'s first place, and every slice scatters its elements in order. */
-static void pass(const uint64_t *a, uint64_t *b, int64_t n, int w, int shift, int slices,
-                 int64_t (*count)[NDIGIT])
+static void pass(const uint64_t *a, uint64_t *b, int64_t n, int w, int shift, int digit,
+                 int slices, int64_t (*count)[NDIGIT])
 {
+    const uint64_t mask = ((uint64_t)1 << digit) - 1;
 #pragma omp parallel for schedule(static, 1) num_threads(slices)
     for (int s = 0; s < slices; s++) {
         int64_t lo = n * s / slices, hi = n * (s + 1) / slices;
-        for (int d = 0; d < NDIGIT; d++)
+        for (uint64_t d = 0; d <= mask; d++)
             count[s][d] = 0;
         for (int64_t i = lo; i < hi; i++)
-            count[s][a[i * w] >> shift & (NDIGIT - 1)]++;
+            count[s][a[i * w] >> shift & mask]++;
     }
     int64_t at = 0;
-    for (int d = 0; d < NDIGIT; d++)
+    for (uint64_t d = 0; d <= mask; d++)
         for (int s = 0; s < slices; s++) {
             int64_t k = count[s][d];
             count[s][d] = at;
@@ -54,7 +55,7 @@ static void pass(const uint64_t *a, uint64_t *b, int64_t n, int w, int shift, in
     for (int s = 0; s < slices; s++) {
         int64_t lo = n * s / slices, hi = n * (s + 1) / slices;
         for (int64_t i = lo; i < hi; i++) {
-            int64_t to = count[s][a[i * w] >> shift & (NDIGIT - 1)]++;
+            int64_t to = count[s][a[i * w] >> shift & mask]++;
             b[to * w] = a[i * w];
             if (w == 2)
                 b[to * w + 1] = a[i * w + 1];
@@ -72,8 +73,11 @@ int cl_radix_sort(uint64_t **a, int64_t n, int w, int lo, int hi, int threads)
         sk_free(count);
         return -1;
     }
-    for (int shift = lo; shift < hi; shift += DIGIT) {
-        pass(from, to, n, w, shift, slices, count);
+    /* the fewest passes of at most MAX_DIGIT bits, all of one width */
+    int passes = (hi - lo + MAX_DIGIT - 1) / MAX_DIGIT;
+    int digit = passes ? (hi - lo + passes - 1) / passes : 0;
+    for (int shift = lo; shift < hi; shift += digit) {
+        pass(from, to, n, w, shift, digit, slices, count);
         uint64_t *t = from;
         from = to;
         to = t;

@@ -13,20 +13,12 @@ typedef struct cl_cols {
     const sk_column *rho, *vel[3], *p;
 } cl_cols;
 
-/* nearbyint (round half to even) for |q| < 2^51, without the libm call
- * that compilers keep for it without SSE4.1: adding and removing 2^52
- * rounds the fraction away in the default rounding mode. The sign of a
- * zero may differ, which d - box * q below does not see (d != 0 there, or
- * both give +0). */
-static double round_even(double q)
-{
-    const double big = 0x1p52;
-    return fabs(q) < 0x1p51 ? (q >= 0 ? (q + big) - big : (q - big) + big) : nearbyint(q);
-}
-
+/* d less the nearest whole number of boxes. Within half a box of the
+ * reference that number is 0 (d / box rounds to at most 0.5, which rounds
+ * to even, 0), the usual case, and d is returned without the division. */
 static double wrap_delta(double d, double box)
 {
-    return d - box * round_even(d / box);
+    return fabs(d) < 0.5 * box ? d : d - box * nearbyint(d / box);
 }
 
 static void centre(const cl_cells *c, int64_t i, double box, double x[3])
