@@ -37,16 +37,11 @@ static int xyz_less(const cl_key *a, const cl_key *b)
     return a->z < b->z;
 }
 
-/* First q in [r.lo, r.hi) with key[q] >= t, searching outwards from the
- * finger *f (the last answer), then the cell there or -1. Galloping keeps a
- * far target at a logarithmic cost, a near one at a step or two. */
-static int64_t seek(const cl_key *key, level_range r, int64_t *f, cl_key t)
+/* seek's search: outwards from p by galloping (a far target at a
+ * logarithmic cost), then by halves. */
+static int64_t gallop(const cl_key *key, level_range r, int64_t p, int64_t *f, cl_key t)
 {
-    int64_t p = *f < r.lo ? r.lo : (*f > r.hi ? r.hi : *f), lo, hi;
-    if (p + 1 < r.hi && key[p + 1].z == t.z && key[p + 1].y == t.y && key[p + 1].x == t.x) {
-        *f = p + 1; /* one step on from the last: the usual case */
-        return p + 1;
-    }
+    int64_t lo, hi;
     if (p < r.hi && xyz_less(&key[p], &t)) { /* forwards: key[p] < t */
         int64_t step = 1;
         lo = p + 1;
@@ -75,6 +70,18 @@ static int64_t seek(const cl_key *key, level_range r, int64_t *f, cl_key t)
     }
     *f = lo;
     return lo < r.hi && !xyz_less(&t, &key[lo]) ? lo : -1;
+}
+
+/* First q in [r.lo, r.hi) with key[q] >= t, searching from the finger *f
+ * (the last answer), then the cell there or -1. */
+static inline int64_t seek(const cl_key *key, level_range r, int64_t *f, cl_key t)
+{
+    int64_t p = *f < r.lo ? r.lo : (*f > r.hi ? r.hi : *f);
+    if (p + 1 < r.hi && key[p + 1].z == t.z && key[p + 1].y == t.y && key[p + 1].x == t.x) {
+        *f = p + 1; /* one step on from the last: the usual case */
+        return p + 1;
+    }
+    return gallop(key, r, p, f, t);
 }
 
 typedef struct faces_ctx {
