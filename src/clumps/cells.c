@@ -188,7 +188,18 @@ static int bits_for(int64_t v)
     return b;
 }
 
-/* The cells' keys and rows in canonical order into c->key and c->row:
+/* Cell i (i < n) is the same as cell i - 1: the error naming both rows. */
+static int duplicates(const cl_cells *c, int64_t i, sk_error *err)
+{
+    if (i >= c->n)
+        return SK_OK;
+    int64_t a = c->row[i - 1], b = c->row[i];
+    return sk_fail(err, SK_ERR_FORMAT, NULL, -1, "clumps: rows %lld and %lld are the same cell",
+                   (long long)(a < b ? a : b), (long long)(a < b ? b : a));
+}
+
+/* The cells' keys, rows and values in canonical order into c->key, c->row
+ * and c->value:
  * packed and radix sorted (key and row in one word when they fit, else
  * two), or (levels too deep to pack) by qsort. */
 static int sort_cells(cl_cells *c, const sk_column *field, double threshold, int top,
@@ -232,14 +243,18 @@ static int sort_cells(cl_cells *c, const sk_column *field, double threshold, int
         return outside(bad_row, (cl_key){col[0][bad_row], col[1][bad_row], col[2][bad_row],
                                          col[3][bad_row]}, err);
     }
+    int64_t dup = n; /* the first cell equal to the one before, if any */
     if (rec) {
         qsort(rec, (size_t)n, sizeof *rec, rec_cmp);
         for (int64_t i = 0; i < n; i++) {
             c->key[i] = rec[i].key;
             c->row[i] = rec[i].row;
+            c->value[i] = field_at(field, f, rec[i].row);
+            if (i && dup == n && !key_cmp(&rec[i].key, &rec[i - 1].key))
+                dup = i;
         }
         sk_free(rec);
-        return SK_OK;
+        return duplicates(c, dup, err);
     }
     if (cl_radix_sort(&p, n, w, lo, lo + keybits, c->threads)) {
         sk_free(p);
@@ -247,25 +262,21 @@ static int sort_cells(cl_cells *c, const sk_column *field, double threshold, int
                        (long long)n);
     }
     uint64_t rowmask = ((uint64_t)1 << rowbits) - 1;
-#pragma omp parallel for schedule(static) num_threads(c->threads)
+#pragma omp parallel for schedule(dynamic, 16384) num_threads(c->threads) reduction(min : dup)
     for (int64_t i = 0; i < n; i++) {
-        c->key[i] = cl_unpack(w == 1 ? p[i] >> rowbits : p[2 * i], bits);
+        uint64_t k = w == 1 ? p[i] >> rowbits : p[2 * i];
+        c->key[i] = cl_unpack(k, bits);
         c->row[i] = (int64_t)(w == 1 ? p[i] & rowmask : p[2 * i + 1]);
+        if (f && i + 16 < n) /* rows in file order: far apart */
+            __builtin_prefetch(f + (w == 1 ? p[i + 16] & rowmask : p[2 * (i + 16) + 1]));
+        c->value[i] = field_at(field, f, c->row[i]);
+        if (i && k == (w == 1 ? p[i - 1] >> rowbits : p[2 * (i - 1)]) && i < dup)
+            dup = i;
     }
     sk_free(p);
-    return SK_OK;
+    return duplicates(c, dup, err);
 }
 
-static int duplicates(const cl_cells *c, sk_error *err)
-{
-    for (int64_t i = 1; i < c->n; i++)
-        if (!key_cmp(&c->key[i], &c->key[i - 1]))
-            return sk_fail(err, SK_ERR_FORMAT, NULL, -1,
-                           "clumps: rows %lld and %lld are the same cell",
-                           (long long)(c->row[i - 1] < c->row[i] ? c->row[i - 1] : c->row[i]),
-                           (long long)(c->row[i - 1] < c->row[i] ? c->row[i] : c->row[i - 1]));
-    return SK_OK;
-}
 
 int cl_cells_build(cl_cells *c, const sk_table *t, const sk_column *field, double threshold,
                    int threads, sk_error *err)
@@ -288,22 +299,11 @@ int cl_cells_build(cl_cells *c, const sk_table *t, const sk_column *field, doubl
     if (!c->row || !c->key || !c->value)
         return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "clumps: out of memory for %lld cells",
                        (long long)n);
-    if ((rc = sort_cells(c, field, threshold, top, col, &sl, err)) != SK_OK ||
-        (rc = duplicates(c, err)) != SK_OK)
+    if ((rc = sort_cells(c, field, threshold, top, col, &sl, err)) != SK_OK)
         return rc;
-    const double *f = field->type == SK_FLOAT64 ? field->data : NULL;
-    int lmin = CL_MAX_LEVEL, lmax = 0;
-#pragma omp parallel for schedule(static) num_threads(threads) reduction(min : lmin) \
-    reduction(max : lmax)
-    for (int64_t i = 0; i < n; i++) {
-        if (f && i + 16 < n)
-            __builtin_prefetch(f + c->row[i + 16]); /* rows in file order: far apart */
-        c->value[i] = f ? f[c->row[i]] : sk_column_get_double(field, c->row[i]);
-        lmin = c->key[i].level < lmin ? c->key[i].level : lmin;
-        lmax = c->key[i].level > lmax ? c->key[i].level : lmax;
-    }
-    c->lmin = lmin;
-    c->lmax = lmax;
+    /* sorted by level first */
+    c->lmin = n ? c->key[0].level : CL_MAX_LEVEL;
+    c->lmax = n ? c->key[n - 1].level : 0;
     return SK_OK;
 }
 

@@ -264,7 +264,7 @@ static const double *f64(const sk_column *col)
 static cl_gathered *gather_rows(const cl_cells *c, const sk_table *t, const cl_cols *cols)
 {
     int64_t nrows = sk_table_nrows(t);
-    int64_t *cell = sk_malloc((size_t)(nrows + 1) * sizeof *cell);
+    int64_t *cell = sk_calloc((size_t)nrows + 1, sizeof *cell); /* cell + 1; 0: none */
     cl_gathered *got = sk_malloc((size_t)(c->n + 1) * sizeof *got);
     if (!cell || !got) {
         sk_free(cell);
@@ -276,14 +276,11 @@ static cl_gathered *gather_rows(const cl_cells *c, const sk_table *t, const cl_c
 #pragma omp parallel num_threads(c->threads)
     {
 #pragma omp for schedule(static)
-        for (int64_t r = 0; r < nrows; r++)
-            cell[r] = -1;
-#pragma omp for schedule(static)
         for (int64_t i = 0; i < c->n; i++)
-            cell[c->row[i]] = i;
-#pragma omp for schedule(static)
+            cell[c->row[i]] = i + 1;
+#pragma omp for schedule(dynamic, 16384)
         for (int64_t r = 0; r < nrows; r++) {
-            int64_t i = cell[r];
+            int64_t i = cell[r] - 1;
             if (i < 0)
                 continue;
             cl_gathered g = {get(cols->rho, rho, r), {0, 0, 0}, 0};

@@ -118,3 +118,9 @@ def test_errors_name_the_first_bad_row_of_many():
     out["cx"][30] = 0
     with pytest.raises(snapkit.Error, match="row 170000: level 6, cell -1 "):
         snapkit.clumps(snapkit.Table.from_arrays(out, meta=meta), 0.5, threads=2)
+    dup = {k: v.copy() for k, v in cols.items()}
+    for c in ("cx", "cy", "cz"):
+        dup[c][100000] = dup[c][70000]
+        dup[c][200000] = dup[c][5]
+    with pytest.raises(snapkit.Error, match="rows 5 and 200000 are the same cell"):
+        snapkit.clumps(snapkit.Table.from_arrays(dup, meta=meta), 0.5, threads=2)
