@@ -91,7 +91,7 @@ typedef struct cl_rm {
  * within which the members hold at least half of `mass` (v is reordered).
  * Members taken by increasing (r2, m); up to CL_BLOCK members, all of them
  * sorted; above, only the shell where the half is crossed (halfmass.c). */
-double cl_half_mass_radius(cl_rm *v, int64_t n, double mass);
+double cl_half_mass_radius(cl_rm *v, int64_t n, double mass, int threads);
 
 /* --bound-only: keeps the bound rows of rows[0..n) in order; returns how
  * many. */

@@ -90,6 +90,20 @@ typedef struct faces_ctx {
     int64_t *parent;
 } faces_ctx;
 
+/* The first cell of level l or above. */
+static int64_t first_of_level(const cl_cells *c, int l)
+{
+    int64_t lo = 0, hi = c->n;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (c->key[mid].level < l)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* A walker's fingers: same level, per axis; coarser levels. */
 typedef struct fingers {
     int64_t up[3], coarse[CL_MAX_LEVEL + 1];
@@ -168,14 +182,11 @@ int cl_find_faces(const cl_cells *c, int64_t *label, sk_error *err)
     if (!out)
         return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "clumps: out of memory for the faces");
     faces_ctx x = {.c = c, .parent = label};
-    for (int l = 0; l <= CL_MAX_LEVEL; l++)
-        x.lev[l] = (level_range){0, 0};
-    for (int64_t i = 0; i < c->n; i++) {
-        if (i == 0 || c->key[i].level != c->key[i - 1].level)
-            x.lev[c->key[i].level].lo = i;
-        x.lev[c->key[i].level].hi = i + 1;
+    for (int l = 0; l <= CL_MAX_LEVEL; l++) /* sorted by level first */
+        x.lev[l] = (level_range){first_of_level(c, l), first_of_level(c, l + 1)};
+#pragma omp parallel for schedule(static) num_threads(c->threads)
+    for (int64_t i = 0; i < c->n; i++)
         label[i] = i;
-    }
     const int64_t chunk = 4096;
     int64_t nchunks = (c->n + chunk - 1) / chunk;
     for (int phase = 0; phase < 2; phase++) {

@@ -2,13 +2,17 @@
  * NB shells of equal width in r2 (a monotone map, so shells keep the r2
  * order); the shells' masses are added until the half is near, and only
  * that shell is sorted and walked member by member. Every sum runs in a
- * fixed order (the members' order within a shell's total, shell after
- * shell), so the result does not depend on threads. */
+ * fixed order (a shell's mass: by NS fixed stretches of the members, each
+ * in member order, then stretch after stretch; then shell after shell), so
+ * the result does not depend on the threads. */
 #include <math.h>
 #include <stdlib.h>
 
 #include "clumps_stats.h"
 #include "snapkit/memory.h"
+
+#define NB 4096 /* shells */
+#define NS 8    /* stretches of members, each with its shells' masses */
 
 static int by_r2(const void *pa, const void *pb)
 {
@@ -30,8 +34,6 @@ static double walk(const cl_rm *v, int64_t n, double *cum, double half)
     return -1;
 }
 
-#define NB 65536
-
 static int64_t shell(double r2, double r2max)
 {
     return r2max > 0 ? (int64_t)(r2 / r2max * (NB - 1)) : 0;
@@ -39,20 +41,26 @@ static int64_t shell(double r2, double r2max)
 
 /* The shells' masses; then, from the shell where the half is crossed, the
  * shell's members sorted. -2: out of memory (the caller sorts them all). */
-static double by_shells(cl_rm *v, int64_t n, double mass)
+static double by_shells(cl_rm *v, int64_t n, double mass, int threads)
 {
     double r2max = 0, half = 0.5 * mass, cum = 0;
-    for (int64_t a = 0; a < n; a++)
-        r2max = v[a].r2 > r2max ? v[a].r2 : r2max;
-    double *m = sk_calloc(NB, sizeof *m);
+    double(*m)[NB] = sk_calloc(NS, sizeof *m);
     if (!m)
         return -2;
+#pragma omp parallel for schedule(static) num_threads(threads) reduction(max : r2max)
     for (int64_t a = 0; a < n; a++)
-        m[shell(v[a].r2, r2max)] += v[a].m;
+        r2max = v[a].r2 > r2max ? v[a].r2 : r2max;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+    for (int s = 0; s < NS; s++)
+        for (int64_t a = n * s / NS; a < n * (s + 1) / NS; a++)
+            m[s][shell(v[a].r2, r2max)] += v[a].m;
     double r = -1;
     for (int64_t b = 0; b < NB && r < 0; b++) {
-        if (cum + m[b] < half) {
-            cum += m[b];
+        double mb = m[0][b];
+        for (int s = 1; s < NS; s++)
+            mb += m[s][b];
+        if (cum + mb < half) {
+            cum += mb;
             continue;
         }
         int64_t k = 0; /* the shell's members to the front, then sorted */
@@ -69,12 +77,12 @@ static double by_shells(cl_rm *v, int64_t n, double mass)
     return r >= 0 ? r : sqrt(r2max); /* rounding kept cum below half of mass */
 }
 
-double cl_half_mass_radius(cl_rm *v, int64_t n, double mass)
+double cl_half_mass_radius(cl_rm *v, int64_t n, double mass, int threads)
 {
     if (n <= 0)
         return 0;
     if (n > CL_BLOCK) {
-        double r = by_shells(v, n, mass);
+        double r = by_shells(v, n, mass, threads);
         if (r != -2)
             return r;
     }
