@@ -1,6 +1,10 @@
 /* Per-clump statistics. Every sum runs over the clump's cells in canonical
- * order, one clump per thread, so the values are the same bits for any
- * thread count and any order of the input rows. */
+ * order, by blocks of CL_BLOCK cells whose sums are then added in block
+ * order, so the values are the same bits for any thread count and any
+ * order of the input rows: clumps of one block one per thread, larger ones
+ * with their blocks spread over the threads. The table's columns are first
+ * copied into cell order (gather_rows) so that these passes walk memory in
+ * order. */
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -181,7 +185,7 @@ static void merge_sums(const cl_part *parts, int64_t nb, cl_part *t)
     }
 }
 
-/* The statistics of one clump, its blocks in parallel when `wide`. 0, or
+/* The statistics of one clump (its blocks in parallel when several). 0, or
  * -1 out of memory. */
 static int clump_stats(const cl_cells *c, const cl_gathered *got, const cl_cols *cols,
                        const int64_t *cells, int64_t n, const cl_phys *ph, cl_stats *s)
