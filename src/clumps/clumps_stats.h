@@ -88,10 +88,11 @@ typedef struct cl_rm {
 #define CL_BLOCK 4096
 
 /* The half-mass radius: the smallest distance from the centre of mass
- * within which the members hold at least half of `mass` (v is reordered).
+ * within which the members hold at least half of `mass` (v is reordered;
+ * r2max: the largest r2 in v).
  * Members taken by increasing (r2, m); up to CL_BLOCK members, all of them
  * sorted; above, only the shell where the half is crossed (halfmass.c). */
-double cl_half_mass_radius(cl_rm *v, int64_t n, double mass, int threads);
+double cl_half_mass_radius(cl_rm *v, int64_t n, double mass, double r2max, int threads);
 
 /* --bound-only: keeps the bound rows of rows[0..n) in order; returns how
  * many. */

@@ -41,15 +41,12 @@ static int64_t shell(double r2, double r2max)
 
 /* The shells' masses; then, from the shell where the half is crossed, the
  * shell's members sorted. -2: out of memory (the caller sorts them all). */
-static double by_shells(cl_rm *v, int64_t n, double mass, int threads)
+static double by_shells(cl_rm *v, int64_t n, double mass, double r2max, int threads)
 {
-    double r2max = 0, half = 0.5 * mass, cum = 0;
+    double half = 0.5 * mass, cum = 0;
     double(*m)[NB] = sk_calloc(NS, sizeof *m);
     if (!m)
         return -2;
-#pragma omp parallel for schedule(static) num_threads(threads) reduction(max : r2max)
-    for (int64_t a = 0; a < n; a++)
-        r2max = v[a].r2 > r2max ? v[a].r2 : r2max;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
     for (int s = 0; s < NS; s++)
         for (int64_t a = n * s / NS; a < n * (s + 1) / NS; a++)
@@ -77,12 +74,12 @@ static double by_shells(cl_rm *v, int64_t n, double mass, int threads)
     return r >= 0 ? r : sqrt(r2max); /* rounding kept cum below half of mass */
 }
 
-double cl_half_mass_radius(cl_rm *v, int64_t n, double mass, int threads)
+double cl_half_mass_radius(cl_rm *v, int64_t n, double mass, double r2max, int threads)
 {
     if (n <= 0)
         return 0;
     if (n > CL_BLOCK) {
-        double r = by_shells(v, n, mass, threads);
+        double r = by_shells(v, n, mass, r2max, threads);
         if (r != -2)
             return r;
     }

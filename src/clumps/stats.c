@@ -238,7 +238,7 @@ static int clump_stats(const cl_cells *c, const cl_gathered *got, const cl_cols 
         k2 += parts[b].k2;
     }
     s->radius = fmax(sqrt(r2max), 0.5 * t.dxmin);
-    s->r_half = cl_half_mass_radius(j.rm, n, s->mass, c->threads);
+    s->r_half = cl_half_mass_radius(j.rm, n, s->mass, r2max, c->threads);
     sk_free(j.rm);
     if (parts != &one)
         sk_free(parts);
