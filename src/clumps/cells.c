@@ -199,9 +199,8 @@ static int duplicates(const cl_cells *c, int64_t i, sk_error *err)
 }
 
 /* The cells' keys, rows and values in canonical order into c->key, c->row
- * and c->value:
- * packed and radix sorted (key and row in one word when they fit, else
- * two), or (levels too deep to pack) by qsort. */
+ * and c->value: packed and radix sorted (key and row in one word when they
+ * fit, else two), or (levels too deep to pack) by qsort. */
 static int sort_cells(cl_cells *c, const sk_column *field, double threshold, int top,
                       const int32_t *col[4], const cl_slices *sl, sk_error *err)
 {
