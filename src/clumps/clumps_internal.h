@@ -46,17 +46,10 @@ typedef struct cl_graph {
     int64_t *nbr;
 } cl_graph;
 
-/* A cell's key packed into one word in the same order, `bits` bits a
- * coordinate (sort.c); cl_pack_bits: the bits for levels up to top, or -1
- * when they do not fit (then the cells are sorted by qsort). */
-int cl_pack_bits(int top);
-uint64_t cl_pack(cl_key k, int bits);
-cl_key cl_unpack(uint64_t k, int bits);
-/* Stable sort of (*a)[0..n), elements of w (1 or 2) words, by bits
- * [lo, hi) of their first word; *a then points to the sorted copy (the
- * other one freed). 0, or -1 out of memory (*a unchanged). */
-int cl_radix_sort(uint64_t **a, int64_t n, int w, int lo, int hi, int threads);
-
+/* Picks and sorts the cells into c->n, c->key, c->row and c->value
+ * (pick.c); col: the level, cx, cy and cz columns. */
+int cl_cells_pick(cl_cells *c, const sk_table *t, const sk_column *field, double threshold,
+                  const int32_t *col[4], sk_error *err);
 int cl_cells_build(cl_cells *c, const sk_table *t, const sk_column *field, double threshold,
                    int threads, sk_error *err);
 /* The two hashes, for cl_neighbours and cl_graph_build (the faces finder

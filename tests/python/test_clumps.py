@@ -134,8 +134,8 @@ def brute_force_faces(cols, keep, lmax):
 
 
 # shift: levels moved deeper (the cells then fill a corner of the box), so
-# that the canonical sort packs key and row in one word (0), in two (10:
-# levels 12-16), or cannot pack them (20: levels 22-26, sorted by qsort)
+# that the canonical sort packs (x, y, z) in one word (0, and 10: levels
+# 12-16) or cannot (20: levels 22-26, sorted by qsort)
 @pytest.mark.parametrize("seed,shift", [(1, 0), (2, 0), (3, 0), (4, 0), (5, 10), (6, 20)])
 def test_faces_against_brute_force(seed, shift):
     rng = np.random.default_rng(seed)
