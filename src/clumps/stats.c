@@ -317,8 +317,11 @@ int cl_stats_compute(const cl_cells *c, const sk_table *t, const int64_t *start,
         return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "clumps: out of memory for the statistics");
     /* Clumps of one block, one per thread; larger ones one after the
      * other, each with its blocks spread over the threads. */
-    int failed = 0;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(c->threads) reduction(| : failed)
+    int failed = 0, small = 0;
+    for (int64_t k = 0; k < nclumps && !small; k++)
+        small = start[k + 1] - start[k] <= CL_BLOCK;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(c->threads) reduction(| : failed) \
+    if (small)
     for (int64_t k = 0; k < nclumps; k++)
         if (start[k + 1] - start[k] <= CL_BLOCK)
             failed |= clump_stats(c, got, &cols, members + start[k], start[k + 1] - start[k],
