@@ -137,6 +137,7 @@ void cl_cells_free(cl_cells *c)
     sk_free(c->row);
     sk_free(c->key);
     sk_free(c->value);
+    sk_free(c->of_row);
     hash_free(&c->leaves);
     hash_free(&c->nodes);
     memset(c, 0, sizeof *c);

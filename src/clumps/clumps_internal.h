@@ -28,6 +28,7 @@ typedef struct cl_cells {
     int64_t *row;      /* input row of each cell */
     cl_key *key;
     double *value;     /* the thresholded field */
+    int64_t *of_row;   /* per table row: its cell + 1, 0 for none */
     int lmin, lmax;    /* levels present among these cells */
     cl_hash leaves;    /* key -> cell index (cl_cells_index) */
     cl_hash nodes;     /* coarser cells holding at least one of these cells */

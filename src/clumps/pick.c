@@ -9,7 +9,7 @@
  *     in row order;
  *  3. each bucket, small, is sorted on its own by (x, y, z) packed into a
  *     word (a radix sort over the bits that differ, in cache) and written
- *     out as keys, rows and values.
+ *     out as keys, rows and values, and each row's cell.
  * Keys are distinct once duplicates are refused (both rows named), so the
  * order does not depend on the threads. Levels deeper than DEEP are sorted
  * by qsort instead. */
@@ -196,6 +196,7 @@ static int sort_out(const pick *p, cl_picked *e, cl_cells *c, int64_t *dup)
                 c->key[i] = unpack(e[i].k, b >> XBITS);
                 c->row[i] = e[i].row;
                 c->value[i] = field_at(p, e[i].row);
+                c->of_row[e[i].row] = i + 1;
                 if (i > lo && e[i].k == e[i - 1].k && i < first_dup)
                     first_dup = i;
             }
@@ -247,6 +248,7 @@ static int sort_deep(const pick *p, cl_cells *c, int64_t *dup)
         c->key[i] = rec[i].key;
         c->row[i] = rec[i].row;
         c->value[i] = field_at(p, rec[i].row);
+        c->of_row[rec[i].row] = i + 1;
         if (i && *dup == n && !key_cmp(&rec[i].key, &rec[i - 1].key))
             *dup = i;
     }
@@ -306,7 +308,8 @@ int cl_cells_pick(cl_cells *c, const sk_table *t, const sk_column *field, double
         c->row = sk_malloc((size_t)(n + 1) * sizeof *c->row);
         c->key = sk_malloc((size_t)(n + 1) * sizeof *c->key);
         c->value = sk_malloc((size_t)(n + 1) * sizeof *c->value);
-        if (!c->row || !c->key || !c->value)
+        c->of_row = sk_calloc((size_t)p->rows + 1, sizeof *c->of_row);
+        if (!c->row || !c->key || !c->value || !c->of_row)
             rc = nomem(n, err);
     }
     int64_t dup = n;

@@ -264,38 +264,27 @@ static const double *f64(const sk_column *col)
 /* got[i] for every cell i from its row. The rows are in file order, the
  * cells in canonical order: rather than jump about five columns per cell,
  * the table is read in row order (each thread a stretch of rows) and each
- * cell's record written once where it goes. NULL out of memory. */
+ * cell's record written once where it goes (c->of_row). NULL out of memory. */
 static cl_gathered *gather_rows(const cl_cells *c, const sk_table *t, const cl_cols *cols)
 {
     int64_t nrows = sk_table_nrows(t);
-    int64_t *cell = sk_calloc((size_t)nrows + 1, sizeof *cell); /* cell + 1; 0: none */
     cl_gathered *got = sk_malloc((size_t)(c->n + 1) * sizeof *got);
-    if (!cell || !got) {
-        sk_free(cell);
-        sk_free(got);
+    if (!got)
         return NULL;
-    }
     const double *rho = f64(cols->rho), *p = f64(cols->p);
     const double *v[3] = {f64(cols->vel[0]), f64(cols->vel[1]), f64(cols->vel[2])};
-#pragma omp parallel num_threads(c->threads)
-    {
-#pragma omp for schedule(static)
-        for (int64_t i = 0; i < c->n; i++)
-            cell[c->row[i]] = i + 1;
-#pragma omp for schedule(dynamic, 16384)
-        for (int64_t r = 0; r < nrows; r++) {
-            int64_t i = cell[r] - 1;
-            if (i < 0)
-                continue;
-            cl_gathered g = {get(cols->rho, rho, r), {0, 0, 0}, 0};
-            for (int d = 0; cols->vel[0] && d < 3; d++)
-                g.v[d] = get(cols->vel[d], v[d], r);
-            if (cols->p)
-                g.p = get(cols->p, p, r);
-            got[i] = g;
-        }
+#pragma omp parallel for schedule(dynamic, 16384) num_threads(c->threads)
+    for (int64_t r = 0; r < nrows; r++) {
+        int64_t i = c->of_row[r] - 1;
+        if (i < 0)
+            continue;
+        cl_gathered g = {get(cols->rho, rho, r), {0, 0, 0}, 0};
+        for (int d = 0; cols->vel[0] && d < 3; d++)
+            g.v[d] = get(cols->vel[d], v[d], r);
+        if (cols->p)
+            g.p = get(cols->p, p, r);
+        got[i] = g;
     }
-    sk_free(cell);
     return got;
 }
 
