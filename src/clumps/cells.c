@@ -2,7 +2,6 @@
  * for the finders that walk a neighbour graph, two hash tables over them:
  * the leaves themselves and every coarser cell that holds one of them (so
  * that adjacency can tell "refined" from "absent"). */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
