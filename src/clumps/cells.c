@@ -133,10 +133,7 @@ int cl_cells_index(cl_cells *c, sk_error *err)
 
 void cl_cells_free(cl_cells *c)
 {
-    sk_free(c->row);
-    sk_free(c->key);
-    sk_free(c->value);
-    sk_free(c->of_row);
+    sk_free(c->row); /* and the rest of its block (pick.c) */
     hash_free(&c->leaves);
     hash_free(&c->nodes);
     memset(c, 0, sizeof *c);

@@ -29,6 +29,8 @@ typedef struct cl_cells {
     cl_key *key;
     double *value;     /* the thresholded field */
     int64_t *of_row;   /* per table row: its cell + 1, 0 for none */
+    int64_t *label;    /* room for the finders' labels, a cell each */
+    void *scratch;     /* 16 bytes a cell: the sort's buckets, then faces' marks */
     int lmin, lmax;    /* levels present among these cells */
     cl_hash leaves;    /* key -> cell index (cl_cells_index) */
     cl_hash nodes;     /* coarser cells holding at least one of these cells */
@@ -48,7 +50,9 @@ typedef struct cl_graph {
 } cl_graph;
 
 /* Picks and sorts the cells into c->n, c->key, c->row and c->value
- * (pick.c); col: the level, cx, cy and cz columns. */
+ * (pick.c); col: the level, cx, cy and cz columns. These, of_row, label
+ * and scratch are one block (c->row its start): large enough, it comes
+ * back from the block cache on the next search with its pages mapped. */
 int cl_cells_pick(cl_cells *c, const sk_table *t, const sk_column *field, double threshold,
                   const int32_t *col[4], sk_error *err);
 int cl_cells_build(cl_cells *c, const sk_table *t, const sk_column *field, double threshold,

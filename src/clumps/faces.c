@@ -20,7 +20,6 @@
 #include <string.h>
 
 #include "clumps_internal.h"
-#include "snapkit/memory.h"
 
 /* Cells of one level are c->key[lo .. hi). */
 typedef struct level_range {
@@ -178,9 +177,9 @@ static void link_coarser(const faces_ctx *x, int64_t i, fingers *f, const uint8_
 
 int cl_find_faces(const cl_cells *c, int64_t *label, sk_error *err)
 {
-    uint8_t *out = sk_calloc((size_t)c->n + 1, 3);
-    if (!out)
-        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "clumps: out of memory for the faces");
+    (void)err;
+    uint8_t *out = c->scratch; /* 16 bytes a cell, free once the cells are sorted */
+    memset(out, 0, (size_t)c->n * 3);
     faces_ctx x = {.c = c, .parent = label};
     for (int l = 0; l <= CL_MAX_LEVEL; l++) /* sorted by level first */
         x.lev[l] = (level_range){first_of_level(c, l), first_of_level(c, l + 1)};
@@ -203,7 +202,6 @@ int cl_find_faces(const cl_cells *c, int64_t *label, sk_error *err)
             }
         }
     }
-    sk_free(out);
 #pragma omp parallel for schedule(static) num_threads(c->threads)
     for (int64_t i = 0; i < c->n; i++)
         __atomic_store_n(&label[i], cl_uf_find(label, i), __ATOMIC_RELAXED);

@@ -271,6 +271,32 @@ static int errors(const pick *p, sk_error *err)
     return SK_OK;
 }
 
+/* c->row, key, value, label, scratch and of_row (zeroed) in one block,
+ * each part on a 64-byte boundary. -1 out of memory. */
+static int cells_block(cl_cells *c, int64_t rows)
+{
+    size_t n = (size_t)c->n + 1, at = 0, part[6] = {n * sizeof *c->row, n * sizeof *c->key,
+                                                     n * sizeof *c->value, n * sizeof *c->label,
+                                                     n * sizeof(cl_picked),
+                                                     ((size_t)rows + 1) * sizeof *c->of_row};
+    size_t off[6];
+    for (int k = 0; k < 6; k++) {
+        off[k] = at;
+        at += (part[k] + 63) / 64 * 64;
+    }
+    unsigned char *b = sk_malloc(at);
+    if (!b)
+        return -1;
+    c->row = (int64_t *)b;
+    c->key = (cl_key *)(b + off[1]);
+    c->value = (double *)(b + off[2]);
+    c->label = (int64_t *)(b + off[3]);
+    c->scratch = b + off[4];
+    c->of_row = (int64_t *)(b + off[5]);
+    memset(c->of_row, 0, part[5]);
+    return 0;
+}
+
 static int nomem(int64_t n, sk_error *err)
 {
     return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "clumps: out of memory for %lld cells",
@@ -304,27 +330,17 @@ int cl_cells_pick(cl_cells *c, const sk_table *t, const sk_column *field, double
     }
     p->start[NBUCKET] = n;
     c->n = n;
-    if (rc == SK_OK) {
-        c->row = sk_malloc((size_t)(n + 1) * sizeof *c->row);
-        c->key = sk_malloc((size_t)(n + 1) * sizeof *c->key);
-        c->value = sk_malloc((size_t)(n + 1) * sizeof *c->value);
-        c->of_row = sk_calloc((size_t)p->rows + 1, sizeof *c->of_row);
-        if (!c->row || !c->key || !c->value || !c->of_row)
-            rc = nomem(n, err);
-    }
+    if (rc == SK_OK && cells_block(c, p->rows))
+        rc = nomem(n, err);
     int64_t dup = n;
     if (rc == SK_OK && p->top > DEEP) {
         if (sort_deep(p, c, &dup))
             rc = nomem(n, err);
     } else if (rc == SK_OK) {
-        cl_picked *e = sk_malloc((size_t)(n + 1) * sizeof *e);
-        if (!e)
+        cl_picked *e = c->scratch;
+        fill(p, e);
+        if (sort_out(p, e, c, &dup))
             rc = nomem(n, err);
-        if (e)
-            fill(p, e);
-        if (e && sort_out(p, e, c, &dup))
-            rc = nomem(n, err);
-        sk_free(e);
     }
     if (rc == SK_OK && dup < n) {
         int64_t a = c->row[dup - 1], b = c->row[dup];
