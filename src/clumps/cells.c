@@ -1,7 +1,7 @@
-/* The cells at or above the threshold, in canonical order, and two hash
- * tables over them: the leaves themselves and every coarser cell that holds
- * one of them (so that adjacency can tell "refined" from "absent"). */
-#include <math.h>
+/* The cells at or above the threshold, in canonical order (pick.c), and,
+ * for the finders that walk a neighbour graph, two hash tables over them:
+ * the leaves themselves and every coarser cell that holds one of them (so
+ * that adjacency can tell "refined" from "absent"). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,89 +70,6 @@ int64_t cl_hash_get(const cl_hash *h, cl_key k)
     }
 }
 
-static int key_cmp(const cl_key *a, const cl_key *b)
-{
-    if (a->level != b->level)
-        return a->level < b->level ? -1 : 1;
-    if (a->x != b->x)
-        return a->x < b->x ? -1 : 1;
-    if (a->y != b->y)
-        return a->y < b->y ? -1 : 1;
-    if (a->z != b->z)
-        return a->z < b->z ? -1 : 1;
-    return 0;
-}
-
-typedef struct cl_sortrec {
-    cl_key key;
-    int64_t row;
-} cl_sortrec;
-
-static int rec_cmp(const void *pa, const void *pb)
-{
-    const cl_sortrec *a = pa, *b = pb;
-    int c = key_cmp(&a->key, &b->key);
-    return c ? c : (a->row < b->row ? -1 : a->row > b->row);
-}
-
-/* (level, x, y, z) in one 64-bit word with the same order, for levels up
- * to 19 (indices below 2^19). */
-typedef struct cl_packed {
-    uint64_t k;
-    int64_t row;
-} cl_packed;
-
-static uint64_t pack(cl_key k)
-{
-    return (uint64_t)k.level << 57 | (uint64_t)k.x << 38 | (uint64_t)k.y << 19 | (uint64_t)k.z;
-}
-
-static cl_key unpack(uint64_t k)
-{
-    const uint64_t m = (1u << 19) - 1;
-    return (cl_key){(int32_t)(k >> 57), (int32_t)(k >> 38 & m), (int32_t)(k >> 19 & m),
-                    (int32_t)(k & m)};
-}
-
-/* LSD radix sort by the packed key (stable: equal keys stay in row
- * order, as rec_cmp orders them), several times faster than qsort on the
- * million cells of a large clump search. Returns -1 out of memory. */
-static int radix_sort(cl_sortrec *rec, int64_t n)
-{
-    cl_packed *a = sk_malloc((size_t)(n + 1) * sizeof *a), *b = sk_malloc((size_t)(n + 1) * sizeof *b);
-    if (!a || !b) {
-        sk_free(a);
-        sk_free(b);
-        return -1;
-    }
-    for (int64_t i = 0; i < n; i++)
-        a[i] = (cl_packed){pack(rec[i].key), rec[i].row};
-    for (int shift = 0; shift < 64; shift += 8) {
-        int64_t count[257] = {0};
-        for (int64_t i = 0; i < n; i++)
-            count[(a[i].k >> shift & 255) + 1]++;
-        if (count[(a[0].k >> shift & 255) + 1] == n)
-            continue; /* this byte is the same everywhere */
-        for (int d = 0; d < 256; d++)
-            count[d + 1] += count[d];
-        for (int64_t i = 0; i < n; i++)
-            b[count[a[i].k >> shift & 255]++] = a[i];
-        cl_packed *t = a;
-        a = b;
-        b = t;
-    }
-    for (int64_t i = 0; i < n; i++)
-        rec[i] = (cl_sortrec){unpack(a[i].k), a[i].row};
-    sk_free(a);
-    sk_free(b);
-    return 0;
-}
-
-static double value_at(const sk_column *f, int64_t r)
-{
-    return f->type == SK_FLOAT64 ? ((const double *)f->data)[r] : sk_column_get_double(f, r);
-}
-
 static const int32_t *int_column(const sk_table *t, const char *name, sk_error *err)
 {
     const sk_column *c = sk_table_find(t, name);
@@ -165,62 +82,25 @@ static const int32_t *int_column(const sk_table *t, const char *name, sk_error *
     return c->data;
 }
 
-/* Collect, check and sort the cells at or above the threshold. */
-static int collect(cl_cells *c, const sk_table *t, const sk_column *field, double threshold,
-                   cl_sortrec **out, sk_error *err)
+int cl_cells_build(cl_cells *c, const sk_table *t, const sk_column *field, double threshold,
+                   int threads, sk_error *err)
 {
-    const int32_t *lv = int_column(t, "level", err), *cx = int_column(t, "cx", err);
-    const int32_t *cy = int_column(t, "cy", err), *cz = int_column(t, "cz", err);
-    if (!lv || !cx || !cy || !cz)
+    memset(c, 0, sizeof *c);
+    c->threads = threads;
+    const int32_t *col[4] = {int_column(t, "level", err), int_column(t, "cx", err),
+                             int_column(t, "cy", err), int_column(t, "cz", err)};
+    if (!col[0] || !col[1] || !col[2] || !col[3])
         return SK_ERR_ARG;
-    int64_t nrows = sk_table_nrows(t), n = 0;
-    for (int64_t r = 0; r < nrows; r++) {
-        double v = value_at(field, r);
-        if (isnan(v))
-            return sk_fail(err, SK_ERR_FORMAT, NULL, -1,
-                           "clumps: field '%s' is NaN at row %lld (level %d, cell %d %d %d)",
-                           field->name, (long long)r, lv[r], cx[r], cy[r], cz[r]);
-        if (v >= threshold)
-            n++;
-    }
-    cl_sortrec *rec = sk_malloc((size_t)(n ? n : 1) * sizeof *rec);
-    if (!rec)
-        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "clumps: out of memory for %lld cells",
-                       (long long)n);
-    n = 0;
-    int top = 0;
-    for (int64_t r = 0; r < nrows; r++) {
-        if (!(value_at(field, r) >= threshold))
-            continue;
-        int32_t l = lv[r];
-        int64_t side = l >= 0 && l <= CL_MAX_LEVEL ? (int64_t)1 << l : 0;
-        if (!side || cx[r] < 0 || cy[r] < 0 || cz[r] < 0 || cx[r] >= side || cy[r] >= side ||
-            cz[r] >= side) {
-            sk_free(rec);
-            return sk_fail(err, SK_ERR_FORMAT, NULL, -1,
-                           "clumps: row %lld: level %d, cell %d %d %d is outside the box",
-                           (long long)r, l, cx[r], cy[r], cz[r]);
-        }
-        rec[n].key = (cl_key){l, cx[r], cy[r], cz[r]};
-        rec[n++].row = r;
-        top = l > top ? l : top;
-    }
-    if (n < 2 || top > 19 || radix_sort(rec, n))
-        qsort(rec, (size_t)n, sizeof *rec, rec_cmp);
-    for (int64_t i = 1; i < n; i++)
-        if (!key_cmp(&rec[i].key, &rec[i - 1].key)) {
-            int64_t a = rec[i - 1].row, b = rec[i].row;
-            sk_free(rec);
-            return sk_fail(err, SK_ERR_FORMAT, NULL, -1,
-                           "clumps: rows %lld and %lld are the same cell", (long long)a,
-                           (long long)b);
-        }
-    c->n = n;
-    *out = rec;
+    int rc = cl_cells_pick(c, t, field, threshold, col, err);
+    if (rc != SK_OK)
+        return rc;
+    /* sorted by level first */
+    c->lmin = c->n ? c->key[0].level : CL_MAX_LEVEL;
+    c->lmax = c->n ? c->key[c->n - 1].level : 0;
     return SK_OK;
 }
 
-static int build_hashes(cl_cells *c, sk_error *err)
+int cl_cells_index(cl_cells *c, sk_error *err)
 {
     if (hash_init(&c->leaves, c->n) || hash_init(&c->nodes, c->n))
         return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "clumps: out of memory for the cell index");
@@ -251,44 +131,9 @@ static int build_hashes(cl_cells *c, sk_error *err)
     return SK_OK;
 }
 
-int cl_cells_build(cl_cells *c, const sk_table *t, const sk_column *field, double threshold,
-                   int threads, sk_error *err)
-{
-    memset(c, 0, sizeof *c);
-    c->threads = threads;
-    cl_sortrec *rec = NULL;
-    int rc = collect(c, t, field, threshold, &rec, err);
-    if (rc != SK_OK)
-        return rc;
-    int64_t n = c->n;
-    c->row = sk_malloc((size_t)(n ? n : 1) * sizeof *c->row);
-    c->key = sk_malloc((size_t)(n ? n : 1) * sizeof *c->key);
-    c->value = sk_malloc((size_t)(n ? n : 1) * sizeof *c->value);
-    if (!c->row || !c->key || !c->value) {
-        sk_free(rec);
-        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "clumps: out of memory for %lld cells",
-                       (long long)n);
-    }
-    c->lmin = CL_MAX_LEVEL;
-    c->lmax = 0;
-    for (int64_t i = 0; i < n; i++) {
-        c->row[i] = rec[i].row;
-        c->key[i] = rec[i].key;
-        c->value[i] = value_at(field, rec[i].row);
-        if (rec[i].key.level < c->lmin)
-            c->lmin = rec[i].key.level;
-        if (rec[i].key.level > c->lmax)
-            c->lmax = rec[i].key.level;
-    }
-    sk_free(rec);
-    return build_hashes(c, err);
-}
-
 void cl_cells_free(cl_cells *c)
 {
-    sk_free(c->row);
-    sk_free(c->key);
-    sk_free(c->value);
+    sk_free(c->row); /* and the rest of its block (pick.c) */
     hash_free(&c->leaves);
     hash_free(&c->nodes);
     memset(c, 0, sizeof *c);

@@ -202,12 +202,12 @@ int sk_clumps_find(const sk_table *cells, const sk_clumps_options *o, sk_table *
     double t0 = cl_now();
     rc = cl_cells_build(&c, cells, field, threshold, sk_thread_budget_get(o->threads, &budget),
                         err);
-    int64_t *label = rc == SK_OK ? sk_malloc((size_t)(c.n + 1) * sizeof *label) : NULL;
-    if (rc == SK_OK && !label)
-        rc = sk_fail(err, SK_ERR_NOMEM, NULL, -1, "clumps: out of memory for labels");
+    int64_t *label = rc == SK_OK ? c.label : NULL;
     double b = 0, box = sk_table_meta_double(cells, "boxlen", 1.0);
     if (rc == SK_OK && o->finder == SK_CLUMPS_FOF)
         rc = cl_linking_length(cells, o, c.n, &b, err);
+    if (rc == SK_OK && (o->finder == SK_CLUMPS_DENDROGRAM || o->finder == SK_CLUMPS_WATERSHED))
+        rc = cl_cells_index(&c, err);
     if (rc == SK_OK && o->finder == SK_CLUMPS_DENDROGRAM) {
         cl_tree tree;
         rc = cl_find_dendrogram(&c, o->min_delta, o->min_cells, &tree, err);
@@ -230,7 +230,6 @@ int sk_clumps_find(const sk_table *cells, const sk_clumps_options *o, sk_table *
         rc = cl_catalogue(&c, cells, label, o, threshold, b, catalogue, ids, err);
     if (rc == SK_OK)
         sk_table_meta_set_double(*catalogue, "timing.find_seconds", t0);
-    sk_free(label);
     cl_cells_free(&c);
     return rc;
 }

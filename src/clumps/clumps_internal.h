@@ -28,8 +28,11 @@ typedef struct cl_cells {
     int64_t *row;      /* input row of each cell */
     cl_key *key;
     double *value;     /* the thresholded field */
+    int64_t *of_row;   /* per table row: its cell + 1, 0 for none */
+    int64_t *label;    /* room for the finders' labels, a cell each */
+    void *scratch;     /* 16 bytes a cell: the sort's buckets, then faces' marks */
     int lmin, lmax;    /* levels present among these cells */
-    cl_hash leaves;    /* key -> cell index */
+    cl_hash leaves;    /* key -> cell index (cl_cells_index) */
     cl_hash nodes;     /* coarser cells holding at least one of these cells */
     int threads;
 } cl_cells;
@@ -46,8 +49,17 @@ typedef struct cl_graph {
     int64_t *nbr;
 } cl_graph;
 
+/* Picks and sorts the cells into c->n, c->key, c->row and c->value
+ * (pick.c); col: the level, cx, cy and cz columns. These, of_row, label
+ * and scratch are one block (c->row its start): large enough, it comes
+ * back from the block cache on the next search with its pages mapped. */
+int cl_cells_pick(cl_cells *c, const sk_table *t, const sk_column *field, double threshold,
+                  const int32_t *col[4], sk_error *err);
 int cl_cells_build(cl_cells *c, const sk_table *t, const sk_column *field, double threshold,
                    int threads, sk_error *err);
+/* The two hashes, for cl_neighbours and cl_graph_build (the faces finder
+ * works on the sorted keys alone and does not build them). */
+int cl_cells_index(cl_cells *c, sk_error *err);
 void cl_cells_free(cl_cells *c);
 int64_t cl_hash_get(const cl_hash *h, cl_key k);
 
@@ -55,9 +67,6 @@ int64_t cl_hash_get(const cl_hash *h, cl_key k);
  * and corners otherwise), sorted, without i itself. 0, or -1 out of memory. */
 int cl_neighbours(const cl_cells *c, int64_t i, int corners, cl_list *out);
 void cl_list_free(cl_list *l);
-/* The leaves touching cell i through its +x, +y and +z faces (unsorted;
- * every face contact is seen from one of its two cells this way). */
-int cl_neighbours_up(const cl_cells *c, int64_t i, cl_list *out);
 
 /* A concurrent union-find (fof.c) whose roots are always the smallest
  * index of their set, whatever the threads do: parent[i] <= i. */

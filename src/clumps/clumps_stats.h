@@ -82,10 +82,17 @@ void cl_physics(const sk_table *t, double mu, cl_phys *ph);
 typedef struct cl_rm {
     double r2, m;
 } cl_rm;
+/* Sums over a clump's members run in blocks of CL_BLOCK members (in their
+ * canonical order), the blocks' sums then added in block order: the same
+ * bits whatever the threads, and a clump of one block is one plain sum. */
+#define CL_BLOCK 4096
+
 /* The half-mass radius: the smallest distance from the centre of mass
- * within which the members hold at least half of `mass` (v is sorted in
- * place). */
-double cl_half_mass_radius(cl_rm *v, int64_t n, double mass);
+ * within which the members hold at least half of `mass` (v is reordered;
+ * r2max: the largest r2 in v).
+ * Members taken by increasing (r2, m); up to CL_BLOCK members, all of them
+ * sorted; above, only the shell where the half is crossed (halfmass.c). */
+double cl_half_mass_radius(cl_rm *v, int64_t n, double mass, double r2max, int threads);
 
 /* --bound-only: keeps the bound rows of rows[0..n) in order; returns how
  * many. */

@@ -83,16 +83,6 @@ static int direction(const cl_cells *c, int64_t i, const int d[3], cl_list *out)
     return 0;
 }
 
-int cl_neighbours_up(const cl_cells *c, int64_t i, cl_list *out)
-{
-    static const int up[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
-    out->n = 0;
-    for (int a = 0; a < 3; a++)
-        if (direction(c, i, up[a], out))
-            return -1;
-    return 0;
-}
-
 static int cmp_i64(const void *a, const void *b)
 {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;

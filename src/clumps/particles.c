@@ -130,7 +130,7 @@ static int group_stats(const cl_parts *p, const int64_t *mem, int64_t n, const c
         rm[a] = (cl_rm){r2, p->mass[i]};
     }
     s->radius = fmax(sqrt(r2max), p->soft);
-    s->r_half = cl_half_mass_radius(rm, n, s->mass);
+    s->r_half = cl_half_mass_radius(rm, n, s->mass, r2max, 1); /* haloes: one a thread */
     sk_free(rm);
     s->sigma_v = s->mass > 0 ? sqrt(k2 / s->mass) : 0;
     s->e_kin = 0.5 * k2;
