@@ -40,6 +40,7 @@ typedef struct reader {
     sk_progress progress;
     int64_t done;
     const sk_consumer *consumer; /* streams (stream.c's sk_store_stream) */
+    int64_t group;               /* streams: consecutive chunks per batch */
     const sk_selection *sel;
 } reader;
 
@@ -76,8 +77,10 @@ static int worker_init(worker *w, const reader *r)
         ok = (w->keys[k] = sk_malloc(rows)) && ok;
     if (!ok)
         sk_fail(&w->err, SK_ERR_NOMEM, r->s->path, -1, "out of memory for read buffers");
-    /* A stream's batch holds the largest chunk, made once per thread. */
-    if (ok && r->consumer && new_table(r, r->sel, r->max_rows, &w->batch, &w->err) != SK_OK)
+    /* A stream's batch holds a group of the largest chunks, made once per
+     * thread. */
+    if (ok && r->consumer &&
+        new_table(r, r->sel, r->max_rows * r->group, &w->batch, &w->err) != SK_OK)
         ok = 0;
     return ok ? SK_OK : SK_ERR_NOMEM;
 }
@@ -244,13 +247,19 @@ static int run_parallel(reader *r, int threads, int partial_only,
         if (worker_init(&w, r) != SK_OK)
             atomic_store(&r->failed_at, -1);
         w.thread = omp_get_thread_num();
+        /* Streams take groups of consecutive chunks (one batch each), in
+         * order within a group; reads have groups of one. */
+        int64_t group = r->consumer ? r->group : 1;
+        int64_t ngroups = (r->plan->nchunks + group - 1) / group;
 #pragma omp for schedule(dynamic, 1)
-        for (int64_t i = 0; i < r->plan->nchunks; i++) {
-            st_planned *pc = &r->plan->chunks[i];
-            if (i > atomic_load(&r->failed_at) || (partial_only && !pc->partial))
-                continue;
-            if (phase(r, &w, pc) != SK_OK)
-                lower_failed_at(r, i);
+        for (int64_t g = 0; g < ngroups; g++) {
+            for (int64_t i = g * group; i < (g + 1) * group && i < r->plan->nchunks; i++) {
+                st_planned *pc = &r->plan->chunks[i];
+                if (i > atomic_load(&r->failed_at) || (partial_only && !pc->partial))
+                    continue;
+                if (phase(r, &w, pc) != SK_OK)
+                    lower_failed_at(r, i);
+            }
         }
         if (w.err.code != SK_OK) {
 #pragma omp critical(st_read_error)
@@ -459,34 +468,58 @@ static void filter_batch_families(sk_table *t, const sk_selection *sel)
     tb_set_nrows(t, kept);
 }
 
-/* Count (partial chunks), fill this thread's batch from row 0, hand it
- * to the consumer. */
+/* Count (partial chunks) and append the chunk to this thread's batch;
+ * after the last chunk of its group, hand the batch to the consumer. One
+ * batch per group of chunks rather than per chunk: a consumer pays its
+ * per-batch work (a projection's setup, a copy when the batch comes
+ * before its turn) a few dozen times rather than once per 1,024 rows. */
 static int phase_stream(reader *r, worker *w, st_planned *pc)
 {
+    int64_t at = pc - r->plan->chunks;
+    int64_t group = at / r->group;
+    int last = at + 1 == r->plan->nchunks || (at + 1) % r->group == 0;
+    int64_t row0 = at % r->group == 0 ? 0 : sk_table_nrows(w->batch);
     int rc = pc->partial ? count_partial(r, w, pc) : SK_OK;
     int64_t rows = pc->partial ? pc->count : r->t->chunks[pc->ci].nrows;
     if (rc == SK_OK) {
         pc->count = rows;
-        tb_set_nrows(w->batch, rows);
-        rc = rows ? fill_chunk(r, w, pc, w->batch, 0) : SK_OK;
+        tb_set_nrows(w->batch, row0 + rows);
+        rc = rows ? fill_chunk(r, w, pc, w->batch, row0) : SK_OK;
     }
     sk_free(pc->mask); /* a stream keeps no mask after its chunk */
     pc->mask = NULL;
-    if (rc == SK_OK && r->sel && r->sel->has_family)
+    if (rc != SK_OK || !last)
+        return rc;
+    if (r->sel && r->sel->has_family)
         filter_batch_families(w->batch, r->sel);
-    int64_t index = pc - r->plan->chunks;
-    sk_batch_info info = {.index = index, .nbatches = r->plan->nchunks, .source = pc->ci};
-    if (rc == SK_OK && sk_table_nrows(w->batch) > 0) {
+    int64_t first = group * r->group;
+    int64_t ngroups = (r->plan->nchunks + r->group - 1) / r->group;
+    sk_batch_info info = {.index = group, .nbatches = ngroups,
+                          .source = r->plan->chunks[first].ci};
+    if (sk_table_nrows(w->batch) > 0) {
         rc = r->consumer->batch(r->consumer->ctx, w->thread, w->batch, &info, &w->err);
         if (rc != SK_OK && w->err.code == SK_OK)
-            sk_fail(&w->err, rc, r->s->path, -1, "the consumer failed on chunk %lld",
-                    (long long)pc->ci + 1);
+            sk_fail(&w->err, rc, r->s->path, -1, "the consumer failed on chunks %lld to %lld",
+                    (long long)info.source + 1, (long long)pc->ci + 1);
         if (rc != SK_OK)
-            w->err.record = pc->ci + 1; /* the lowest failing chunk's error wins */
+            w->err.record = info.source + 1; /* the lowest failing chunk's error wins */
     }
     if (rc == SK_OK)
         report(r);
     return rc;
+}
+
+/* Chunks per stream batch: about STREAM_BATCH_ROWS rows, and at least
+ * STREAM_MIN_BATCHES batches for the threads to share. The same on any
+ * thread count, so the batches are too. */
+#define STREAM_BATCH_ROWS 16384
+#define STREAM_MIN_BATCHES 16
+static int64_t stream_group(const reader *r)
+{
+    int64_t g = r->max_rows > 0 ? STREAM_BATCH_ROWS / r->max_rows : 1;
+    int64_t even = r->plan->nchunks / STREAM_MIN_BATCHES;
+    g = g < even ? g : even;
+    return g > 1 ? g : 1;
 }
 
 /* The consumer's begin, with a 0-row table of the batches' columns. */
@@ -531,6 +564,7 @@ int sk_store_stream(sk_store *s, const char *name, const sk_selection *sel,
         r.progress = opt->progress;
     if (rc == SK_OK) {
         measure(&r);
+        r.group = stream_group(&r);
         int used = run_threads(&r, threads, 0);
         rc = stream_begin(&r, used ? used : 1, err);
     }
