@@ -13,6 +13,8 @@
 #ifdef SNAPKIT_HAVE_MPI
 #include <mpi.h>
 
+#include "mpi/mpi_internal.h"
+
 int sk_mpi_built(void)
 {
     return 1;
@@ -26,8 +28,7 @@ static int running(void)
     return init && !fin;
 }
 
-/* MPI is running with more than one rank: this one and their number. */
-static int several_ranks(int *rank, int *size)
+int mpi_several_ranks(int *rank, int *size)
 {
     if (!running())
         return 0;
@@ -132,7 +133,7 @@ static int merge_encoded(sk_stats_acc **acc, const unsigned char *bytes, int n, 
 int sk_mpi_stats_reduce(sk_stats_acc **acc, sk_error *err)
 {
     int rank = 0, size = 1;
-    if (!several_ranks(&rank, &size))
+    if (!mpi_several_ranks(&rank, &size))
         return SK_OK;
     void *mine = NULL;
     size_t bytes = 0;
@@ -227,7 +228,7 @@ static int send_to(const double *v, size_t n, int to, sk_error *err)
 int sk_mpi_sum_double_tree(double *v, size_t n, int all, sk_error *err)
 {
     int rank = 0, size = 1;
-    if (!several_ranks(&rank, &size))
+    if (!mpi_several_ranks(&rank, &size))
         return SK_OK;
     double *buf = sk_malloc(sizeof *buf * (n < SUM_CHUNK ? n : SUM_CHUNK) + 1);
     int rc = sk_mpi_agree(buf ? SK_OK : sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory"),
