@@ -488,6 +488,8 @@ static int phase_stream(reader *r, worker *w, st_planned *pc)
     }
     sk_free(pc->mask); /* a stream keeps no mask after its chunk */
     pc->mask = NULL;
+    if (rc == SK_OK && !last)
+        report(r); /* progress counts chunks, the last of a group once handed over */
     if (rc != SK_OK || !last)
         return rc;
     if (r->sel && r->sel->has_family)

@@ -329,6 +329,20 @@ static void encoded_round_trip(const sk_stats_acc *acc, const sk_table_stats *wa
     sk_free(bytes);
 }
 
+/* The progress a stream reports: its last call's done and total. */
+typedef struct progress_seen {
+    int64_t done, total;
+} progress_seen;
+
+static void note_progress(void *ctx, int64_t done, int64_t total, int64_t bytes)
+{
+    (void)bytes;
+    progress_seen *p = ctx;
+#pragma omp critical(test_progress)
+    if (done > p->done)
+        p->done = done, p->total = total;
+}
+
 static void check_stream(void *src, stream_fn fn, const sk_table *whole, const char *component,
                          const sk_selection *sel, const char *what)
 {
@@ -353,8 +367,12 @@ static void check_stream(void *src, stream_fn fn, const sk_table *whole, const c
         c.whole = whole;
         c.mismatches = 0;
         opt.threads = threads;
+        progress_seen prog = {0, 0};
+        opt.progress = (sk_progress){note_progress, &prog};
         sk_read_stats st;
         CHECK_OK(fn(src, component, sel, &opt, &cons, &st, &err), &err);
+        CHECK_MSG(prog.done == prog.total, "%s: progress ends at %lld of %lld", what,
+                  (long long)prog.done, (long long)prog.total);
         CHECK_MSG(c.mismatches == 0, "%s: %d batches differ from the whole read", what,
                   c.mismatches);
         sk_stats_acc *all = NULL;
