@@ -15,5 +15,8 @@
 void *big_take(size_t bytes, size_t *cap, int *fresh);
 /* Give a region back: kept for reuse, or unmapped. */
 void big_give(void *region, size_t cap);
+/* Bytes free in blocks of 2 MB and more (with 4 KB pages, orders 9 and
+ * up), summed over the zones of a /proc/buddyinfo text. */
+size_t big_free_huge_bytes(const char *buddyinfo, size_t page);
 
 #endif

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "core/memory_big.h"
 #include "snapkit/snapkit.h"
 
 static void test_errors(void)
@@ -96,6 +97,26 @@ static void test_big_blocks(void)
     CHECK(again == p);
     sk_free(small);
     sk_free(again);
+}
+
+/* The free 2 MB blocks huge page advice waits for, from /proc/buddyinfo's
+ * counts of free blocks per order (order n: 4 KB << n): a line of this
+ * machine's, worked by hand. */
+static void test_buddyinfo(void)
+{
+    const char *text =
+        "Node 0, zone      DMA      0      0      0      0      0      0      0      0      1      1      3 \n"
+        "Node 0, zone    DMA32      4      1      2      2      2      2      1      4      4      2    752 \n"
+        "Node 0, zone   Normal  33849  27132   8463   7252   2333   1632    932    764    366    264   2436 \n";
+    size_t mb2 = (size_t)2 << 20, mb4 = (size_t)4 << 20;
+    size_t want = (1 + 2 + 264) * mb2 + (3 + 752 + 2436) * mb4;
+    CHECK_EQ_INT(big_free_huge_bytes(text, 4096), want);
+    /* 64 KB pages: a 2 MB block from order 5 up (32 pages) */
+    CHECK_EQ_INT(big_free_huge_bytes("Node 0, zone Normal 9 9 9 9 9 1 2\n", 65536), 1 * mb2 + 2 * mb4);
+    CHECK_EQ_INT(big_free_huge_bytes("Node 0, zone Normal 5 5 5 5 5 5 5 5 5\n", 4096), 0);
+    CHECK_EQ_INT(big_free_huge_bytes("Node 0, zone Normal 0 0 0 0 0 0 0 0 0 7", 4096), 7 * mb2);
+    CHECK_EQ_INT(big_free_huge_bytes("", 4096), 0);
+    CHECK_EQ_INT(big_free_huge_bytes("garbage\nmore", 4096), 0);
 }
 
 static void test_table(void)
@@ -407,6 +428,7 @@ int main(void)
     test_errors();
     test_memory();
     test_big_blocks();
+    test_buddyinfo();
     test_table();
     test_threads();
     test_units_and_selection();
