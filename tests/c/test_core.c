@@ -99,6 +99,34 @@ static void test_big_blocks(void)
     sk_free(again);
 }
 
+/* Freed large blocks are reused even when their size is not a whole number
+ * of huge pages (4 MB of payload: a 6 MB region), and when more are freed
+ * than the cache keeps, the ones freed longest ago go back to the kernel:
+ * of 17 freed, the next 16 allocations get exactly the last 16. */
+static void test_big_block_reuse(void)
+{
+    enum { N = 17 };
+    size_t n = (size_t)4 << 20;
+    void *p[N], *q[N - 1];
+    for (int i = 0; i < N; i++) {
+        p[i] = sk_malloc(n);
+        CHECK(p[i] != NULL);
+    }
+    for (int i = 0; i < N; i++)
+        sk_free(p[i]);
+    int kept = 0, oldest = 0;
+    for (int i = 0; i < N - 1; i++) {
+        q[i] = sk_malloc(n);
+        for (int k = 1; k < N; k++)
+            kept += q[i] == p[k];
+        oldest += q[i] == p[0];
+    }
+    CHECK_EQ_INT(kept, N - 1);
+    CHECK_EQ_INT(oldest, 0);
+    for (int i = 0; i < N - 1; i++)
+        sk_free(q[i]);
+}
+
 /* The free 2 MB blocks huge page advice waits for, from /proc/buddyinfo's
  * counts of free blocks per order (order n: 4 KB << n): a line of this
  * machine's, worked by hand. */
@@ -429,6 +457,7 @@ int main(void)
     test_memory();
     test_big_blocks();
     test_buddyinfo();
+    test_big_block_reuse();
     test_table();
     test_threads();
     test_units_and_selection();
