@@ -4,7 +4,7 @@
 #ifndef SNAPKIT_BENCH_REPORT_PARTS_H
 #define SNAPKIT_BENCH_REPORT_PARTS_H
 
-#include <cairo.h>
+#include "figure/cairo_lib.h"
 
 #include "bench/bench.h"
 #include "core/text.h"

@@ -2,9 +2,6 @@
  * vector surfaces that stream into memory. */
 #include "figure/figure.h"
 
-#include <cairo-pdf.h>
-#include <cairo-svg.h>
-#include <fontconfig/fontconfig.h>
 #include <math.h>
 #include <string.h>
 #include <strings.h>
@@ -42,7 +39,7 @@ static cairo_status_t to_text(void *closure, const unsigned char *data, unsigned
     return t->failed ? CAIRO_STATUS_NO_MEMORY : CAIRO_STATUS_SUCCESS;
 }
 
-static int cairo_failed(cairo_status_t st, const char *path, const char *what, sk_error *err)
+static int drawing_failed(cairo_status_t st, const char *path, const char *what, sk_error *err)
 {
     return sk_fail(err, st == CAIRO_STATUS_NO_MEMORY ? SK_ERR_NOMEM : SK_ERR_IO, path, -1,
                    "%s: %s", what, cairo_status_to_string(st));
@@ -51,6 +48,9 @@ static int cairo_failed(cairo_status_t st, const char *path, const char *what, s
 int skf_begin(skf_figure *f, skf_format fmt, double width, double height, sk_error *err)
 {
     memset(f, 0, sizeof *f);
+    int rc = skf_cairo_load(err);
+    if (rc != SK_OK)
+        return rc;
     f->format = fmt;
     f->width = width;
     f->height = height;
@@ -72,7 +72,7 @@ int skf_begin(skf_figure *f, skf_format fmt, double width, double height, sk_err
     }
     if (st != CAIRO_STATUS_SUCCESS) {
         skf_discard(f);
-        return cairo_failed(st, NULL, "cannot start the figure", err);
+        return drawing_failed(st, NULL, "cannot start the figure", err);
     }
     cairo_set_source_rgb(f->cr, 1, 1, 1);
     cairo_paint(f->cr);
@@ -107,7 +107,7 @@ static int finish(skf_figure *f, const char *path, char **bytes, size_t *size, s
         st = CAIRO_STATUS_NO_MEMORY;
     if (st != CAIRO_STATUS_SUCCESS) {
         skf_discard(f);
-        return cairo_failed(st, path, "cannot draw the figure", err);
+        return drawing_failed(st, path, "cannot draw the figure", err);
     }
     *size = f->out.len;
     *bytes = sk_text_take(&f->out);
@@ -139,12 +139,17 @@ int skf_end_write(skf_figure *f, const char *path, sk_error *err)
 
 void skf_release(void)
 {
+    if (!skf_cairo_loaded())
+        return;
     cairo_debug_reset_static_data();
-    FcFini();
+    skf_cairo.fc_fini();
 }
 
 cairo_t *skf_scratch(void)
 {
+    sk_error err;
+    if (skf_cairo_load(&err) != SK_OK)
+        return NULL;
     cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
     cairo_t *cr = cairo_create(s); /* holds its own reference to s */
     cairo_surface_destroy(s);

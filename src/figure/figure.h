@@ -10,11 +10,11 @@
 #ifndef SNAPKIT_FIGURE_FIGURE_H
 #define SNAPKIT_FIGURE_FIGURE_H
 
-#include <cairo.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "core/text.h"
+#include "figure/cairo_lib.h"
 #include "snapkit/error.h"
 
 typedef enum skf_format { SKF_PNG, SKF_SVG, SKF_PDF } skf_format;
@@ -49,7 +49,7 @@ void skf_discard(skf_figure *f);
 void skf_release(void);
 
 /* A context on a 1 x 1 page, for measuring text before a page is laid
- * out (free with cairo_destroy). */
+ * out (free with cairo_destroy); NULL when cairo cannot be loaded. */
 cairo_t *skf_scratch(void);
 
 /* ----------------------------------------------------------- primitives */

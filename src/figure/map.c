@@ -313,6 +313,8 @@ int skf_map_figure(void *ctx, const sk_picture *pic, const char *path, sk_error 
                   .ylo = in->extent[2] / per, .yhi = in->extent[3] / per};
 
     /* Measure the margins: y tick labels, the colour bar, the title. */
+    if (skf_cairo_load(err) != SK_OK)
+        return (int)err->code;
     cairo_t *m = skf_scratch();
     double ticks[64], step, widest = 0;
     int nt = skf_linear_ticks(p.ylo, p.yhi, 6, ticks, 64, &step);

@@ -2,12 +2,11 @@
  * snapkit writes a FITS file: built in memory, then written atomically. */
 #include "project/fitslib.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stddef.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "core/lazylib.h"
 #include "snapkit/atomicfile.h"
 #include "snapkit/memory.h"
 
@@ -19,10 +18,7 @@
 
 fitslib fitslib_calls;
 
-static const struct {
-    const char *name;
-    size_t at;
-} symbols[] = {
+static const sk_lazy_symbol symbols[] = {
     {"ffimem", offsetof(fitslib, create_memfile)},  {"ffcrim", offsetof(fitslib, create_img)},
     {"ffcrtb", offsetof(fitslib, create_tbl)},      {"ffclos", offsetof(fitslib, close_file)},
     {"ffgerr", offsetof(fitslib, get_errstatus)},   {"ffcmsg", offsetof(fitslib, clear_errmsg)},
@@ -32,42 +28,22 @@ static const struct {
     {"ffpkyu", offsetof(fitslib, write_key_null)},  {"ffpkys", offsetof(fitslib, write_key_str)},
 };
 
-static pthread_once_t g_once = PTHREAD_ONCE_INIT;
-static char g_failure[512]; /* empty once loaded */
-static const char *g_name;
-
-static void load(void)
-{
-    const char *env = getenv("SNAPKIT_CFITSIO");
-    g_name = env && *env ? env : SNAPKIT_CFITSIO_SONAME;
-    void *h = dlopen(g_name, RTLD_NOW | RTLD_LOCAL);
-    if (!h) {
-        const char *why = dlerror();
-        snprintf(g_failure, sizeof g_failure, "%s", why ? why : "dlopen failed");
-        return;
-    }
-    fitslib calls;
-    for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++) {
-        void *f = dlsym(h, symbols[i].name);
-        if (!f) {
-            snprintf(g_failure, sizeof g_failure, "it has no function %s", symbols[i].name);
-            dlclose(h);
-            return;
-        }
-        memcpy((char *)&calls + symbols[i].at, &f, sizeof f);
-    }
-    fitslib_calls = calls;
-}
+static sk_lazy_lib g_cfitsio = {.env = "SNAPKIT_CFITSIO",
+                                .soname = SNAPKIT_CFITSIO_SONAME,
+                                .syms = symbols,
+                                .nsyms = sizeof symbols / sizeof symbols[0],
+                                .table = &fitslib_calls,
+                                .table_size = sizeof fitslib_calls,
+                                .lock = PTHREAD_MUTEX_INITIALIZER};
 
 static int load_once(const char *path, sk_error *err)
 {
-    pthread_once(&g_once, load);
-    if (!g_failure[0])
+    if (sk_lazy_load(&g_cfitsio))
         return SK_OK;
     return sk_fail(err, SK_ERR_IO, path, -1,
                    "writing FITS needs cfitsio, and %s cannot be loaded: %s (Debian: apt-get "
                    "install libcfitsio10; SNAPKIT_CFITSIO may name the library)",
-                   g_name, g_failure);
+                   g_cfitsio.name, g_cfitsio.failure);
 }
 
 static int cfitsio_failed(const char *path, const char *what, int status, sk_error *err)

@@ -141,10 +141,21 @@ SNAPKIT_CFITSIO=/no/such/libcfitsio.so one_line_error \
     "$cli" project "$out" --res 16 -o "$tmp/e.fits"
 [[ ! -e "$tmp/e.fits" && ! -e "$tmp/e.npy" && ! -e "$tmp/e.svg" ]] || fail "a failed run left a file"
 
+SNAPKIT_CAIRO=/no/such/libcairo.so one_line_error \
+    "drawing figures needs cairo, and /no/such/libcairo.so cannot be loaded" \
+    "$cli" project "$out" --res 16 -o "$tmp/e.png"
+[[ ! -e "$tmp/e.png" ]] || fail "a failed figure left a file"
+SNAPKIT_CAIRO=/no/such/libcairo.so "$cli" project "$out" --res 16 --raw -o "$tmp/raw.png" \
+    >/dev/null || fail "a raw PNG map (libpng, no figure) needed cairo"
+
 # cfitsio (and the libcurl, GnuTLS and Kerberos it brings) is loaded only
-# by a command that writes FITS: the others start without it.
-loads_cfitsio() { LD_DEBUG=libs "$@" 2>&1 >/dev/null | grep -c "calling init: .*libcfitsio" || true; }
-[[ $(loads_cfitsio "$cli" stats "$out") -eq 0 ]] || fail "stats loaded cfitsio"
-[[ $(loads_cfitsio "$cli" project "$out" --res 16 -o "$tmp/l.npy") -eq 0 ]] || fail "an .npy map loaded cfitsio"
-[[ $(loads_cfitsio "$cli" project "$out" --res 16 -o "$tmp/l.fits") -eq 1 ]] || fail "a FITS map did not load cfitsio"
+# by a command that writes FITS, cairo (and X11, fontconfig, freetype) only
+# by one that draws a figure: the others start without them.
+loads() { LD_DEBUG=libs "${@:2}" 2>&1 >/dev/null | grep -c "calling init: .*lib$1" || true; }
+[[ $(loads cfitsio "$cli" stats "$out") -eq 0 ]] || fail "stats loaded cfitsio"
+[[ $(loads cfitsio "$cli" project "$out" --res 16 -o "$tmp/l.npy") -eq 0 ]] || fail "an .npy map loaded cfitsio"
+[[ $(loads cfitsio "$cli" project "$out" --res 16 -o "$tmp/l.fits") -eq 1 ]] || fail "a FITS map did not load cfitsio"
+[[ $(loads cairo "$cli" stats "$out") -eq 0 ]] || fail "stats loaded cairo"
+[[ $(loads cairo "$cli" project "$out" --res 16 -o "$tmp/l.fits") -eq 0 ]] || fail "a FITS map loaded cairo"
+[[ $(loads cairo "$cli" project "$out" --res 16 -o "$tmp/l.png") -eq 1 ]] || fail "a PNG figure did not load cairo"
 echo "project CLI: all checks passed"
