@@ -222,6 +222,7 @@ int proj_place_grid(proj_job *job, const sk_project_options *opt, int data_lmax,
         f->ny = 1;
         f->v0 = 0.5 * job->boxlen - 0.5 * f->pixel;
     }
+    proj_grid_plan(job);
     return SK_OK;
 }
 

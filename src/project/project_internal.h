@@ -123,6 +123,8 @@ typedef struct proj_job {
     int coef_q[PROJ_MAX_SLOTS];
     int slot_mass, slot_volume, slot_count; /* -1 when absent */
     int nacc;                 /* doubles per pixel: nlin + (count ? 1 : 0) */
+    int grid_level;           /* P when the cells sit on a 2^P pixel grid (grid.c), else -1 */
+    const int32_t *key_u, *key_v; /* the cell keys along the image axes (grid_level >= 0) */
 } proj_job;
 
 /* One row placed in the image. */
@@ -179,6 +181,14 @@ void proj_coefficients(const proj_job *job, int64_t row, const proj_item *it, do
 const char *proj_quantity_what(const proj_job *job, const proj_quantity *q);
 int proj_dim_positive(proj_dim dim);
 
+/* grid.c: cells on the pixel grid. proj_grid_plan (called by
+ * proj_place_grid) sets grid_level; proj_deposit_grid deposits row r as
+ * proj_item_of + proj_coefficients + proj_deposit would, bit for bit,
+ * filling it's level, h and total and coef: 1 when it reached the image,
+ * -1 when the row needs the general path. */
+void proj_grid_plan(proj_job *job);
+int proj_deposit_grid(const proj_job *job, const proj_target *t, int64_t r, double *coef,
+                      proj_item *it);
 /* geometry.c */
 int proj_orient(proj_job *job, const sk_project_options *opt, sk_error *err);
 int proj_place_grid(proj_job *job, const sk_project_options *opt, int data_lmax, sk_error *err);

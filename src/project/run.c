@@ -34,6 +34,9 @@ size_t proj_acc_doubles(const proj_job *job)
 int64_t proj_deposit_row(const proj_job *job, const proj_target *t, int64_t r, double *coef)
 {
     proj_item it;
+    int reached = job->grid_level >= 0 ? proj_deposit_grid(job, t, r, coef, &it) : -1;
+    if (reached >= 0)
+        return reached;
     if (!proj_item_of(job, r, &it))
         return 0;
     proj_coefficients(job, r, &it, coef);
