@@ -7,6 +7,8 @@
  * that read figures from two machines can be compared. */
 #include "bench/bench.h"
 
+#include "core/memory_big.h"
+
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -22,19 +24,8 @@ static double seconds_now(void)
 /* The [bracketed] choice of a /sys THP file, or "unknown". */
 static void thp_mode(const char *path, char *out, size_t n)
 {
-    snprintf(out, n, "unknown");
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return;
-    char line[256];
-    if (fgets(line, sizeof line, f)) {
-        char *a = strchr(line, '['), *b = a ? strchr(a, ']') : NULL;
-        if (a && b && b - a - 1 < (long)n) {
-            memcpy(out, a + 1, (size_t)(b - a - 1));
-            out[b - a - 1] = '\0';
-        }
-    }
-    fclose(f);
+    if (!big_thp_mode(path, out, n))
+        snprintf(out, n, "unknown");
 }
 
 /* GB/s of touching bytes once per page (huge: after MADV_HUGEPAGE); the

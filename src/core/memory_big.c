@@ -56,8 +56,7 @@ static struct {
 static size_t g_cached;
 static uint64_t g_tick;
 
-/* The bracketed word of a /sys THP file ("always [madvise] never"). */
-static int thp_mode(const char *path, char *mode, size_t n)
+int big_thp_mode(const char *path, char *mode, size_t n)
 {
     FILE *f = fopen(path, "r");
     char line[128] = "";
@@ -121,8 +120,8 @@ static int huge_policy(void)
     const char *force = getenv("SNAPKIT_HUGEPAGES");
     if (force && *force)
         return atoi(force) != 0 ? HUGE_ALWAYS : HUGE_NEVER;
-    if (!thp_mode("/sys/kernel/mm/transparent_hugepage/enabled", enabled, sizeof enabled) ||
-        !thp_mode("/sys/kernel/mm/transparent_hugepage/defrag", defrag, sizeof defrag) ||
+    if (!big_thp_mode("/sys/kernel/mm/transparent_hugepage/enabled", enabled, sizeof enabled) ||
+        !big_thp_mode("/sys/kernel/mm/transparent_hugepage/defrag", defrag, sizeof defrag) ||
         !strcmp(enabled, "never"))
         return HUGE_NEVER;
     return !strcmp(defrag, "defer") || !strcmp(defrag, "never") ? HUGE_ALWAYS : HUGE_WHEN_FREE;
