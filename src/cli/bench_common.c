@@ -212,6 +212,16 @@ sk_progress bench_progress_hook(cli_progress *p)
     return (sk_progress){.fn = progress_fn, .ctx = p};
 }
 
+void bench_show(char *text)
+{
+    if (text) {
+        fputs(text, stdout);
+        fputc('\n', stdout);
+        fflush(stdout);
+    }
+    sk_free(text);
+}
+
 int bench_print(int json, const void *stage, bench_json_fn to_json, char *text)
 {
     int rc = CLI_OK;

@@ -101,6 +101,10 @@ void bench_warn_levels(const int *levels, int n);
  * on a terminal only. */
 sk_progress bench_progress_hook(cli_progress *p);
 
+/* Print a stage's text now, then a blank line (bench report shows each
+ * stage as it ends, and repeats it in the report); the text is freed. */
+void bench_show(char *text);
+
 /* Print a stage: its JSON object with --json, else its text. The text
  * is freed. Returns CLI_OK, or CLI_FAIL when memory ran out. */
 typedef void (*bench_json_fn)(const void *stage, sk_json *j);
