@@ -122,7 +122,7 @@ int bench_help(const char *arg, const char *help)
     return 1;
 }
 
-int bench_options(bench_common *b, int argc, char **argv, const char *help)
+int bench_parse_common(bench_common *b, int argc, char **argv, const char *help)
 {
     for (int i = 1; i < argc; i++) {
         if (bench_help(argv[i], help))

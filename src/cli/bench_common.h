@@ -42,7 +42,7 @@ int bench_help(const char *arg, const char *help);
 
 /* The option loop of a stage that has no options of its own: 1 to go on,
  * 0 when the help was printed, -1 on a bad option (message printed). */
-int bench_options(bench_common *b, int argc, char **argv, const char *help);
+int bench_parse_common(bench_common *b, int argc, char **argv, const char *help);
 
 /* After the option loop: apply --max-threads to the --threads list (levels
  * above it dropped; without a list, the defaults 1, 2, 4, ... up to it). */

@@ -61,7 +61,7 @@ int cmd_bench_ranks(int argc, char **argv)
 {
     bench_common common;
     bench_common_init(&common, "bench ranks", BENCH_SELECTION | BENCH_COMPONENTS);
-    int go = bench_options(&common, argc, argv, k_help);
+    int go = bench_parse_common(&common, argc, argv, k_help);
     if (go <= 0)
         return go < 0 ? CLI_USAGE : CLI_OK;
     if (!common.source)

@@ -35,7 +35,7 @@ int cmd_bench_sweep(int argc, char **argv)
     bench_common common;
     bench_common_init(&common, "bench sweep", BENCH_SELECTION | BENCH_COMPONENTS);
     const char *const *names = common.components;
-    int go = bench_options(&common, argc, argv, k_help);
+    int go = bench_parse_common(&common, argc, argv, k_help);
     if (go <= 0)
         return go < 0 ? CLI_USAGE : CLI_OK;
     if (!common.source)
