@@ -11,7 +11,6 @@ the whole box, both at 2^lmax pixels across; and the time of each (yt: a
 fresh dataset, so its reading is included; snapkit: read + project, and the
 projection alone). Needs Debian's python3-yt; run after `make build`.
 """
-import glob
 import os
 import sys
 import time
@@ -22,25 +21,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 
 import snapkit  # noqa: E402
-
-
-def default_outputs():
-    shared = os.environ.get("SNAPKIT_SHARED", os.path.join(ROOT, "..", "shared"))
-    seen, out = set(), []
-    for base in (os.path.join(ROOT, "tests", "data", "ramses"),
-                 os.path.join(shared, "fixtures", "ramses")):
-        for d in sorted(glob.glob(os.path.join(base, "*", "output_*[0-9]"))):
-            key = (os.path.basename(os.path.dirname(d)), os.path.basename(d))
-            if os.path.isdir(d) and key not in seen:
-                seen.add(key)
-                out.append(d)
-    return out
+from ramses_outputs import default_outputs  # noqa: E402  (bench/ramses_outputs.py)
 
 
 def main():
     import yt
     yt.set_log_level(50)
-    folders = sys.argv[1:] or default_outputs()
+    folders = sys.argv[1:] or default_outputs("output_*[0-9]")
     print(f"{'output':<28} {'axis':<4} {'pixels':>9} {'rel. L1':>9} {'yt s':>8} "
           f"{'snapkit read+proj s':>20} {'proj s':>8}")
     worst = 0.0

@@ -30,6 +30,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 
 import snapkit  # noqa: E402
+from ramses_outputs import default_outputs  # noqa: E402  (bench/ramses_outputs.py)
 
 YT_FTYPE = {"hydro": "ramses", "gravity": "gravity", "particles": "io", "rt": "ramses-rt"}
 COMPONENTS = ("hydro", "gravity", "particles", "rt", "clump_field", "sinks", "clumps")
@@ -37,19 +38,6 @@ COMPONENTS = ("hydro", "gravity", "particles", "rt", "clump_field", "sinks", "cl
 # tests/data's 1-D, 2-D and several-coarse-cell outputs.
 EXPECTED = ("mhd3d", "rt3d", "sink3d", "clumps3d", "cosmo32", "tube1d", "sedov2d",
             "coarse222", "coarse211b")
-
-
-def default_outputs():
-    shared = os.environ.get("SNAPKIT_SHARED", os.path.join(ROOT, "..", "shared"))
-    seen, out = set(), []
-    for base in (os.path.join(ROOT, "tests", "data", "ramses"),
-                 os.path.join(shared, "fixtures", "ramses")):
-        for d in sorted(glob.glob(os.path.join(base, "*", "output_*"))):
-            key = (os.path.basename(os.path.dirname(d)), os.path.basename(d))
-            if os.path.isdir(d) and key not in seen:
-                seen.add(key)
-                out.append(d)
-    return out
 
 
 def plan(outputs):

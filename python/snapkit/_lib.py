@@ -137,6 +137,20 @@ class Error(Exception):
         self.record = record
 
 
+class Closing:
+    """A handle that close() releases: on leaving a with block, and when
+    collected."""
+
+    def __del__(self):
+        self.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
 def raise_error(err):
     """Raise Error from a filled ErrorStruct."""
     def opt(v):

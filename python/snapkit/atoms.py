@@ -15,7 +15,7 @@ import ctypes
 
 import numpy as np
 
-from ._lib import ERR, ErrorStruct, P, check, declare, lib, mirrors
+from ._lib import ERR, Closing, ErrorStruct, P, check, declare, lib, mirrors
 from .table import _DTYPES, CATEGORY, Table
 
 _FORMATS = {None: 0, "auto": 0, "dump": 1, "lammps-dump": 1, "lammps-dump-text": 1,
@@ -282,7 +282,7 @@ def _info_text(value):
 
 # ---- reading --------------------------------------------------------------
 
-class File:
+class File(Closing):
     """An open atom file: frame count, frames by index, iteration."""
 
     def __init__(self, path, format=None, threads=0, atom_style=None):
@@ -296,15 +296,6 @@ class File:
         if self._h:
             lib.sk_atoms_close(self._h)
             self._h = ctypes.c_void_p()
-
-    def __del__(self):
-        self.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
     @property
     def format(self):

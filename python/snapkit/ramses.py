@@ -15,7 +15,7 @@ import json
 
 import numpy as np
 
-from ._lib import ERR, P, ErrorStruct, Progress, check, declare, lib, mirrors
+from ._lib import ERR, P, Closing, ErrorStruct, Progress, check, declare, lib, mirrors
 from .table import Table
 
 
@@ -136,7 +136,7 @@ def derive(table, what):
     return out
 
 
-class Output:
+class Output(Closing):
     """An open RAMSES output folder (output_NNNNN)."""
 
     def __init__(self, path):
@@ -161,15 +161,6 @@ class Output:
         if getattr(self, "_h", None):
             lib.sk_ramses_close(self._h)
             self._h = None
-
-    def __del__(self):
-        self.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
     def __repr__(self):
         c = [k for k, v in self.info["components"].items() if v]

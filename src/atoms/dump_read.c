@@ -8,8 +8,6 @@
 #include "core/number_calls.h"
 #include "snapkit/number.h"
 
-#define MAX_COLUMNS 1024
-
 typedef struct dump_header {
     int64_t timestep, natoms;
     int has_timestep, has_natoms, has_box, general;
@@ -215,19 +213,12 @@ static int read_header(sk_atoms_file *f, cursor *c, dump_header *h, sk_error *er
 
 /* The end of the frame's atom lines, checking there are enough and that
  * the next frame (or the end) follows them. */
-static int body_end(sk_atoms_file *f, const dump_header *h, const char **end, sk_error *err)
+static int body_end(sk_atoms_file *f, const dump_header *h, frame_span *span, sk_error *err)
 {
-    const char *stop = f->src.data + f->src.size;
-    int64_t done;
-    *end = at_skip_lines(h->body, stop, h->natoms, &done);
-    if (done < h->natoms)
-        return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, h->body_line + done, 1,
-                            "the file ends after %lld of the %lld atom lines (NUMBER OF ATOMS)",
-                            (long long)done, (long long)h->natoms);
-    cursor c = {*end, stop, h->body_line + h->natoms};
+    int rc = at_frame_span(f, h->body, h->body_line, h->natoms, " (NUMBER OF ATOMS)", span, err);
     const char *b, *e;
     int64_t line;
-    if (at_cursor_next_nonblank(&c, &b, &e, 0, &line)) {
+    if (rc == SK_OK && at_line_after(f, span, &b, &e, &line)) {
         const char *p = skip_blank(b, e);
         if (e - p < 5 || memcmp(p, "ITEM:", 5) != 0)
             return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, line, (int64_t)(p - b) + 1,
@@ -235,47 +226,30 @@ static int body_end(sk_atoms_file *f, const dump_header *h, const char **end, sk
                                 "the next ITEM: or the end)",
                                 (long long)h->natoms);
     }
-    return SK_OK;
+    return rc;
 }
 
 int at_dump_skip(sk_atoms_file *f, int64_t pos, int64_t line, frame_span *span, sk_error *err)
 {
-    cursor c = {f->src.data + pos, f->src.data + f->src.size, line};
+    cursor c = at_cursor_at(f, pos, line);
     dump_header h;
     int rc = read_header(f, &c, &h, err);
-    if (rc == SK_OK)
-        rc = body_end(f, &h, &span->end, err);
-    if (rc == SK_OK)
-        span->next_line = h.body_line + h.natoms;
-    return rc;
+    return rc == SK_OK ? body_end(f, &h, span, err) : rc;
 }
 
 /* ---- columns ---------------------------------------------------------- */
 
-typedef struct dump_columns {
-    int n;
-    char *names[MAX_COLUMNS];
-    field_kind kind[MAX_COLUMNS];
-} dump_columns;
-
-static void free_columns(dump_columns *dc)
-{
-    for (int i = 0; i < dc->n; i++)
-        sk_free(dc->names[i]);
-    dc->n = 0;
-}
-
 /* Kinds from the names, refined by the first atom line: a non-number in a
  * float column (or type labels in the type column) makes it a category. */
-static int read_columns(sk_atoms_file *f, const dump_header *h, dump_columns *dc, sk_error *err)
+static int read_columns(sk_atoms_file *f, const dump_header *h, at_columns *dc, sk_error *err)
 {
     memset(dc, 0, sizeof *dc);
     const char *p = h->names, *e = h->names_end;
     for (p = skip_blank(p, e); p < e; p = skip_blank(p, e)) {
         const char *t = token_end(p, e);
-        if (dc->n == MAX_COLUMNS)
+        if (dc->n == AT_MAX_COLUMNS)
             return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, h->names_line, 1,
-                                "more than %d columns", MAX_COLUMNS);
+                                "more than %d columns", AT_MAX_COLUMNS);
         char *name = sk_strndup(p, (size_t)(t - p));
         if (!name)
             return sk_fail(err, SK_ERR_NOMEM, f->src.path, -1, "out of memory");
@@ -324,7 +298,7 @@ static int read_columns(sk_atoms_file *f, const dump_header *h, dump_columns *dc
     return SK_OK;
 }
 
-static int find(const dump_columns *dc, const char *name)
+static int find(const at_columns *dc, const char *name)
 {
     for (int i = 0; i < dc->n; i++)
         if (strcmp(dc->names[i], name) == 0)
@@ -332,7 +306,7 @@ static int find(const dump_columns *dc, const char *name)
     return -1;
 }
 
-static int has3(const dump_columns *dc, const char *const n[3])
+static int has3(const at_columns *dc, const char *const n[3])
 {
     for (int i = 0; i < 3; i++) {
         int j = find(dc, n[i]);
@@ -413,7 +387,7 @@ static int header_meta(sk_table *t, const dump_header *h)
 }
 
 /* Which triple holds the positions: 0 none, 1 x, 2 xu, 3 xs, 4 xsu. */
-static int position_kind(const dump_columns *dc)
+static int position_kind(const at_columns *dc)
 {
     if (has3(dc, k_xyz))
         return 1;
@@ -426,7 +400,7 @@ static int position_kind(const dump_columns *dc)
     return 0;
 }
 
-static int build_table(sk_atoms_file *f, const dump_header *h, const dump_columns *dc,
+static int build_table(sk_atoms_file *f, const dump_header *h, const at_columns *dc,
                        int with_atoms, sk_table **out, field *fields, sk_error *err)
 {
     sk_table *t = sk_table_new(with_atoms ? h->natoms : 0);
@@ -449,13 +423,13 @@ int at_dump_read(sk_atoms_file *f, int64_t pos, int64_t line, int with_atoms, in
               sk_table **out, sk_error *err)
 {
     *out = NULL;
-    cursor c = {f->src.data + pos, f->src.data + f->src.size, line};
+    cursor c = at_cursor_at(f, pos, line);
     dump_header h;
-    dump_columns dc;
-    const char *end = NULL;
+    at_columns dc;
+    frame_span span = {0};
     int rc = read_header(f, &c, &h, err);
     if (rc == SK_OK && with_atoms)
-        rc = body_end(f, &h, &end, err);
+        rc = body_end(f, &h, &span, err);
     memset(&dc, 0, sizeof dc);
     if (rc == SK_OK)
         rc = read_columns(f, &h, &dc, err);
@@ -466,7 +440,7 @@ int at_dump_read(sk_atoms_file *f, int64_t pos, int64_t line, int with_atoms, in
     if (rc == SK_OK)
         rc = build_table(f, &h, &dc, with_atoms, &t, fields, err);
     if (rc == SK_OK && with_atoms && h.natoms > 0) {
-        body b = {.path = f->src.path, .begin = h.body, .end = end, .first_line = h.body_line,
+        body b = {.path = f->src.path, .begin = h.body, .end = span.end, .first_line = h.body_line,
                   .nrows = h.natoms, .fields = fields, .nfields = dc.n, .nrequired = dc.n,
                   .threads = f->threads};
         rc = at_body_parse(&b, t, err);
@@ -480,7 +454,7 @@ int at_dump_read(sk_atoms_file *f, int64_t pos, int64_t line, int with_atoms, in
     if (rc == SK_OK && pk >= 3 && with_atoms)
         unscale(t, &h, f->threads);
     sk_free(fields);
-    free_columns(&dc);
+    at_columns_free(&dc);
     if (rc != SK_OK) {
         sk_table_free(t);
         return rc;

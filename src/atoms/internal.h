@@ -195,6 +195,30 @@ typedef struct frame_span {
     int64_t next_line;
 } frame_span;
 
+/* Where the `natoms` atom lines from body (numbered from body_line) end;
+ * fails naming the line where the file ends first ("... atom lines" then
+ * count_note, which says where the count came from). */
+int at_frame_span(const sk_atoms_file *f, const char *body, int64_t body_line, int64_t natoms,
+                  const char *count_note, frame_span *span, sk_error *err);
+/* The first non-blank line after a frame, as [*b, *e) numbered *line; 0
+ * at the end of the file. */
+int at_line_after(const sk_atoms_file *f, const frame_span *span, const char **b, const char **e,
+                  int64_t *line);
+/* A cursor at byte pos of the file, on line `line`. */
+static inline cursor at_cursor_at(const sk_atoms_file *f, int64_t pos, int64_t line)
+{
+    return (cursor){f->src.data + pos, f->src.data + f->src.size, line};
+}
+
+/* Column names (owned) and kinds a reader found in a frame's header. */
+#define AT_MAX_COLUMNS 1024
+typedef struct at_columns {
+    int n;
+    char *names[AT_MAX_COLUMNS];
+    field_kind kind[AT_MAX_COLUMNS];
+} at_columns;
+void at_columns_free(at_columns *c);
+
 int at_dump_skip(sk_atoms_file *f, int64_t pos, int64_t line, frame_span *span, sk_error *err);
 int at_dump_read(sk_atoms_file *f, int64_t pos, int64_t line, int with_atoms, int64_t *natoms,
               sk_table **out, sk_error *err);

@@ -41,6 +41,18 @@ static void skip_bom(source *src)
     }
 }
 
+/* The bytes as text: inflated when gzip, without a byte-order mark; the
+ * source closed on failure. */
+static int as_text(source *src, sk_error *err)
+{
+    int rc = inflate_if_gzip(src, err);
+    if (rc != SK_OK)
+        at_source_close(src);
+    else
+        skip_bom(src);
+    return rc;
+}
+
 int at_source_open(source *src, const char *path, sk_error *err)
 {
     memset(src, 0, sizeof *src);
@@ -70,12 +82,7 @@ int at_source_open(source *src, const char *path, sk_error *err)
         src->size = (size_t)st.st_size;
     }
     close(fd);
-    int rc = inflate_if_gzip(src, err);
-    if (rc != SK_OK)
-        at_source_close(src);
-    else
-        skip_bom(src);
-    return rc;
+    return as_text(src, err);
 }
 
 int at_source_memory(source *src, const void *data, size_t size, const char *name, sk_error *err)
@@ -86,12 +93,7 @@ int at_source_memory(source *src, const void *data, size_t size, const char *nam
         return sk_fail(err, SK_ERR_NOMEM, name, -1, "out of memory");
     src->data = size ? data : "";
     src->size = size;
-    int rc = inflate_if_gzip(src, err);
-    if (rc != SK_OK)
-        at_source_close(src);
-    else
-        skip_bom(src);
-    return rc;
+    return as_text(src, err);
 }
 
 void at_source_close(source *src)

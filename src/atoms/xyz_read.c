@@ -11,6 +11,7 @@
 #include "snapkit/number.h"
 
 #define MAX_PROPS 512
+_Static_assert(MAX_PROPS <= AT_MAX_COLUMNS, "the Properties columns fit an at_columns");
 
 typedef struct pair {
     const char *key, *key_end;
@@ -156,18 +157,12 @@ static int read_header(sk_atoms_file *f, cursor *c, xyz_header *h, sk_error *err
     return SK_OK;
 }
 
-static int body_end(sk_atoms_file *f, const xyz_header *h, const char **end, sk_error *err)
+static int body_end(sk_atoms_file *f, const xyz_header *h, frame_span *span, sk_error *err)
 {
-    int64_t done;
-    *end = at_skip_lines(h->body, f->src.data + f->src.size, h->natoms, &done);
-    if (done < h->natoms)
-        return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, h->body_line + done, 1,
-                            "the file ends after %lld of the %lld atom lines", (long long)done,
-                            (long long)h->natoms);
-    cursor c = {*end, f->src.data + f->src.size, h->body_line + h->natoms};
+    int rc = at_frame_span(f, h->body, h->body_line, h->natoms, "", span, err);
     const char *b, *e, *stop;
     int64_t line, count;
-    if (at_cursor_next_nonblank(&c, &b, &e, 0, &line)) {
+    if (rc == SK_OK && at_line_after(f, span, &b, &e, &line)) {
         at_trim(&b, &e);
         if (!number_parse_int64(b, e, &count, &stop) || stop != e)
             return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, line, 1,
@@ -175,37 +170,20 @@ static int body_end(sk_atoms_file *f, const xyz_header *h, const char **end, sk_
                                 "frame's count or the end)",
                                 (long long)h->natoms);
     }
-    return SK_OK;
+    return rc;
 }
 
 int at_xyz_skip(sk_atoms_file *f, int64_t pos, int64_t line, frame_span *span, sk_error *err)
 {
-    cursor c = {f->src.data + pos, f->src.data + f->src.size, line};
+    cursor c = at_cursor_at(f, pos, line);
     xyz_header h;
     int rc = read_header(f, &c, &h, err);
-    if (rc == SK_OK)
-        rc = body_end(f, &h, &span->end, err);
-    if (rc == SK_OK)
-        span->next_line = h.body_line + h.natoms;
-    return rc;
+    return rc == SK_OK ? body_end(f, &h, span, err) : rc;
 }
 
 /* ---- Properties ------------------------------------------------------- */
 
-typedef struct prop_columns {
-    int n;
-    char *names[MAX_PROPS];
-    field_kind kind[MAX_PROPS];
-} prop_columns;
-
-static void free_props(prop_columns *pc)
-{
-    for (int i = 0; i < pc->n; i++)
-        sk_free(pc->names[i]);
-    pc->n = 0;
-}
-
-static int add_column(prop_columns *pc, const char *name, field_kind kind)
+static int add_column(at_columns *pc, const char *name, field_kind kind)
 {
     for (int i = 0; i < pc->n; i++)
         if (strcmp(pc->names[i], name) == 0)
@@ -238,7 +216,7 @@ static void component_name(const char *name, int count, int i, char *out, size_t
 }
 
 static int parse_properties(sk_atoms_file *f, const xyz_header *h, const char *b, const char *e,
-                            prop_columns *pc, sk_error *err)
+                            at_columns *pc, sk_error *err)
 {
     memset(pc, 0, sizeof *pc);
     const char *p = b;
@@ -367,16 +345,16 @@ int at_xyz_read(sk_atoms_file *f, int64_t pos, int64_t line, int with_atoms, int
              sk_table **out, sk_error *err)
 {
     *out = NULL;
-    cursor c = {f->src.data + pos, f->src.data + f->src.size, line};
+    cursor c = at_cursor_at(f, pos, line);
     xyz_header *h = sk_calloc(1, sizeof *h);
-    prop_columns *pc = sk_calloc(1, sizeof *pc);
+    at_columns *pc = sk_calloc(1, sizeof *pc);
     field *fields = NULL;
     sk_table *t = NULL;
-    const char *end = NULL;
+    frame_span span = {0};
     int rc = h && pc ? read_header(f, &c, h, err)
                      : sk_fail(err, SK_ERR_NOMEM, f->src.path, -1, "out of memory");
     if (rc == SK_OK && with_atoms)
-        rc = body_end(f, h, &end, err);
+        rc = body_end(f, h, &span, err);
     const pair *props = rc == SK_OK && h->cl.keyvalue ? find_pair(&h->cl, "Properties") : NULL;
     if (rc == SK_OK) {
         static const char k_default[] = "species:S:1:pos:R:3";
@@ -396,14 +374,14 @@ int at_xyz_read(sk_atoms_file *f, int64_t pos, int64_t line, int with_atoms, int
     if (rc == SK_OK)
         rc = comment_meta(f, h, t, err);
     if (rc == SK_OK && with_atoms && h->natoms > 0) {
-        body b = {.path = f->src.path, .begin = h->body, .end = end, .first_line = h->body_line,
+        body b = {.path = f->src.path, .begin = h->body, .end = span.end, .first_line = h->body_line,
                   .nrows = h->natoms, .fields = fields, .nfields = pc->n, .nrequired = pc->n,
                   .threads = f->threads, .allow_extra = props == NULL};
         rc = at_body_parse(&b, t, err);
     }
     sk_free(fields);
     if (pc)
-        free_props(pc);
+        at_columns_free(pc);
     sk_free(pc);
     if (rc == SK_OK)
         *natoms = h->natoms;

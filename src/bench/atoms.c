@@ -167,11 +167,7 @@ static int snapkit_read(atoms_run *r, int64_t atoms, int k, sk_atoms_row *row, s
         if (rc != SK_OK)
             return rc;
     }
-    sk_atoms_time *s = &row->snapkit;
-    s->runs = r->b->runs;
-    s->seconds = sk_bench_median(sec, s->runs);
-    s->seconds_min = sec[0];
-    s->ok = 1;
+    skb_atoms_set_times(&row->snapkit, sec, r->b->runs);
     return SK_OK;
 }
 
@@ -207,12 +203,8 @@ static int snapkit_write(atoms_run *r, const sk_table *frame, int64_t atoms, int
     unlink(timed);
     if (rc != SK_OK)
         return rc;
-    sk_atoms_time *s = &row->snapkit;
-    s->runs = r->b->runs;
-    s->seconds = sk_bench_median(sec, s->runs);
-    s->seconds_min = sec[0];
-    s->max_error = max_error;
-    s->ok = 1;
+    skb_atoms_set_times(&row->snapkit, sec, r->b->runs);
+    row->snapkit.max_error = max_error;
     return SK_OK;
 }
 

@@ -151,6 +151,9 @@ int skb_lammps_run(const char *lmp, const char *work, const char *data_input, in
                    sk_atoms_time *data_write, char *version, size_t nversion, char *note,
                    size_t nnote, int64_t *checked);
 
+/* Times of n timed runs s (sorted here) into t: median and fastest, ok. */
+void skb_atoms_set_times(sk_atoms_time *t, double *s, int n);
+
 /* Read `path` with snapkit and check every atom (skb_cu_check). */
 int skb_atoms_check_file(const char *path, sk_atoms_format format, int64_t atoms, double tol,
                          double *max_error, sk_error *err);

@@ -96,8 +96,7 @@ static void note(sk_atoms_time *t, const char *fmt, const char *what)
     snprintf(t->note, sizeof t->note, "%.*s", (int)sizeof t->note - 1, buf);
 }
 
-/* Times of the timed runs into t (median and fastest). */
-static void set_times(sk_atoms_time *t, double *s, int n)
+void skb_atoms_set_times(sk_atoms_time *t, double *s, int n)
 {
     t->runs = n;
     t->seconds = sk_bench_median(s, n); /* sorts s */
@@ -305,7 +304,7 @@ static void ase_result(const char *line, skb_peer_job *j, int runs, int64_t *che
             double sec[256];
             for (int i = 0; i < runs; i++)
                 sec[i] = s->items[i].type == SKB_JSON_NUMBER ? s->items[i].number : NAN;
-            set_times(j->time, sec, runs);
+            skb_atoms_set_times(j->time, sec, runs);
             j->time->max_error = max_error;
             j->time->peak_rss = (int64_t)skb_json_number(v, "peak_rss", 0);
             *checked += j->atoms;
@@ -491,7 +490,7 @@ int skb_lammps_run(const char *lmp, const char *work, const char *data_input, in
             for (int k = 0; k < 3; k++)
                 sec[k][r - 1] = mark[r][k + 1] - mark[r][k];
         for (int k = 0; k < 3; k++)
-            set_times(times[k], sec[k], runs);
+            skb_atoms_set_times(times[k], sec[k], runs);
         /* What read_data read is what write_dump then wrote. */
         lammps_check(work, "dump", SK_ATOMS_DUMP, atoms, read, checked);
         if (read->ok)

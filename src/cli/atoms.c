@@ -287,10 +287,8 @@ int cmd_atoms(int argc, char **argv)
         return argc < 2 ? CLI_USAGE : CLI_OK;
     }
     for (int i = 2; i < argc; i++)
-        if (cli_is(argv[i], "--help") || cli_is(argv[i], "-h")) {
-            fputs(k_help, stdout);
+        if (cli_help(argv[i], k_help))
             return CLI_OK;
-        }
     options o;
     const char *pos[2];
     int npos;

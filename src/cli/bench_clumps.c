@@ -89,11 +89,8 @@ int cmd_bench_clumps(int argc, char **argv)
     opt.bound_threshold = NAN;
     int has_threshold = 0;
     for (int i = 1; i < argc; i++) {
-        if (cli_is(argv[i], "--help") || cli_is(argv[i], "-h")) {
-            printf(k_help, cli_selection_help);
-            fputs(bench_common_help, stdout);
+        if (bench_help(argv[i], k_help))
             return CLI_OK;
-        }
         int own = own_option(&opt, &has_threshold, argc, argv, &i);
         if (own < 0)
             return CLI_USAGE;
@@ -105,24 +102,14 @@ int cmd_bench_clumps(int argc, char **argv)
     if (!has_threshold)
         return cli_usage("bench clumps", "missing --threshold");
     bench_cap_levels(&common);
-    bench_warn_levels(common.levels, common.nlevels);
-    sk_bench_source *src;
-    sk_selection sel;
-    if (bench_open(common.source, &common.cs, &src, &sel) != CLI_OK)
+    bench_run run;
+    if (bench_run_open(&run, &common) != CLI_OK)
         return CLI_FAIL;
-    cli_progress progress;
-    cli_progress_init(&progress, "bench clumps");
-    opt.nlevels = common.nlevels;
-    memcpy(opt.levels, common.levels, sizeof opt.levels);
-    opt.runs = common.runs;
-    opt.progress = bench_progress_hook(&progress);
+    BENCH_PLAN(opt, &common, &run);
     static sk_clumps_bench b;
     sk_error err;
-    int rc = sk_bench_clumps(src, &sel, &opt, &b, &err);
-    cli_progress_done(&progress);
-    sk_selection_clear(&sel);
-    sk_bench_source_close(src);
-    if (rc != SK_OK)
-        return cli_error(&err);
+    int rc = sk_bench_clumps(run.src, &run.sel, &opt, &b, &err);
+    if (bench_run_close(&run, rc, &err) != CLI_OK)
+        return CLI_FAIL;
     return bench_print(common.json, &b, clumps_json, common.json ? NULL : sk_clumps_bench_text(&b));
 }

@@ -113,6 +113,26 @@ int bench_option(bench_common *b, int argc, char **argv, int *i)
     return 1;
 }
 
+int bench_help(const char *arg, const char *help)
+{
+    if (!cli_is(arg, "--help") && !cli_is(arg, "-h"))
+        return 0;
+    printf(help, cli_selection_help);
+    fputs(bench_common_help, stdout);
+    return 1;
+}
+
+int bench_parse_common(bench_common *b, int argc, char **argv, const char *help)
+{
+    for (int i = 1; i < argc; i++) {
+        if (bench_help(argv[i], help))
+            return 0;
+        if (bench_option(b, argc, argv, &i) < 0)
+            return -1;
+    }
+    return 1;
+}
+
 static void selection_text(char *buf, size_t n, const char *arg)
 {
     size_t len = strlen(buf);
@@ -192,6 +212,16 @@ sk_progress bench_progress_hook(cli_progress *p)
     return (sk_progress){.fn = progress_fn, .ctx = p};
 }
 
+void bench_show(char *text)
+{
+    if (text) {
+        fputs(text, stdout);
+        fputc('\n', stdout);
+        fflush(stdout);
+    }
+    sk_free(text);
+}
+
 int bench_print(int json, const void *stage, bench_json_fn to_json, char *text)
 {
     int rc = CLI_OK;
@@ -226,4 +256,26 @@ int bench_open(const char *path, const cli_selection *cs, sk_bench_source **src,
     sk_bench_source_close(*src);
     *src = NULL;
     return cli_error(&err);
+}
+
+int bench_run_open(bench_run *r, const bench_common *b)
+{
+    bench_warn_levels(b->levels, b->nlevels);
+    if (bench_open(b->source, &b->cs, &r->src, &r->sel) != CLI_OK)
+        return CLI_FAIL;
+    cli_progress_init(&r->progress, b->stage);
+    return CLI_OK;
+}
+
+int bench_run_close(bench_run *r, int rc, const sk_error *err)
+{
+    cli_progress_done(&r->progress);
+    sk_selection_clear(&r->sel);
+    sk_bench_source_close(r->src);
+    return rc == SK_OK ? CLI_OK : cli_error(err);
+}
+
+int bench_most_threads(const sk_scaling *s)
+{
+    return s->npoints ? s->points[s->npoints - 1].threads : 0;
 }

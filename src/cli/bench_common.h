@@ -3,6 +3,8 @@
 #ifndef SNAPKIT_CLI_BENCH_COMMON_H
 #define SNAPKIT_CLI_BENCH_COMMON_H
 
+#include <string.h>
+
 #include "bench/bench.h"
 #include "cli.h"
 
@@ -34,6 +36,14 @@ void bench_common_init(bench_common *b, const char *stage, int takes);
 int bench_option(bench_common *b, int argc, char **argv, int *i);
 extern const char bench_common_help[];
 
+/* Is arg --help or -h? Then print the stage's help (a format whose %s
+ * takes the selection options' help) and the common options: 1. */
+int bench_help(const char *arg, const char *help);
+
+/* The option loop of a stage that has no options of its own: 1 to go on,
+ * 0 when the help was printed, -1 on a bad option (message printed). */
+int bench_parse_common(bench_common *b, int argc, char **argv, const char *help);
+
 /* After the option loop: apply --max-threads to the --threads list (levels
  * above it dropped; without a list, the defaults 1, 2, 4, ... up to it). */
 void bench_cap_levels(bench_common *b);
@@ -54,6 +64,35 @@ int bench_csv(const bench_common *b, sk_report *r, int threads, const char *cach
 int bench_open(const char *path, const cli_selection *cs, sk_bench_source **src,
                sk_selection *sel);
 
+/* A stage's measurement of SOURCE: the source opened with the selection,
+ * and the stage's progress line (bench_progress_hook(&run.progress)). */
+typedef struct bench_run {
+    sk_bench_source *src;
+    sk_selection sel;
+    cli_progress progress;
+} bench_run;
+
+/* Warn when b's levels ask for more threads than the job owns, open
+ * b->source with b's selection and start the progress line. Prints the
+ * error and returns CLI_FAIL on failure. */
+int bench_run_open(bench_run *r, const bench_common *b);
+/* Give a stage's options (every sk_*_bench_options names these fields
+ * alike) the --threads levels, --runs and the run's progress line. */
+#define BENCH_PLAN(opt, b, run)                                                                    \
+    do {                                                                                           \
+        (opt).nlevels = (b)->nlevels;                                                              \
+        memcpy((opt).levels, (b)->levels, sizeof (opt).levels);                                    \
+        (opt).runs = (b)->runs;                                                                    \
+        (opt).progress = bench_progress_hook(&(run)->progress);                                    \
+    } while (0)
+/* End the progress line and close the source; then the measurement's
+ * status rc as CLI_OK, or err printed and its CLI code. */
+int bench_run_close(bench_run *r, int rc, const sk_error *err);
+
+/* The most threads a scaling curve used (its last level; 0 when empty),
+ * for bench_csv. */
+int bench_most_threads(const sk_scaling *s);
+
 /* When the list asks for more threads than the job owns, say so on stderr
  * and name the value to use. */
 void bench_warn_levels(const int *levels, int n);
@@ -61,6 +100,10 @@ void bench_warn_levels(const int *levels, int n);
 /* A progress line for a bench stage (measurement k of n, bytes so far),
  * on a terminal only. */
 sk_progress bench_progress_hook(cli_progress *p);
+
+/* Print a stage's text now, then a blank line (bench report shows each
+ * stage as it ends, and repeats it in the report); the text is freed. */
+void bench_show(char *text);
 
 /* Print a stage: its JSON object with --json, else its text. The text
  * is freed. Returns CLI_OK, or CLI_FAIL when memory ran out. */

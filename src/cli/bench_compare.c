@@ -99,8 +99,7 @@ int cmd_bench_compare(int argc, char **argv)
     int json = 0, k = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (cli_is(a, "--help") || cli_is(a, "-h")) {
-            fputs(k_help, stdout);
+        if (cli_help(a, k_help)) {
             return CLI_OK;
         } else if (cli_is(a, "--json")) {
             json = 1;

@@ -88,9 +88,7 @@ int cmd_bench_lmax(int argc, char **argv)
     int convert = 0, cold = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (cli_is(a, "--help") || cli_is(a, "-h")) {
-            printf(k_help, cli_selection_help);
-            fputs(bench_common_help, stdout);
+        if (bench_help(a, k_help)) {
             return CLI_OK;
         } else if (cli_is(a, "--convert")) {
             convert = 1;

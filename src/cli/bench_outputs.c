@@ -112,8 +112,7 @@ int cmd_bench_outputs(int argc, char **argv)
     bench_common_init(&common, "bench outputs", 0);
     long long budget = 0, runs = 1;
     for (int i = 1; i < argc; i++) {
-        if (cli_is(argv[i], "--help") || cli_is(argv[i], "-h")) {
-            fputs(k_help, stdout);
+        if (cli_help(argv[i], k_help)) {
             return CLI_OK;
         } else if (cli_is(argv[i], "--json")) {
             json = 1;

@@ -59,8 +59,7 @@ int cmd_bench_plot(int argc, char **argv)
     int text = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (cli_is(a, "--help") || cli_is(a, "-h")) {
-            fputs(k_help, stdout);
+        if (cli_help(a, k_help)) {
             return CLI_OK;
         } else if (cli_is(a, "-o") || cli_is(a, "--output")) {
             if (!(output = cli_value(argc, argv, &i)))

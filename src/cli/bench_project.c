@@ -46,9 +46,7 @@ int cmd_bench_project(int argc, char **argv)
     sk_error err;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (cli_is(a, "--help") || cli_is(a, "-h")) {
-            printf(k_help, cli_selection_help);
-            fputs(bench_common_help, stdout);
+        if (bench_help(a, k_help)) {
             return CLI_OK;
         } else if (cli_is(a, "--vars") || cli_is(a, "--component")) {
             const char *v = cli_value(argc, argv, &i);
@@ -69,38 +67,27 @@ int cmd_bench_project(int argc, char **argv)
     if (!common.source)
         return cli_usage("bench project", "which source? (snapkit bench project SOURCE)");
     bench_cap_levels(&common);
-    bench_warn_levels(common.levels, common.nlevels);
-    sk_bench_source *src;
-    sk_selection sel;
-    if (bench_open(common.source, &common.cs, &src, &sel) != CLI_OK)
+    bench_run run;
+    if (bench_run_open(&run, &common) != CLI_OK)
         return CLI_FAIL;
-    cli_progress progress;
-    cli_progress_init(&progress, "bench project");
-    opt.nlevels = common.nlevels;
-    memcpy(opt.levels, common.levels, sizeof opt.levels);
-    opt.runs = common.runs;
-    opt.progress = bench_progress_hook(&progress);
+    BENCH_PLAN(opt, &common, &run);
     static sk_project_bench p;
-    int rc = nres > 1 ? sk_bench_project_grid(src, &sel, &opt, res, nres, &grid, &err)
-                      : sk_bench_project(src, &sel, &opt, &p, &err);
-    cli_progress_done(&progress);
-    sk_selection_clear(&sel);
-    sk_bench_source_close(src);
-    if (rc != SK_OK)
-        return cli_error(&err);
+    int rc = nres > 1 ? sk_bench_project_grid(run.src, &run.sel, &opt, res, nres, &grid, &err)
+                      : sk_bench_project(run.src, &run.sel, &opt, &p, &err);
+    if (bench_run_close(&run, rc, &err) != CLI_OK)
+        return CLI_FAIL;
     if (nres > 1) {
         for (int r = 0; r < grid.nres; r++) {
-            const sk_scaling *s = &grid.runs[r].cases[0].scaling;
             sk_report rep = {.project = &grid.runs[r]};
-            if (bench_csv(&common, &rep, s->npoints ? s->points[s->npoints - 1].threads : 0, "warm") != CLI_OK)
+            int threads = bench_most_threads(&grid.runs[r].cases[0].scaling);
+            if (bench_csv(&common, &rep, threads, "warm") != CLI_OK)
                 return CLI_FAIL;
         }
         return bench_print(common.json, &grid, grid_json,
                            common.json ? NULL : sk_project_grid_text(&grid));
     }
-    const sk_scaling *s0 = &p.cases[0].scaling;
     sk_report rep = {.project = &p};
-    if (bench_csv(&common, &rep, s0->npoints ? s0->points[s0->npoints - 1].threads : 0, "warm") != CLI_OK)
+    if (bench_csv(&common, &rep, bench_most_threads(&p.cases[0].scaling), "warm") != CLI_OK)
         return CLI_FAIL;
     return bench_print(common.json, &p, project_json, common.json ? NULL : sk_project_text(&p));
 }

@@ -61,15 +61,9 @@ int cmd_bench_ranks(int argc, char **argv)
 {
     bench_common common;
     bench_common_init(&common, "bench ranks", BENCH_SELECTION | BENCH_COMPONENTS);
-    for (int i = 1; i < argc; i++) {
-        if (cli_is(argv[i], "--help") || cli_is(argv[i], "-h")) {
-            printf(k_help, cli_selection_help);
-            fputs(bench_common_help, stdout);
-            return CLI_OK;
-        } else if (bench_option(&common, argc, argv, &i) < 0) {
-            return CLI_USAGE;
-        }
-    }
+    int go = bench_parse_common(&common, argc, argv, k_help);
+    if (go <= 0)
+        return go < 0 ? CLI_USAGE : CLI_OK;
     if (!common.source)
         return cli_usage("bench ranks", "which output? (mpirun -np N snapkit bench ranks SOURCE)");
     bench_cap_levels(&common);

@@ -32,9 +32,7 @@ int cmd_bench_read(int argc, char **argv)
     bench_common_init(&common, "bench read", BENCH_SELECTION | BENCH_COMPONENTS);
     sk_read_bench_options opt = {.cold = 1};
     for (int i = 1; i < argc; i++) {
-        if (cli_is(argv[i], "--help") || cli_is(argv[i], "-h")) {
-            printf(k_help, cli_selection_help);
-            fputs(bench_common_help, stdout);
+        if (bench_help(argv[i], k_help)) {
             return CLI_OK;
         } else if (cli_is(argv[i], "--no-cold")) {
             opt.cold = 0;
@@ -51,22 +49,15 @@ int cmd_bench_read(int argc, char **argv)
     opt.threads = bench_one_thread(&common);
     opt.runs = common.runs;
     memcpy(opt.components, common.components, sizeof opt.components);
-    bench_warn_levels(common.levels, common.nlevels);
-    sk_bench_source *src;
-    sk_selection sel;
-    if (bench_open(common.source, &common.cs, &src, &sel) != CLI_OK)
+    bench_run run;
+    if (bench_run_open(&run, &common) != CLI_OK)
         return CLI_FAIL;
-    cli_progress progress;
-    cli_progress_init(&progress, "bench read");
-    opt.progress = bench_progress_hook(&progress);
+    opt.progress = bench_progress_hook(&run.progress);
     sk_read_bench r;
     sk_error err;
-    int rc = sk_bench_read(src, &sel, &opt, &r, &err);
-    cli_progress_done(&progress);
-    sk_selection_clear(&sel);
-    sk_bench_source_close(src);
-    if (rc != SK_OK)
-        return cli_error(&err);
+    int rc = sk_bench_read(run.src, &run.sel, &opt, &r, &err);
+    if (bench_run_close(&run, rc, &err) != CLI_OK)
+        return CLI_FAIL;
     /* After the reads, so that it does not warm anything they use. */
     sk_machine_first_touch(INT64_C(64) << 20, &r.touch);
     sk_report rep = {.read = &r};

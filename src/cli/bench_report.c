@@ -100,17 +100,6 @@ static int parse_stages(const char *text, int *stages)
     return *stages ? 0 : (cli_fail("--stages: no stage named"), -1);
 }
 
-/* Print a stage's text now (the report repeats it). */
-static void show(char *text)
-{
-    if (text) {
-        fputs(text, stdout);
-        fputc('\n', stdout);
-        fflush(stdout);
-    }
-    sk_free(text);
-}
-
 /* Refuse a read that would not fit: above 60% of the memory the job may
  * use; name the finest lmax that fits. */
 static int memory_guard(sk_bench_source *src, const sk_selection *sel, double memory)
@@ -203,7 +192,7 @@ static int run_sweep(sk_bench_source *src, const sk_selection *sel, int max_thre
     if (rc != SK_OK)
         return cli_error(&err);
     rr->report.sweep = &rr->sweep;
-    show(sk_scaling_text(&rr->sweep, "sweep  full reads"));
+    bench_show(sk_scaling_text(&rr->sweep, "sweep  full reads"));
     return CLI_OK;
 }
 
@@ -220,7 +209,7 @@ static int run_storage(const char *path, int max_threads, int runs, report_run *
     if (rc != SK_OK)
         return cli_error(&err);
     rr->report.storage = &rr->storage;
-    show(sk_storage_text(&rr->storage));
+    bench_show(sk_storage_text(&rr->storage));
     return CLI_OK;
 }
 
@@ -237,7 +226,7 @@ static int run_read(sk_bench_source *src, const sk_selection *sel, int threads, 
     if (rc != SK_OK)
         return cli_error(&err);
     rr->report.read = &rr->read;
-    show(sk_read_bench_text(&rr->read));
+    bench_show(sk_read_bench_text(&rr->read));
     return CLI_OK;
 }
 
@@ -264,7 +253,7 @@ static int run_convert(const char *source, const char *out, const sk_selection *
     if (rc != SK_OK)
         return cli_error(&err);
     rr->report.convert = &rr->convert;
-    show(sk_convert_text(&rr->convert));
+    bench_show(sk_convert_text(&rr->convert));
     return CLI_OK;
 }
 
@@ -288,7 +277,7 @@ static int run_project(sk_bench_source *src, const sk_selection *sel, int max_th
     if (rc != SK_OK)
         return cli_error(&err);
     rr->report.project = &rr->project;
-    show(sk_project_text(&rr->project));
+    bench_show(sk_project_text(&rr->project));
     return CLI_OK;
 }
 
@@ -326,7 +315,7 @@ static int run_lmax(const char *source, sk_bench_source *src, const char *out,
     if (rc != SK_OK)
         return cli_error(&err);
     rr->report.lmax = &rr->lmax;
-    show(sk_lmax_text(&rr->lmax));
+    bench_show(sk_lmax_text(&rr->lmax));
     return CLI_OK;
 }
 
@@ -348,7 +337,7 @@ static int run_ranks(const char *source, const cli_selection *cs, int max_thread
     if (rc != CLI_OK)
         return rc;
     rr->report.ranks = &rr->ranks;
-    show(sk_ranks_bench_text(&rr->ranks));
+    bench_show(sk_ranks_bench_text(&rr->ranks));
     return CLI_OK;
 }
 
@@ -378,8 +367,8 @@ static int run_source(const source_plan *p, report_run *rr, int *threads)
         rc = cli_error(&err);
     if (rc == CLI_OK) {
         rr->report.source = &rr->source;
-        show(sk_machine_text(&rr->machine));
-        show(sk_source_text(&rr->source));
+        bench_show(sk_machine_text(&rr->machine));
+        bench_show(sk_source_text(&rr->source));
         char warning[256];
         if (sk_thread_warning(&rr->machine.budget, "--max-threads", warning, sizeof warning))
             fprintf(stderr, "snapkit: %s\n", warning);
@@ -515,7 +504,7 @@ int cmd_bench_report(int argc, char **argv)
                                   .clumps_threshold = clumps_threshold};
         rc = run_source(&plan, &rr, &threads);
     } else {
-        show(sk_machine_text(&rr.machine));
+        bench_show(sk_machine_text(&rr.machine));
     }
     if (rc == CLI_OK && (stages & STAGE_ATOMS)) {
         rc = bench_report_atoms(out, threads, (int)runs, natoms_sizes ? atoms_sizes : NULL,

@@ -6,16 +6,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static void show(char *text)
-{
-    if (text) {
-        fputs(text, stdout);
-        fputc('\n', stdout);
-        fflush(stdout);
-    }
-    sk_free(text);
-}
-
 int bench_report_grid(sk_bench_source *src, const sk_selection *sel, int max_threads, int runs,
                       const int *res, int n, sk_project_grid *out)
 {
@@ -29,7 +19,7 @@ int bench_report_grid(sk_bench_source *src, const sk_selection *sel, int max_thr
     cli_progress_done(&progress);
     if (rc != SK_OK)
         return cli_error(&err);
-    show(sk_project_grid_text(out));
+    bench_show(sk_project_grid_text(out));
     return CLI_OK;
 }
 
@@ -50,7 +40,7 @@ int bench_report_atoms(const char *dir, int threads, int runs, const int64_t *si
     cli_progress_done(&progress);
     if (rc != SK_OK)
         return cli_error(&err);
-    show(sk_atoms_bench_text(out));
+    bench_show(sk_atoms_bench_text(out));
     return CLI_OK;
 }
 
@@ -73,6 +63,6 @@ int bench_report_clumps(sk_bench_source *src, const sk_selection *sel, int max_t
     cli_progress_done(&progress);
     if (rc != SK_OK)
         return cli_error(&err);
-    show(sk_clumps_bench_text(out));
+    bench_show(sk_clumps_bench_text(out));
     return CLI_OK;
 }

@@ -35,25 +35,17 @@ int cmd_bench_sweep(int argc, char **argv)
     bench_common common;
     bench_common_init(&common, "bench sweep", BENCH_SELECTION | BENCH_COMPONENTS);
     const char *const *names = common.components;
-    for (int i = 1; i < argc; i++) {
-        if (cli_is(argv[i], "--help") || cli_is(argv[i], "-h")) {
-            printf(k_help, cli_selection_help);
-            fputs(bench_common_help, stdout);
-            return CLI_OK;
-        } else if (bench_option(&common, argc, argv, &i) < 0) {
-            return CLI_USAGE;
-        }
-    }
+    int go = bench_parse_common(&common, argc, argv, k_help);
+    if (go <= 0)
+        return go < 0 ? CLI_USAGE : CLI_OK;
     if (!common.source)
         return cli_usage("bench sweep", "which output? (snapkit bench sweep SOURCE)");
     bench_cap_levels(&common);
-    bench_warn_levels(common.levels, common.nlevels);
-    sk_bench_source *src;
-    sk_selection sel;
-    if (bench_open(common.source, &common.cs, &src, &sel) != CLI_OK)
+    bench_run run;
+    if (bench_run_open(&run, &common) != CLI_OK)
         return CLI_FAIL;
     const char *present[4];
-    int npresent = sk_bench_source_components(src, present);
+    int npresent = sk_bench_source_components(run.src, present);
     int ncomp = 0;
     while (names[ncomp])
         ncomp++;
@@ -66,21 +58,16 @@ int cmd_bench_sweep(int argc, char **argv)
             "bench sweep: %d full reads of %s (1 warm-up + %d run%s x %d thread level%s)\n",
             1 + runs * nlevels, what, runs, runs == 1 ? "" : "s", nlevels, nlevels == 1 ? "" : "s");
     fflush(stdout);
-    cli_progress progress;
-    cli_progress_init(&progress, "bench sweep");
     sk_sweep_options opt = {.nlevels = common.nlevels, .runs = runs,
-                            .progress = bench_progress_hook(&progress)};
+                            .progress = bench_progress_hook(&run.progress)};
     memcpy(opt.levels, common.levels, sizeof opt.levels);
     sk_scaling s;
     sk_error err;
-    int rc = sk_bench_read_sweep(src, &sel, ncomp ? names : NULL, &opt, &s, NULL, &err);
-    cli_progress_done(&progress);
-    sk_selection_clear(&sel);
-    sk_bench_source_close(src);
-    if (rc != SK_OK)
-        return cli_error(&err);
+    int rc = sk_bench_read_sweep(run.src, &run.sel, ncomp ? names : NULL, &opt, &s, NULL, &err);
+    if (bench_run_close(&run, rc, &err) != CLI_OK)
+        return CLI_FAIL;
     sk_report rep = {.sweep = &s};
-    if (bench_csv(&common, &rep, s.points[s.npoints - 1].threads, "warm") != CLI_OK)
+    if (bench_csv(&common, &rep, bench_most_threads(&s), "warm") != CLI_OK)
         return CLI_FAIL;
     char title[192];
     snprintf(title, sizeof title, "sweep  full reads of %s", what);

@@ -42,6 +42,14 @@ int cli_is(const char *arg, const char *name)
     return strcmp(arg, name) == 0;
 }
 
+int cli_help(const char *arg, const char *help)
+{
+    if (!cli_is(arg, "--help") && !cli_is(arg, "-h"))
+        return 0;
+    fputs(help, stdout);
+    return 1;
+}
+
 const char *cli_value(int argc, char **argv, int *i)
 {
     if (*i + 1 >= argc) {

@@ -24,6 +24,8 @@ int cli_error(const sk_error *err);
 
 /* Is argv[i] the flag `name` (e.g. "--lmax")? */
 int cli_is(const char *arg, const char *name);
+/* Is arg --help or -h? Then print help on stdout, as it is: 1. */
+int cli_help(const char *arg, const char *help);
 /* Value after a flag: argv[*i + 1], advancing *i; NULL (with a message)
  * when missing. */
 const char *cli_value(int argc, char **argv, int *i);

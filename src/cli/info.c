@@ -116,8 +116,7 @@ int cmd_info(int argc, char **argv)
     const char *dir = NULL;
     int json = 0;
     for (int i = 1; i < argc; i++) {
-        if (cli_is(argv[i], "--help") || cli_is(argv[i], "-h")) {
-            fputs(k_help, stdout);
+        if (cli_help(argv[i], k_help)) {
             return CLI_OK;
         } else if (cli_is(argv[i], "--json")) {
             json = 1;

@@ -260,10 +260,8 @@ int cmd_make_ramses(int argc, char **argv)
     sk_synth_options_init(&a.opt);
     a.opt.output = 0;
     for (int i = 1; i < argc; i++) {
-        if (cli_is(argv[i], "--help") || cli_is(argv[i], "-h")) {
-            fputs(k_help, stdout);
+        if (cli_help(argv[i], k_help))
             return CLI_OK;
-        }
         if (argv[i][0] == '-' && argv[i][1] == '-') {
             if (parse_option(&a, argc, argv, &i))
                 return CLI_USAGE;

@@ -17,8 +17,7 @@ int cmd_threads(int argc, char **argv)
     int json = 0;
     long long requested = 0;
     for (int i = 1; i < argc; i++) {
-        if (cli_is(argv[i], "--help") || cli_is(argv[i], "-h")) {
-            fputs(k_help, stdout);
+        if (cli_help(argv[i], k_help)) {
             return CLI_OK;
         } else if (cli_is(argv[i], "--json")) {
             json = 1;

@@ -19,8 +19,7 @@ int cmd_verify(int argc, char **argv)
     int nargs = 0;
     long long threads = 0;
     for (int i = 1; i < argc; i++) {
-        if (cli_is(argv[i], "--help") || cli_is(argv[i], "-h")) {
-            fputs(k_help, stdout);
+        if (cli_help(argv[i], k_help)) {
             return CLI_OK;
         } else if (cli_is(argv[i], "--threads")) {
             if (cli_int_value(argc, argv, &i, &threads))

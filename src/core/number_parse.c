@@ -94,6 +94,28 @@ static const char *scan_digits(const char *p, const char *end)
     return p;
 }
 
+/* The exponent "e[+-]digits" at p (its size capped near 1e8: far past
+ * any double) into *exp10, and the end of it; without one (or with no
+ * digit after the 'e'), *exp10 = 0 and p. */
+static const char *scan_exponent(const char *p, const char *end, int64_t *exp10)
+{
+    *exp10 = 0;
+    if (p >= end || (*p != 'e' && *p != 'E'))
+        return p;
+    const char *e = p + 1;
+    int neg = 0;
+    if (e < end && (*e == '-' || *e == '+'))
+        neg = *e++ == '-';
+    if (e >= end || !is_digit(*e))
+        return p;
+    int64_t x = 0;
+    for (; e < end && is_digit(*e); e++)
+        if (x < 100000000)
+            x = x * 10 + (*e - '0');
+    *exp10 = neg ? -x : x;
+    return e;
+}
+
 /* Scan the decimal grammar at s; returns the end or NULL when no number. */
 static const char *scan_decimal(const char *s, const char *end, number_decimal *d)
 {
@@ -112,20 +134,7 @@ static const char *scan_decimal(const char *s, const char *end, number_decimal *
     }
     if (d->int_end == d->int_begin && d->frac_end == d->frac_begin)
         return NULL;
-    if (p < end && (*p == 'e' || *p == 'E')) {
-        const char *e = p + 1;
-        int eneg = 0;
-        if (e < end && (*e == '-' || *e == '+'))
-            eneg = *e++ == '-';
-        if (e < end && is_digit(*e)) {
-            int64_t x = 0;
-            for (; e < end && is_digit(*e); e++)
-                if (x < 100000000)
-                    x = x * 10 + (*e - '0');
-            d->exp10 = eneg ? -x : x;
-            p = e;
-        }
-    }
+    p = scan_exponent(p, end, &d->exp10);
     int nsig = 0;
     int64_t dropped = 0;
     take_digits(d->int_begin, d->int_end, d, &nsig, &dropped);
@@ -368,20 +377,9 @@ int number_parse_double(const char *s, const char *end, double *out, const char 
     }
     if (!any)
         return parse_special(s, end, out, stop);
-    if (p < end && (*p == 'e' || *p == 'E')) {
-        const char *e = p + 1;
-        int eneg = 0;
-        if (e < end && (*e == '-' || *e == '+'))
-            eneg = *e++ == '-';
-        if (e < end && is_digit(*e)) {
-            int64_t x = 0;
-            for (; e < end && is_digit(*e); e++)
-                if (x < 100000000)
-                    x = x * 10 + (*e - '0');
-            q += eneg ? -x : x;
-            p = e;
-        }
-    }
+    int64_t exp10;
+    p = scan_exponent(p, end, &exp10);
+    q += exp10;
     double v;
     if (ndigits > 19)
         p = parse_long(s, end, &v);

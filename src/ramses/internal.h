@@ -8,6 +8,7 @@
 #include "ramses/mapfile.h"
 #include "ramses/text.h"
 #include "snapkit/cosmology.h"
+#include "snapkit/memory.h"
 #include "snapkit/ramses.h"
 #include "snapkit/stream.h"
 
@@ -208,6 +209,11 @@ typedef struct rs_read_setup {
 int rs_read_begin(sk_ramses *r, const char *component, const sk_selection *sel,
                   const sk_read_options *opt, rs_read_setup *su, sk_error *err);
 void rs_read_end(rs_read_setup *su);
+/* What the read of su cost since it started (the process's allocations
+ * were m0, the clock t0) into stats: files, bytes, seconds, bytes
+ * allocated. */
+void rs_read_stats(const rs_read_setup *su, const sk_mem_stats *m0, double t0,
+                   sk_read_stats *stats);
 /* The component's reader: particles, catalogues or cells. */
 int rs_read_kind(rs_read_ctx *ctx, rs_kind kind, sk_table **t, sk_error *err);
 

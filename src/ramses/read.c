@@ -284,11 +284,22 @@ int rs_read_kind(rs_read_ctx *ctx, rs_kind kind, sk_table **t, sk_error *err)
     return rs_read_cells(ctx, kind, t, err);
 }
 
+void rs_read_stats(const rs_read_setup *su, const sk_mem_stats *m0, double t0,
+                   sk_read_stats *stats)
+{
+    sk_mem_stats m1;
+    sk_mem_get(&m1);
+    stats->files_opened = su->ctx.ncpus;
+    stats->bytes_read = su->ctx.bytes_read;
+    stats->seconds = monotonic_seconds() - t0;
+    stats->bytes_allocated = (int64_t)(m1.total - m0->total);
+}
+
 int sk_ramses_read(sk_ramses *r, const char *component, const sk_selection *sel,
                    const sk_read_options *opt, sk_table **out, sk_read_stats *stats,
                    sk_error *err)
 {
-    sk_mem_stats m0, m1;
+    sk_mem_stats m0;
     sk_mem_get(&m0);
     double t0 = monotonic_seconds();
     *out = NULL;
@@ -306,12 +317,7 @@ int sk_ramses_read(sk_ramses *r, const char *component, const sk_selection *sel,
         return rc;
     }
     *out = t;
-    if (stats) {
-        sk_mem_get(&m1);
-        stats->files_opened = su.ctx.ncpus;
-        stats->bytes_read = su.ctx.bytes_read;
-        stats->seconds = monotonic_seconds() - t0;
-        stats->bytes_allocated = (int64_t)(m1.total - m0.total);
-    }
+    if (stats)
+        rs_read_stats(&su, &m0, t0, stats);
     return SK_OK;
 }

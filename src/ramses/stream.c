@@ -180,7 +180,7 @@ int sk_ramses_stream(sk_ramses *r, const char *component, const sk_selection *se
                      const sk_read_options *opt, const sk_consumer *consumer,
                      sk_read_stats *stats, sk_error *err)
 {
-    sk_mem_stats m0, m1;
+    sk_mem_stats m0;
     sk_mem_get(&m0);
     double t0 = monotonic_seconds();
     if (!consumer || !consumer->batch)
@@ -198,12 +198,7 @@ int sk_ramses_stream(sk_ramses *r, const char *component, const sk_selection *se
         rc = rs_read_kind(&su.ctx, su.kind, &none, err);
     }
     rs_read_end(&su);
-    if (rc == SK_OK && stats) {
-        sk_mem_get(&m1);
-        stats->files_opened = su.ctx.ncpus;
-        stats->bytes_read = su.ctx.bytes_read;
-        stats->seconds = monotonic_seconds() - t0;
-        stats->bytes_allocated = (int64_t)(m1.total - m0.total);
-    }
+    if (rc == SK_OK && stats)
+        rs_read_stats(&su, &m0, t0, stats);
     return rc;
 }

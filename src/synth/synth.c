@@ -40,13 +40,21 @@ static void fill_report(const synth_plan *p, sk_synth_report *r)
     r->ngridmax = p->ngridmax;
 }
 
+/* The plan of opt, tuned on the threads the job may use (*threads). */
+static int build_plan(synth_plan *p, const sk_synth_options *opt, int *threads, sk_error *err)
+{
+    sk_thread_budget budget;
+    sk_thread_budget_get(opt->threads, &budget);
+    *threads = budget.threads;
+    return synth_plan_build(p, opt, budget.threads, err);
+}
+
 int sk_synth_plan(const sk_synth_options *opt, sk_synth_report *report, sk_error *err)
 {
     double t0 = monotonic_seconds();
-    sk_thread_budget budget;
-    sk_thread_budget_get(opt->threads, &budget);
     synth_plan p;
-    int rc = synth_plan_build(&p, opt, budget.threads, err);
+    int threads;
+    int rc = build_plan(&p, opt, &threads, err);
     if (rc)
         return rc;
     if (report) {
@@ -219,10 +227,9 @@ int sk_synth_write(const char *dir, const sk_synth_options *opt, sk_synth_truth 
     double t0 = monotonic_seconds();
     if (truth_out)
         *truth_out = NULL;
-    sk_thread_budget budget;
-    sk_thread_budget_get(opt->threads, &budget);
     synth_plan p;
-    int rc = synth_plan_build(&p, opt, budget.threads, err);
+    int threads;
+    int rc = build_plan(&p, opt, &threads, err);
     if (rc)
         return rc;
     run r = {.p = &p, .dir = dir};
@@ -243,7 +250,7 @@ int sk_synth_write(const char *dir, const sk_synth_options *opt, sk_synth_truth 
     if (!rc) {
         r.files_done = text_files;
         r.files_total = text_files + 1 + p.ncpu * files_per_cpu(&p);
-        write_all_cpus(&r, budget.threads);
+        write_all_cpus(&r, threads);
         if (r.cancel) {
             *err = r.first;
             rc = r.first.code ? r.first.code : SK_ERR_IO;

@@ -5,13 +5,7 @@
 # sweet spot that later stages reuse included); bench compare of a report
 # with itself gives ratios of 1, and of two runs matches them point by point.
 set -euo pipefail
-cli=$(realpath "${SNAPKIT_CLI:-build/snapkit}")
-data=${SNAPKIT_TEST_DATA:-tests/data}
-py=/usr/bin/python3
-fail() { echo "FAIL: $*" >&2; exit 1; }
-example=$(cd "$data/ramses/gravpart/output_00002" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/bench_setup.sh"
 
 # Two stages into one CSV, then a report appending to it too.
 "$cli" bench read "$example" --runs 1 --lmax 6 --max-threads 1 --csv "$tmp/runs.csv" >/dev/null

@@ -3,13 +3,7 @@
 # break-even from the measured times, the file removed unless --keep; and
 # the stages that work on a .snapkit file (read, sweep, storage, report).
 set -euo pipefail
-cli=$(realpath "${SNAPKIT_CLI:-build/snapkit}")
-data=${SNAPKIT_TEST_DATA:-tests/data}
-py=/usr/bin/python3
-fail() { echo "FAIL: $*" >&2; exit 1; }
-example=$(cd "$data/ramses/gravpart/output_00002" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/bench_setup.sh"
 
 "$cli" bench convert "$example" --threads 1 --runs 2 --file "$tmp/kept.snapkit" --keep --json \
     >"$tmp/convert.json"

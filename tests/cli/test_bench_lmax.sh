@@ -5,13 +5,7 @@
 # the fits recomputed here from the points, R^2 in [0, 1]; a leaves-only
 # file flagged; the temporary file removed; bad requests refused.
 set -euo pipefail
-cli=$(realpath "${SNAPKIT_CLI:-build/snapkit}")
-data=${SNAPKIT_TEST_DATA:-tests/data}
-py=/usr/bin/python3
-fail() { echo "FAIL: $*" >&2; exit 1; }
-example=$(cd "$data/ramses/gravpart/output_00002" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/bench_setup.sh"
 
 (cd "$tmp" && "$cli" bench lmax "$example" --convert --runs 2 --threads 1 --json >lmax.json)
 [[ -z "$(ls "$tmp" | grep -v lmax.json)" ]] || fail "--convert left a file: $(ls "$tmp")"

@@ -3,13 +3,7 @@
 # same figure, byte for byte (PNG), and the same text as the run wrote;
 # the efficiency panel and the economical point's cost; errors.
 set -euo pipefail
-cli=$(realpath "${SNAPKIT_CLI:-build/snapkit}")
-data=${SNAPKIT_TEST_DATA:-tests/data}
-py=/usr/bin/python3
-fail() { echo "FAIL: $*" >&2; exit 1; }
-example=$(cd "$data/ramses/gravpart/output_00002" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/bench_setup.sh"
 
 # Every stage, two thread levels (so the efficiency panel is drawn).
 "$cli" bench report "$example" --stages sweep,storage,read,convert,project,lmax --max-threads 2 \

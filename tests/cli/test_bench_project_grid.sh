@@ -3,12 +3,7 @@
 # summary naming where threads stop paying per resolution and case, and
 # the grid compared with itself through bench compare (ratios of 1).
 set -euo pipefail
-cli=$(realpath "${SNAPKIT_CLI:-build/snapkit}")
-data=${SNAPKIT_TEST_DATA:-tests/data}
-py=/usr/bin/python3
-example=$(cd "$data/ramses/gravpart/output_00002" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/bench_setup.sh"
 
 "$cli" bench project "$example" --res 128,32,64 --threads 1,2 --runs 1 --vars sd,T --json \
     --csv "$tmp/grid.csv" >"$tmp/grid.json" 2>/dev/null

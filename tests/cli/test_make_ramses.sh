@@ -3,12 +3,7 @@
 # number taken from the folder name, JSON report and truth, refusing a
 # non-empty folder, and a plan that matches what is written.
 set -u
-CLI=${SNAPKIT_CLI:-build/snapkit}
-PY=/usr/bin/python3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+source "$(dirname "$0")/counting.sh"
 
 "$CLI" make-ramses --help | grep -q -- "--cells-target" || fail "help lists the options"
 

@@ -5,17 +5,8 @@
 # on the source (RAMSES output or compact file: same sums, bit for bit);
 # project's narrowed reads give the maps of full reads.
 set -u
-CLI=${SNAPKIT_CLI:-build/snapkit}
-PY=/usr/bin/python3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-
-out=$tmp/output_00001
-"$CLI" make-ramses "$out" --ncpu 32 --levelmin 5 --levelmax 9 --cells-target 200000 \
-    --components hydro,particles --npart 50000 --threads 2 >/dev/null || fail "make-ramses"
-"$CLI" convert "$out" -o "$tmp/o.snapkit" >/dev/null || fail "convert"
+source "$(dirname "$0")/counting.sh"
+make_output32
 
 for src in "$out" "$tmp/o.snapkit"; do
     for comp in hydro particles; do
