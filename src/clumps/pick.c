@@ -121,8 +121,9 @@ static void count(pick *p)
     }
 }
 
-/* Pass 2: each stretch's cells into their buckets, in row order. */
-static void fill(pick *p, cl_picked *e)
+/* Pass 2: each stretch's cells into their buckets, in row order; of_row
+ * 0 for the rows left out (pass 3 sets the others). */
+static void fill(pick *p, cl_picked *e, int64_t *of_row)
 {
 #pragma omp parallel for schedule(static, 1) num_threads(p->slices)
     for (int s = 0; s < p->slices; s++) {
@@ -131,6 +132,8 @@ static void fill(pick *p, cl_picked *e)
             if (field_at(p, r) >= p->threshold) {
                 cl_key k = key_at(p, r);
                 e[at[bucket(k)]++] = (cl_picked){pack(k), r};
+            } else {
+                of_row[r] = 0;
             }
     }
 }
@@ -242,6 +245,8 @@ static int sort_deep(const pick *p, cl_cells *c, int64_t *dup)
     for (int64_t r = 0; r < p->rows; r++)
         if (field_at(p, r) >= p->threshold)
             rec[n++] = (cl_sortrec){key_at(p, r), r};
+        else
+            c->of_row[r] = 0;
     qsort(rec, (size_t)n, sizeof *rec, rec_cmp);
     *dup = n;
     for (int64_t i = 0; i < n; i++) {
@@ -271,8 +276,9 @@ static int errors(const pick *p, sk_error *err)
     return SK_OK;
 }
 
-/* c->row, key, value, label, scratch and of_row (zeroed) in one block,
- * each part on a 64-byte boundary. -1 out of memory. */
+/* c->row, key, value, label, scratch and of_row in one block, each part
+ * on a 64-byte boundary (of_row is written whole by the pick, not zeroed
+ * here: a pass less over the table's rows). -1 out of memory. */
 static int cells_block(cl_cells *c, int64_t rows)
 {
     size_t n = (size_t)c->n + 1, at = 0, part[6] = {n * sizeof *c->row, n * sizeof *c->key,
@@ -293,7 +299,6 @@ static int cells_block(cl_cells *c, int64_t rows)
     c->label = (int64_t *)(b + off[3]);
     c->scratch = b + off[4];
     c->of_row = (int64_t *)(b + off[5]);
-    memset(c->of_row, 0, part[5]);
     return 0;
 }
 
@@ -338,7 +343,7 @@ int cl_cells_pick(cl_cells *c, const sk_table *t, const sk_column *field, double
             rc = nomem(n, err);
     } else if (rc == SK_OK) {
         cl_picked *e = c->scratch;
-        fill(p, e);
+        fill(p, e, c->of_row);
         if (sort_out(p, e, c, &dup))
             rc = nomem(n, err);
     }
