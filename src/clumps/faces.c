@@ -199,7 +199,7 @@ int cl_find_faces(const cl_cells *c, int64_t *label, sk_error *err)
 #pragma omp parallel num_threads(c->threads)
     {
         /* Each z run under its first cell (a chunk may start mid-run). */
-#pragma omp for schedule(static)
+#pragma omp for schedule(dynamic, 16)
         for (int64_t k = 0; k < nchunks; k++) {
             int64_t end = (k + 1) * chunk < c->n ? (k + 1) * chunk : c->n, head = k * chunk;
             while (z_next(c->key, head))

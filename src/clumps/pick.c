@@ -31,7 +31,7 @@ typedef struct pick {
     double threshold;
     const int32_t *col[4];
     int64_t rows;
-    int slices;
+    int slices, threads;
     int64_t (*count)[NBUCKET]; /* per stretch; then each (stretch, bucket)'s place */
     int64_t start[NBUCKET + 1]; /* each bucket's first cell */
     int64_t bad_nan, bad_box;  /* the first such row, or -1 */
@@ -47,6 +47,11 @@ typedef struct cl_picked {
 static int64_t slice_row(const pick *p, int s)
 {
     return p->rows * s / p->slices;
+}
+
+static int c_threads(const pick *p)
+{
+    return p->threads < p->slices ? p->threads : p->slices;
 }
 
 static double field_at(const pick *p, int64_t r)
@@ -92,7 +97,7 @@ static void first_row(int64_t *at, int64_t r)
  * the first cell outside the box. */
 static void count(pick *p)
 {
-#pragma omp parallel for schedule(static, 1) num_threads(p->slices)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(c_threads(p))
     for (int s = 0; s < p->slices; s++) {
         int64_t *n = p->count[s], nan_row = -1, box_row = -1;
         int top = 0;
@@ -125,7 +130,7 @@ static void count(pick *p)
  * 0 for the rows left out (pass 3 sets the others). */
 static void fill(pick *p, cl_picked *e, int64_t *of_row)
 {
-#pragma omp parallel for schedule(static, 1) num_threads(p->slices)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(c_threads(p))
     for (int s = 0; s < p->slices; s++) {
         int64_t *at = p->count[s];
         for (int64_t r = slice_row(p, s); r < slice_row(p, s + 1); r++)
@@ -317,7 +322,10 @@ int cl_cells_pick(cl_cells *c, const sk_table *t, const sk_column *field, double
     *p = (pick){.field = field, .f = field->type == SK_FLOAT64 ? field->data : NULL,
                 .threshold = threshold, .col = {col[0], col[1], col[2], col[3]},
                 .rows = sk_table_nrows(t), .bad_nan = -1, .bad_box = -1};
-    p->slices = p->rows > 65536 ? (c->threads < MAX_SLICES ? c->threads : MAX_SLICES) : 1;
+    /* Four stretches a thread, taken as threads come free: a thread the
+     * scheduler sets aside holds up the others for one stretch at most. */
+    p->threads = c->threads;
+    p->slices = p->rows > 65536 ? (4 * c->threads < MAX_SLICES ? 4 * c->threads : MAX_SLICES) : 1;
     p->count = sk_malloc((size_t)p->slices * sizeof *p->count);
     int rc = p->count ? SK_OK : nomem(0, err);
     if (rc == SK_OK)
