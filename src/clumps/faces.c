@@ -105,7 +105,7 @@ static int64_t first_of_level(const cl_cells *c, int l)
 
 /* A walker's fingers: same level, per axis, upwards and downwards;
  * coarser levels. prev[a]: the cell found across the upper face a of the
- * cell walked last (-1 for none, -2 at the start of a chunk). */
+ * cell walked last, -2 for none (so that prev[a] + 1 is never a cell). */
 typedef struct fingers {
     int64_t up[3], down[3], coarse[CL_MAX_LEVEL + 1], prev[3];
 } fingers;
@@ -170,9 +170,10 @@ static void link_cell(const faces_ctx *x, int64_t i, fingers *f)
             j = i + 1 < r.hi && z_next(key, i + 1) ? i + 1 : -1;
         } else {
             j = seek(key, r, &f->up[a], t);
-            if (j >= 0 && !(a < 2 && in_run && j == f->prev[a] + 1))
+            int64_t cont = f->prev[a] + 1; /* never a cell after none (-2) */
+            if (j >= 0 && !(a < 2 && in_run && j == cont))
                 cl_uf_unite(x->parent, i, j);
-            f->prev[a] = j;
+            f->prev[a] = j >= 0 ? j : -2;
         }
         if (me.level == x->c->lmin || (v & 1 && j >= 0))
             continue;
