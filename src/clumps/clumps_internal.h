@@ -29,7 +29,9 @@ typedef struct cl_cells {
     cl_key *key;
     double *value;     /* the thresholded field */
     int64_t *of_row;   /* per table row: its cell + 1, 0 for none */
-    int64_t *label;    /* room for the finders' labels, a cell each */
+    int64_t *label;    /* room for the finders' labels, a cell each; the pick
+                        * leaves each z run (cells one above the other in a
+                        * column) under its first cell, where faces starts */
     void *scratch;     /* 16 bytes a cell: the sort's buckets, then faces' marks */
     int lmin, lmax;    /* levels present among these cells */
     cl_hash leaves;    /* key -> cell index (cl_cells_index) */
@@ -76,9 +78,9 @@ int cl_graph_build(const cl_cells *c, int corners, cl_graph *g, sk_error *err);
 void cl_graph_free(cl_graph *g);
 
 /* Finders: label[i] for every cell, equal labels for one clump, labels
- * being cell indices (the clump's representative). faces leaves a
- * union-find forest instead: label[i] <= i, the root of each clump its
- * smallest cell (cl_catalogue takes either). */
+ * being cell indices (the clump's representative). faces takes c->label
+ * as the pick left it and leaves a union-find forest instead: label[i] <=
+ * i, the root of each clump its smallest cell (cl_catalogue takes either). */
 int cl_find_faces(const cl_cells *c, int64_t *label, sk_error *err);
 /* A saddle between two watershed clumps: their representative cells (the
  * labels) and the saddle value (PHEW's: the largest mean of two touching

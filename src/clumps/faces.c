@@ -148,7 +148,7 @@ static inline int z_next(const cl_key *key, int64_t i)
  * and, across each oct-leaving face (+a when the coordinate is odd, -a when
  * even) with no same-level cell there, the coarser leaf. The -a cell is
  * found by a second finger, so one pass does both. A z run (cells one
- * above the other) is linked from the start (cl_find_faces), so the +z
+ * above the other) is linked from the start (the pick, pick.c), so the +z
  * contact inside it needs no union; nor does a +x or +y contact that
  * continues the last cell's (the cell after the one found for i - 1 is in
  * that one's run, and i - 1 is in i's). Few unions are left: where runs
@@ -196,27 +196,15 @@ int cl_find_faces(const cl_cells *c, int64_t *label, sk_error *err)
         x.lev[l] = (level_range){first_of_level(c, l), first_of_level(c, l + 1)};
     const int64_t chunk = 4096;
     int64_t nchunks = (c->n + chunk - 1) / chunk;
-    /* One parallel region: the forest's start, a barrier, the walk. */
-#pragma omp parallel num_threads(c->threads)
-    {
-        /* Each z run under its first cell (a chunk may start mid-run). */
-#pragma omp for schedule(dynamic, 16)
-        for (int64_t k = 0; k < nchunks; k++) {
-            int64_t end = (k + 1) * chunk < c->n ? (k + 1) * chunk : c->n, head = k * chunk;
-            while (z_next(c->key, head))
-                head--;
-            for (int64_t i = k * chunk; i < end; i++)
-                label[i] = head = z_next(c->key, i) ? head : i;
-        }
-#pragma omp for schedule(dynamic, 1)
-        for (int64_t k = 0; k < nchunks; k++) {
-            fingers f;
-            memset(&f, 0, sizeof f);
-            f.prev[0] = f.prev[1] = -2;
-            int64_t end = (k + 1) * chunk < c->n ? (k + 1) * chunk : c->n;
-            for (int64_t i = k * chunk; i < end; i++)
-                link_cell(&x, i, &f);
-        }
+    /* label is c->label: the pick left each z run under its first cell */
+#pragma omp parallel for schedule(dynamic, 1) num_threads(c->threads)
+    for (int64_t k = 0; k < nchunks; k++) {
+        fingers f;
+        memset(&f, 0, sizeof f);
+        f.prev[0] = f.prev[1] = -2;
+        int64_t end = (k + 1) * chunk < c->n ? (k + 1) * chunk : c->n;
+        for (int64_t i = k * chunk; i < end; i++)
+            link_cell(&x, i, &f);
     }
     return SK_OK;
 }

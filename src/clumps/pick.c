@@ -198,6 +198,7 @@ static int sort_out(const pick *p, cl_picked *e, cl_cells *c, int64_t *dup)
             if (!tmp || lo == hi)
                 continue;
             sort_bucket(e + lo, hi - lo, tmp);
+            uint64_t zmask = ((uint64_t)1 << (b >> XBITS)) - 1;
             for (int64_t i = lo; i < hi; i++) {
                 if (p->f && i + 16 < hi) /* rows in file order: far apart */
                     __builtin_prefetch(p->f + e[i + 16].row);
@@ -205,6 +206,10 @@ static int sort_out(const pick *p, cl_picked *e, cl_cells *c, int64_t *dup)
                 c->row[i] = e[i].row;
                 c->value[i] = field_at(p, e[i].row);
                 c->of_row[e[i].row] = i + 1;
+                /* z + 1 in the same column: the packed key + 1 with no carry
+                 * out of z; a column lies in one bucket */
+                int run = i > lo && e[i].k == e[i - 1].k + 1 && e[i].k & zmask;
+                c->label[i] = run ? c->label[i - 1] : i;
                 if (i > lo && e[i].k == e[i - 1].k && i < first_dup)
                     first_dup = i;
             }
@@ -259,6 +264,10 @@ static int sort_deep(const pick *p, cl_cells *c, int64_t *dup)
         c->row[i] = rec[i].row;
         c->value[i] = field_at(p, rec[i].row);
         c->of_row[rec[i].row] = i + 1;
+        cl_key k = rec[i].key, b = i ? rec[i - 1].key : k;
+        c->label[i] = i && k.level == b.level && k.x == b.x && k.y == b.y && k.z == b.z + 1
+                          ? c->label[i - 1]
+                          : i;
         if (i && *dup == n && !key_cmp(&rec[i].key, &rec[i - 1].key))
             *dup = i;
     }
