@@ -32,7 +32,7 @@ typedef struct cl_cells {
     int64_t *label;    /* room for the finders' labels, a cell each; the pick
                         * leaves each z run (cells one above the other in a
                         * column) under its first cell, where faces starts */
-    void *scratch;     /* 16 bytes a cell: the sort's buckets, then faces' marks */
+    void *scratch;     /* 16 bytes a cell: the sort's buckets */
     int lmin, lmax;    /* levels present among these cells */
     cl_hash leaves;    /* key -> cell index (cl_cells_index) */
     cl_hash nodes;     /* coarser cells holding at least one of these cells */

@@ -117,7 +117,7 @@ static int32_t coord(cl_key k, int a)
 
 /* k with coordinate a set to v, built whole: writing one field of a key
  * in memory and then reading it whole stalls the load (no forwarding from
- * a narrower store), which cost a fifth of the walk. */
+ * a narrower store; perf put a fifth of the walk's samples there). */
 static cl_key with_coord(cl_key k, int a, int32_t v)
 {
     return (cl_key){k.level, a == 0 ? v : k.x, a == 1 ? v : k.y, a == 2 ? v : k.z};
