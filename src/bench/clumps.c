@@ -47,21 +47,25 @@ static int find_once(const sk_table *t, const sk_clumps_options *o, double *seco
     return rc;
 }
 
-static int run_finders(const sk_table *t, const sk_clumps_bench_options *opt, int runs,
-                       sk_clumps_bench *out, sk_error *err)
+/* Finders f0 .. f1 - 1 of faces, watershed, fof, dendrogram. */
+static int run_finders(const sk_table *t, const sk_clumps_bench_options *opt, int runs, int f0,
+                       int f1, sk_clumps_bench *out, sk_error *err)
 {
     static const int finders[] = {SK_CLUMPS_FACES, SK_CLUMPS_WATERSHED, SK_CLUMPS_FOF,
                                   SK_CLUMPS_DENDROGRAM};
-    for (int f = 0; f < 4; f++) {
+    for (int f = f0; f < f1; f++) {
         sk_clumps_options o = opt->find;
         o.finder = finders[f];
         o.bound = SK_CLUMPS_BOUND_APPROX;
         double sec[256];
         sk_clumps_bench_finder *r = &out->finders[f];
         snprintf(r->name, sizeof r->name, "%s", sk_clumps_finder_name(o.finder));
-        int rc = find_once(t, &o, &sec[0], NULL, err); /* untimed: warms the allocator */
+        /* The first search maps its arrays' pages (the block cache keeps them
+         * for the next): reported apart, not in the median. */
+        int rc = find_once(t, &o, &r->first_seconds, NULL, err);
         if (rc != SK_OK)
             return rc;
+        double fastest = INFINITY;
         for (int k = 0; k < runs; k++) {
             sk_table *cat = NULL;
             rc = find_once(t, &o, &sec[k], &cat, err);
@@ -69,7 +73,8 @@ static int run_finders(const sk_table *t, const sk_clumps_bench_options *opt, in
                 return rc;
             r->clumps = sk_table_nrows(cat);
             out->cells_above = (int64_t)sk_table_meta_double(cat, "clumps.cells_above", 0);
-            if (k == 0 || sec[k] < r->seconds) {
+            if (sec[k] < fastest) {
+                fastest = sec[k];
                 r->find_seconds = sk_table_meta_double(cat, "timing.find_seconds", 0);
                 r->statistics_seconds = sk_table_meta_double(cat, "timing.statistics_seconds", 0);
             }
@@ -204,14 +209,21 @@ int sk_bench_clumps(sk_bench_source *src, const sk_selection *sel,
     out->threads = sk_thread_budget_get(opt->find.threads, &budget);
     sk_table *t = NULL;
     int rc = read_cells(src, sel, runs, &t, &out->read_seconds, err);
+    /* faces, then its sweeps, then the other finders and the boundedness:
+     * their large blocks fill the block cache's slots, after which every
+     * search maps fresh pages (about 2x slower: the finders' "first run")
+     * and the sweep would time cold searches against the finders' warm
+     * ones. */
     if (rc == SK_OK) {
         out->cells = sk_table_nrows(t);
-        rc = run_finders(t, opt, runs, out, err);
+        rc = run_finders(t, opt, runs, 0, 1, out, err);
     }
     if (rc == SK_OK)
-        rc = run_bounds(t, opt, out, err);
-    if (rc == SK_OK)
         rc = run_scaling(t, opt, runs, out, err);
+    if (rc == SK_OK)
+        rc = run_finders(t, opt, runs, 1, 4, out, err);
+    if (rc == SK_OK)
+        rc = run_bounds(t, opt, out, err);
     if (rc == SK_OK && out->read_seconds > 0)
         out->faces_over_read = out->finders[0].seconds / out->read_seconds;
     sk_table_free(t);
@@ -245,6 +257,7 @@ void sk_clumps_bench_json(const sk_clumps_bench *b, sk_json *j)
         sk_json_kv_string(j, "finder", r->name);
         sk_json_kv_int(j, "clumps", r->clumps);
         sk_json_kv_double(j, "seconds", r->seconds);
+        sk_json_kv_double(j, "first_seconds", r->first_seconds);
         sk_json_kv_double(j, "find_seconds", r->find_seconds);
         sk_json_kv_double(j, "statistics_seconds", r->statistics_seconds);
         sk_json_object_end(j);
@@ -306,20 +319,23 @@ static void scaling_text(sk_text *t, const sk_scaling *s, const char *what)
 char *sk_clumps_bench_text(const sk_clumps_bench *b)
 {
     sk_text t = {0};
-    char s1[32], s2[32], s3[32];
+    char s1[32], s2[32], s3[32], s4[32];
     sk_text_printf(&t, "clumps: %s\n%lld cells, %lld at or above %g (code units); %d threads, "
                    "median of %d runs\n\nread the cells: %s\n\n",
                    b->source, (long long)b->cells, (long long)b->cells_above, b->threshold,
                    b->threads, b->runs, skb_seconds(b->read_seconds, s1, sizeof s1));
-    sk_text_printf(&t, "%-11s %8s %10s %10s %10s\n", "finder", "clumps", "total", "find",
-                   "statistics");
+    sk_text_printf(&t, "%-11s %8s %10s %10s %10s %10s\n", "finder", "clumps", "total", "find",
+                   "statistics", "first run");
     for (int f = 0; f < b->nfinders; f++) {
         const sk_clumps_bench_finder *r = &b->finders[f];
-        sk_text_printf(&t, "%-11s %8lld %10s %10s %10s\n", r->name, (long long)r->clumps,
+        sk_text_printf(&t, "%-11s %8lld %10s %10s %10s %10s\n", r->name, (long long)r->clumps,
                        skb_seconds(r->seconds, s1, sizeof s1),
                        skb_seconds(r->find_seconds, s2, sizeof s2),
-                       skb_seconds(r->statistics_seconds, s3, sizeof s3));
+                       skb_seconds(r->statistics_seconds, s3, sizeof s3),
+                       skb_seconds(r->first_seconds, s4, sizeof s4));
     }
+    sk_text_puts(&t, "(total: median of the runs after the first; find and statistics: of the "
+                     "fastest run; first run: fresh pages, not in the median)\n");
     sk_text_printf(&t, "\nboundedness (faces at %g: %lld clumps, %lld cells, the largest %lld), "
                    "e_grav alone, one run:\n", b->bound_threshold, (long long)b->bound_clumps,
                    (long long)b->bound_cells, (long long)b->bound_largest);

@@ -23,7 +23,8 @@ typedef struct sk_clumps_bench_options {
 typedef struct sk_clumps_bench_finder {
     char name[16];
     int64_t clumps;
-    double seconds;            /* median wall time of sk_clumps_find */
+    double seconds;            /* median wall time of sk_clumps_find (warm: the runs after the first) */
+    double first_seconds;      /* the first search on the table: its arrays' pages fresh */
     double find_seconds;       /* of that run: cells, neighbours, labels */
     double statistics_seconds; /* of that run: per-clump statistics and table */
 } sk_clumps_bench_finder;

@@ -17,6 +17,7 @@ void skb_clumps_csv(sk_text *b, const sk_clumps_bench *c)
         const sk_clumps_bench_finder *r = &c->finders[f];
         skb_csv_row(b, "clumps", r->name, c->threads, "clumps", (double)r->clumps, "count");
         skb_csv_row(b, "clumps", r->name, c->threads, "seconds", r->seconds, "s");
+        skb_csv_row(b, "clumps", r->name, c->threads, "first_seconds", r->first_seconds, "s");
         skb_csv_row(b, "clumps", r->name, c->threads, "find_seconds", r->find_seconds, "s");
         skb_csv_row(b, "clumps", r->name, c->threads, "statistics_seconds",
                     r->statistics_seconds, "s");
@@ -115,6 +116,7 @@ void skb_clumps_from_json(const skb_json_value *v, sk_clumps_bench *c)
         name(&f[i], "finder", r->name, sizeof r->name);
         r->clumps = clamp64(num(&f[i], "clumps"));
         r->seconds = num(&f[i], "seconds");
+        r->first_seconds = num(&f[i], "first_seconds");
         r->find_seconds = num(&f[i], "find_seconds");
         r->statistics_seconds = num(&f[i], "statistics_seconds");
     }

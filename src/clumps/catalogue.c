@@ -49,6 +49,37 @@ int cl_group_build(int64_t n, const int64_t *label, cl_group *g)
     return 0;
 }
 
+int cl_group_forest(int64_t n, const int64_t *parent, cl_group *g)
+{
+    memset(g, 0, sizeof *g);
+    g->clump = sk_malloc((size_t)(n + 1) * sizeof *g->clump);
+    g->members = sk_malloc((size_t)(n + 1) * sizeof *g->members);
+    if (!g->clump || !g->members)
+        return -1;
+    /* In point order a parent comes first, so its clump is known by then:
+     * one pass numbers the roots, resolves every chain and counts the
+     * members (into `members`, free until the last pass; a clump's first
+     * point is its root, which starts its count). */
+    int64_t *count = g->members;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t p = parent[i], k = p == i ? g->nclumps : g->clump[p];
+        g->clump[i] = k;
+        if (p == i)
+            count[g->nclumps++] = 1;
+        else
+            count[k]++;
+    }
+    g->start = sk_malloc((size_t)(g->nclumps + 2) * sizeof *g->start);
+    if (!g->start)
+        return -1;
+    g->start[0] = g->start[1] = 0;
+    for (int64_t k = 0; k < g->nclumps; k++)
+        g->start[k + 2] = g->start[k + 1] + count[k];
+    for (int64_t i = 0; i < n; i++)
+        g->members[g->start[g->clump[i] + 1]++] = i;
+    return 0;
+}
+
 void cl_group_free(cl_group *g)
 {
     sk_free(g->start);
@@ -254,7 +285,7 @@ int cl_catalogue(const cl_cells *c, const sk_table *cells, const int64_t *label,
                  int32_t *ids, sk_error *err)
 {
     cl_group g;
-    if (cl_group_build(c->n, label, &g)) {
+    if (cl_group_forest(c->n, label, &g)) {
         cl_group_free(&g);
         return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "clumps: out of memory for the catalogue");
     }

@@ -29,8 +29,10 @@ typedef struct cl_cells {
     cl_key *key;
     double *value;     /* the thresholded field */
     int64_t *of_row;   /* per table row: its cell + 1, 0 for none */
-    int64_t *label;    /* room for the finders' labels, a cell each */
-    void *scratch;     /* 16 bytes a cell: the sort's buckets, then faces' marks */
+    int64_t *label;    /* room for the finders' labels, a cell each; the pick
+                        * leaves each z run (cells one above the other in a
+                        * column) under its first cell, where faces starts */
+    void *scratch;     /* 16 bytes a cell: the sort's buckets */
     int lmin, lmax;    /* levels present among these cells */
     cl_hash leaves;    /* key -> cell index (cl_cells_index) */
     cl_hash nodes;     /* coarser cells holding at least one of these cells */
@@ -76,7 +78,9 @@ int cl_graph_build(const cl_cells *c, int corners, cl_graph *g, sk_error *err);
 void cl_graph_free(cl_graph *g);
 
 /* Finders: label[i] for every cell, equal labels for one clump, labels
- * being cell indices (the clump's representative). */
+ * being cell indices (the clump's representative). faces takes c->label
+ * as the pick left it and leaves a union-find forest instead: label[i] <=
+ * i, the root of each clump its smallest cell (cl_catalogue takes either). */
 int cl_find_faces(const cl_cells *c, int64_t *label, sk_error *err);
 /* A saddle between two watershed clumps: their representative cells (the
  * labels) and the saddle value (PHEW's: the largest mean of two touching
@@ -140,7 +144,9 @@ int cl_stats_has_velocity(const sk_table *t);
  * timing.gravity_seconds), which `snapkit bench clumps` reads. */
 double cl_now(void);
 
-/* The catalogue of the labelled cells; ids (input rows) when not NULL.
+/* The catalogue of the labelled cells, label a union-find forest (faces)
+ * or labels that are each clump's smallest cell (fof); ids (input rows)
+ * when not NULL.
  * b: the fof linking length in code lengths (0 for the other finders). */
 int cl_catalogue(const cl_cells *c, const sk_table *cells, const int64_t *label,
                  const sk_clumps_options *o, double threshold, double b, sk_table **out,

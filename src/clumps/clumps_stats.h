@@ -49,6 +49,10 @@ typedef struct cl_group {
     int64_t *clump;   /* clump of each point, -1 for none */
 } cl_group;
 int cl_group_build(int64_t n, const int64_t *label, cl_group *g);
+/* The same from a union-find forest over every point: parent[i] <= i,
+ * roots parent[r] == r the smallest point of their set (final labels of
+ * that kind are a forest of depth one). */
+int cl_group_forest(int64_t n, const int64_t *parent, cl_group *g);
 void cl_group_free(cl_group *g);
 
 /* qsort order of cl_stats pointers: mass, largest first; ties by first. */

@@ -1,7 +1,8 @@
 /* The faces finder: connected components of the face-adjacency graph.
  * Linking always hangs the larger root under the smaller one, so each
- * component's label is its smallest cell index whatever the order of the
- * unions and the threads.
+ * component's root is its smallest cell index whatever the order of the
+ * unions and the threads. The forest is left as it is (parent[i] <= i):
+ * the catalogue resolves it in the pass that numbers the clumps.
  *
  * No hash and no neighbour graph: the cells are sorted by (level, x, y, z),
  * so walking them in order, the same-level cell across a face, (x + 1, y,
@@ -13,8 +14,7 @@
  *    leaves its oct (the +x face when x is odd, the -x face when it is
  *    even), when no same-level cell is there: the coarser leaf, if any,
  *    is the first leaf among the ancestors of the cell across that face.
- *    This second phase runs once the first has marked which cells have a
- *    same-level cell across that face.
+ * One pass over the cells, in chunks over the threads, finds both.
  * Faces inside an oct never lead to a coarser cell (the parent there is
  * the cell's own parent, refined). */
 #include <string.h>
@@ -103,14 +103,24 @@ static int64_t first_of_level(const cl_cells *c, int l)
     return lo;
 }
 
-/* A walker's fingers: same level, per axis; coarser levels. */
+/* A walker's fingers: same level, per axis, upwards and downwards;
+ * coarser levels. prev[a]: the cell found across the upper face a of the
+ * cell walked last, -2 for none (so that prev[a] + 1 is never a cell). */
 typedef struct fingers {
-    int64_t up[3], coarse[CL_MAX_LEVEL + 1];
+    int64_t up[3], down[3], coarse[CL_MAX_LEVEL + 1], prev[3];
 } fingers;
 
-static int32_t *axis(cl_key *k, int a)
+static int32_t coord(cl_key k, int a)
 {
-    return a == 0 ? &k->x : a == 1 ? &k->y : &k->z;
+    return a == 0 ? k.x : a == 1 ? k.y : k.z;
+}
+
+/* k with coordinate a set to v, built whole: writing one field of a key
+ * in memory and then reading it whole stalls the load (no forwarding from
+ * a narrower store; perf put a fifth of the walk's samples there). */
+static cl_key with_coord(cl_key k, int a, int32_t v)
+{
+    return (cl_key){k.level, a == 0 ? v : k.x, a == 1 ? v : k.y, a == 2 ? v : k.z};
 }
 
 /* The leaf holding the level-l position k from a coarser level, or -1. */
@@ -126,84 +136,75 @@ static int64_t coarser_leaf(const faces_ctx *x, cl_key k, fingers *f)
     return -1;
 }
 
-/* Phase 1: cell i and the same-level cells across its upper faces. When
- * that face leaves the oct (odd coordinate), both cells have a same-level
- * cell across their oct-leaving face: marked in out[3 * cell + axis]
- * (each byte is written by one cell only, no race). */
-static void link_same(const faces_ctx *x, int64_t i, fingers *f, uint8_t *out)
+/* Is cell i the one above cell i - 1 in z (same level and column)? Then
+ * (x, y, z + 1), when present, is always the cell after i in the order. */
+static inline int z_next(const cl_key *key, int64_t i)
 {
-    const cl_cells *c = x->c;
-    cl_key me = c->key[i];
-    level_range r = x->lev[me.level];
-    int32_t side_1 = (int32_t)(((int64_t)1 << me.level) - 1);
-    for (int a = 0; a < 3; a++) {
-        int32_t v = *axis(&me, a);
-        cl_key t = me;
-        *axis(&t, a) = v == side_1 ? 0 : v + 1;
-        int64_t j = a == 2 && i + 1 < r.hi && c->key[i + 1].z == t.z && c->key[i + 1].y == t.y &&
-                            c->key[i + 1].x == t.x
-                        ? i + 1 /* the next cell, most often */
-                        : seek(c->key, r, &f->up[a], t);
-        if (j < 0 || j == i)
-            continue;
-        cl_uf_unite(x->parent, i, j);
-        if (v & 1)
-            out[3 * i + a] = out[3 * j + a] = 1;
-    }
+    return i > 0 && key[i].z == key[i - 1].z + 1 && key[i].y == key[i - 1].y &&
+           key[i].x == key[i - 1].x && key[i].level == key[i - 1].level;
 }
 
-/* Phase 2: a cell with no same-level cell across an oct-leaving face and
- * the coarser leaf there, if any. */
-static void link_coarser(const faces_ctx *x, int64_t i, fingers *f, const uint8_t *out)
+/* Cell i's contacts: the same-level cells across its three upper faces,
+ * and, across each oct-leaving face (+a when the coordinate is odd, -a when
+ * even) with no same-level cell there, the coarser leaf. The -a cell is
+ * found by a second finger, so one pass does both. A z run (cells one
+ * above the other) is linked from the start (the pick, pick.c), so the +z
+ * contact inside it needs no union; nor does a +x or +y contact that
+ * continues the last cell's (the cell after the one found for i - 1 is in
+ * that one's run, and i - 1 is in i's). Few unions are left: where runs
+ * start, wrap around the box or meet a coarser cell. */
+static void link_cell(const faces_ctx *x, int64_t i, fingers *f)
 {
-    cl_key me = x->c->key[i];
-    if (me.level == x->c->lmin)
-        return;
+    const cl_key *key = x->c->key;
+    cl_key me = key[i];
+    level_range r = x->lev[me.level];
     int32_t side_1 = (int32_t)(((int64_t)1 << me.level) - 1);
+    if (side_1 == 0)
+        return; /* level 0: one cell, the whole box */
+    int in_run = z_next(key, i);
     for (int a = 0; a < 3; a++) {
-        if (out[3 * i + a])
+        int32_t v = coord(me, a);
+        cl_key t = with_coord(me, a, v == side_1 ? 0 : v + 1);
+        int64_t j;
+        if (a == 2 && v != side_1) {
+            j = i + 1 < r.hi && z_next(key, i + 1) ? i + 1 : -1;
+        } else {
+            j = seek(key, r, &f->up[a], t);
+            int64_t cont = f->prev[a] + 1; /* never a cell after none (-2) */
+            if (j >= 0 && !(a < 2 && in_run && j == cont))
+                cl_uf_unite(x->parent, i, j);
+            f->prev[a] = j >= 0 ? j : -2;
+        }
+        if (me.level == x->c->lmin || (v & 1 && j >= 0))
             continue;
-        int32_t v = *axis(&me, a);
-        cl_key t = me;
-        if (v & 1)
-            *axis(&t, a) = v == side_1 ? 0 : v + 1;
-        else
-            *axis(&t, a) = v == 0 ? side_1 : v - 1;
-        int64_t j = coarser_leaf(x, t, f);
-        if (j >= 0)
-            cl_uf_unite(x->parent, i, j);
+        if (!(v & 1)) {
+            t = with_coord(me, a, v == 0 ? side_1 : v - 1);
+            if (a == 2 && v != 0 ? in_run : seek(key, r, &f->down[a], t) >= 0)
+                continue; /* a same-level cell, linked to i from its side */
+        }
+        int64_t k = coarser_leaf(x, t, f);
+        if (k >= 0)
+            cl_uf_unite(x->parent, i, k);
     }
 }
 
 int cl_find_faces(const cl_cells *c, int64_t *label, sk_error *err)
 {
     (void)err;
-    uint8_t *out = c->scratch; /* 16 bytes a cell, free once the cells are sorted */
-    memset(out, 0, (size_t)c->n * 3);
     faces_ctx x = {.c = c, .parent = label};
     for (int l = 0; l <= CL_MAX_LEVEL; l++) /* sorted by level first */
         x.lev[l] = (level_range){first_of_level(c, l), first_of_level(c, l + 1)};
-#pragma omp parallel for schedule(static) num_threads(c->threads)
-    for (int64_t i = 0; i < c->n; i++)
-        label[i] = i;
     const int64_t chunk = 4096;
     int64_t nchunks = (c->n + chunk - 1) / chunk;
-    for (int phase = 0; phase < 2; phase++) {
+    /* label is c->label: the pick left each z run under its first cell */
 #pragma omp parallel for schedule(dynamic, 1) num_threads(c->threads)
-        for (int64_t k = 0; k < nchunks; k++) {
-            fingers f;
-            memset(&f, 0, sizeof f);
-            int64_t end = (k + 1) * chunk < c->n ? (k + 1) * chunk : c->n;
-            for (int64_t i = k * chunk; i < end; i++) {
-                if (phase == 0)
-                    link_same(&x, i, &f, out);
-                else
-                    link_coarser(&x, i, &f, out);
-            }
-        }
+    for (int64_t k = 0; k < nchunks; k++) {
+        fingers f;
+        memset(&f, 0, sizeof f);
+        f.prev[0] = f.prev[1] = -2;
+        int64_t end = (k + 1) * chunk < c->n ? (k + 1) * chunk : c->n;
+        for (int64_t i = k * chunk; i < end; i++)
+            link_cell(&x, i, &f);
     }
-#pragma omp parallel for schedule(static) num_threads(c->threads)
-    for (int64_t i = 0; i < c->n; i++)
-        __atomic_store_n(&label[i], cl_uf_find(label, i), __ATOMIC_RELAXED);
     return SK_OK;
 }

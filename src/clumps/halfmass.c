@@ -39,39 +39,59 @@ static int64_t shell(double r2, double r2max)
     return r2max > 0 ? (int64_t)(r2 / r2max * (NB - 1)) : 0;
 }
 
-/* The shells' masses; then, from the shell where the half is crossed, the
- * shell's members sorted. -2: out of memory (the caller sorts them all). */
+/* The shells' masses and counts; then, from the shell where the half is
+ * crossed, that shell's members, copied out (each stretch to its place, in
+ * parallel) and sorted. -2: out of memory (the caller sorts them all). */
 static double by_shells(cl_rm *v, int64_t n, double mass, double r2max, int threads)
 {
     double half = 0.5 * mass, cum = 0;
     double(*m)[NB] = sk_calloc(NS, sizeof *m);
-    if (!m)
+    int64_t(*k)[NB] = sk_calloc(NS, sizeof *k);
+    if (!m || !k) {
+        sk_free(m);
+        sk_free(k);
         return -2;
+    }
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
     for (int s = 0; s < NS; s++)
-        for (int64_t a = n * s / NS; a < n * (s + 1) / NS; a++)
-            m[s][shell(v[a].r2, r2max)] += v[a].m;
+        for (int64_t a = n * s / NS; a < n * (s + 1) / NS; a++) {
+            int64_t b = shell(v[a].r2, r2max);
+            m[s][b] += v[a].m;
+            k[s][b]++;
+        }
     double r = -1;
-    for (int64_t b = 0; b < NB && r < 0; b++) {
+    for (int64_t b = 0; b < NB && r == -1; b++) {
         double mb = m[0][b];
-        for (int s = 1; s < NS; s++)
-            mb += m[s][b];
+        int64_t at[NS + 1] = {0};
+        for (int s = 0; s < NS; s++) {
+            mb += s ? m[s][b] : 0;
+            at[s + 1] = at[s] + k[s][b];
+        }
         if (cum + mb < half) {
             cum += mb;
             continue;
         }
-        int64_t k = 0; /* the shell's members to the front, then sorted */
-        for (int64_t a = 0; a < n; a++)
-            if (shell(v[a].r2, r2max) == b) {
-                cl_rm t = v[k];
-                v[k++] = v[a];
-                v[a] = t;
-            }
-        qsort(v, (size_t)k, sizeof *v, by_r2);
-        r = walk(v, k, &cum, half);
+        cl_rm *w = sk_malloc((size_t)(at[NS] + 1) * sizeof *w);
+        if (!w) {
+            r = -2;
+            break;
+        }
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+        for (int s = 0; s < NS; s++) {
+            int64_t o = at[s];
+            for (int64_t a = n * s / NS; a < n * (s + 1) / NS; a++)
+                if (shell(v[a].r2, r2max) == b)
+                    w[o++] = v[a];
+        }
+        qsort(w, (size_t)at[NS], sizeof *w, by_r2);
+        r = walk(w, at[NS], &cum, half);
+        sk_free(w);
     }
+    if (r == -1)
+        r = sqrt(r2max); /* rounding kept cum below half of mass */
     sk_free(m);
-    return r >= 0 ? r : sqrt(r2max); /* rounding kept cum below half of mass */
+    sk_free(k);
+    return r;
 }
 
 double cl_half_mass_radius(cl_rm *v, int64_t n, double mass, double r2max, int threads)

@@ -31,7 +31,7 @@ typedef struct pick {
     double threshold;
     const int32_t *col[4];
     int64_t rows;
-    int slices;
+    int slices, threads;
     int64_t (*count)[NBUCKET]; /* per stretch; then each (stretch, bucket)'s place */
     int64_t start[NBUCKET + 1]; /* each bucket's first cell */
     int64_t bad_nan, bad_box;  /* the first such row, or -1 */
@@ -47,6 +47,11 @@ typedef struct cl_picked {
 static int64_t slice_row(const pick *p, int s)
 {
     return p->rows * s / p->slices;
+}
+
+static int c_threads(const pick *p)
+{
+    return p->threads < p->slices ? p->threads : p->slices;
 }
 
 static double field_at(const pick *p, int64_t r)
@@ -92,7 +97,7 @@ static void first_row(int64_t *at, int64_t r)
  * the first cell outside the box. */
 static void count(pick *p)
 {
-#pragma omp parallel for schedule(static, 1) num_threads(p->slices)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(c_threads(p))
     for (int s = 0; s < p->slices; s++) {
         int64_t *n = p->count[s], nan_row = -1, box_row = -1;
         int top = 0;
@@ -121,16 +126,19 @@ static void count(pick *p)
     }
 }
 
-/* Pass 2: each stretch's cells into their buckets, in row order. */
-static void fill(pick *p, cl_picked *e)
+/* Pass 2: each stretch's cells into their buckets, in row order; of_row
+ * 0 for the rows left out (pass 3 sets the others). */
+static void fill(pick *p, cl_picked *e, int64_t *of_row)
 {
-#pragma omp parallel for schedule(static, 1) num_threads(p->slices)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(c_threads(p))
     for (int s = 0; s < p->slices; s++) {
         int64_t *at = p->count[s];
         for (int64_t r = slice_row(p, s); r < slice_row(p, s + 1); r++)
             if (field_at(p, r) >= p->threshold) {
                 cl_key k = key_at(p, r);
                 e[at[bucket(k)]++] = (cl_picked){pack(k), r};
+            } else {
+                of_row[r] = 0;
             }
     }
 }
@@ -190,6 +198,7 @@ static int sort_out(const pick *p, cl_picked *e, cl_cells *c, int64_t *dup)
             if (!tmp || lo == hi)
                 continue;
             sort_bucket(e + lo, hi - lo, tmp);
+            uint64_t zmask = ((uint64_t)1 << (b >> XBITS)) - 1;
             for (int64_t i = lo; i < hi; i++) {
                 if (p->f && i + 16 < hi) /* rows in file order: far apart */
                     __builtin_prefetch(p->f + e[i + 16].row);
@@ -197,6 +206,10 @@ static int sort_out(const pick *p, cl_picked *e, cl_cells *c, int64_t *dup)
                 c->row[i] = e[i].row;
                 c->value[i] = field_at(p, e[i].row);
                 c->of_row[e[i].row] = i + 1;
+                /* z + 1 in the same column: the packed key + 1 with no carry
+                 * out of z; a column lies in one bucket */
+                int run = i > lo && e[i].k == e[i - 1].k + 1 && e[i].k & zmask;
+                c->label[i] = run ? c->label[i - 1] : i;
                 if (i > lo && e[i].k == e[i - 1].k && i < first_dup)
                     first_dup = i;
             }
@@ -242,6 +255,8 @@ static int sort_deep(const pick *p, cl_cells *c, int64_t *dup)
     for (int64_t r = 0; r < p->rows; r++)
         if (field_at(p, r) >= p->threshold)
             rec[n++] = (cl_sortrec){key_at(p, r), r};
+        else
+            c->of_row[r] = 0;
     qsort(rec, (size_t)n, sizeof *rec, rec_cmp);
     *dup = n;
     for (int64_t i = 0; i < n; i++) {
@@ -249,6 +264,10 @@ static int sort_deep(const pick *p, cl_cells *c, int64_t *dup)
         c->row[i] = rec[i].row;
         c->value[i] = field_at(p, rec[i].row);
         c->of_row[rec[i].row] = i + 1;
+        cl_key k = rec[i].key, b = i ? rec[i - 1].key : k;
+        c->label[i] = i && k.level == b.level && k.x == b.x && k.y == b.y && k.z == b.z + 1
+                          ? c->label[i - 1]
+                          : i;
         if (i && *dup == n && !key_cmp(&rec[i].key, &rec[i - 1].key))
             *dup = i;
     }
@@ -271,8 +290,9 @@ static int errors(const pick *p, sk_error *err)
     return SK_OK;
 }
 
-/* c->row, key, value, label, scratch and of_row (zeroed) in one block,
- * each part on a 64-byte boundary. -1 out of memory. */
+/* c->row, key, value, label, scratch and of_row in one block, each part
+ * on a 64-byte boundary (of_row is written whole by the pick, not zeroed
+ * here: a pass less over the table's rows). -1 out of memory. */
 static int cells_block(cl_cells *c, int64_t rows)
 {
     size_t n = (size_t)c->n + 1, at = 0, part[6] = {n * sizeof *c->row, n * sizeof *c->key,
@@ -293,7 +313,6 @@ static int cells_block(cl_cells *c, int64_t rows)
     c->label = (int64_t *)(b + off[3]);
     c->scratch = b + off[4];
     c->of_row = (int64_t *)(b + off[5]);
-    memset(c->of_row, 0, part[5]);
     return 0;
 }
 
@@ -312,7 +331,10 @@ int cl_cells_pick(cl_cells *c, const sk_table *t, const sk_column *field, double
     *p = (pick){.field = field, .f = field->type == SK_FLOAT64 ? field->data : NULL,
                 .threshold = threshold, .col = {col[0], col[1], col[2], col[3]},
                 .rows = sk_table_nrows(t), .bad_nan = -1, .bad_box = -1};
-    p->slices = p->rows > 65536 ? (c->threads < MAX_SLICES ? c->threads : MAX_SLICES) : 1;
+    /* Four stretches a thread, taken as threads come free: a thread the
+     * scheduler sets aside holds up the others for one stretch at most. */
+    p->threads = c->threads;
+    p->slices = p->rows > 65536 ? (4 * c->threads < MAX_SLICES ? 4 * c->threads : MAX_SLICES) : 1;
     p->count = sk_malloc((size_t)p->slices * sizeof *p->count);
     int rc = p->count ? SK_OK : nomem(0, err);
     if (rc == SK_OK)
@@ -338,7 +360,7 @@ int cl_cells_pick(cl_cells *c, const sk_table *t, const sk_column *field, double
             rc = nomem(n, err);
     } else if (rc == SK_OK) {
         cl_picked *e = c->scratch;
-        fill(p, e);
+        fill(p, e, c->of_row);
         if (sort_out(p, e, c, &dup))
             rc = nomem(n, err);
     }

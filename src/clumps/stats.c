@@ -261,29 +261,47 @@ static const double *f64(const sk_column *col)
     return col && col->type == SK_FLOAT64 ? col->data : NULL;
 }
 
+/* The columns' float64 data, NULL for another type (read through the
+ * column then). */
+typedef struct cl_rowcols {
+    const double *rho, *v[3], *p;
+} cl_rowcols;
+
+static cl_gathered row_record(const cl_cols *cols, const cl_rowcols *d, int64_t r)
+{
+    cl_gathered g = {get(cols->rho, d->rho, r), {0, 0, 0}, 0};
+    for (int k = 0; cols->vel[0] && k < 3; k++)
+        g.v[k] = get(cols->vel[k], d->v[k], r);
+    if (cols->p)
+        g.p = get(cols->p, d->p, r);
+    return g;
+}
+
 /* got[i] for every cell i from its row. The rows are in file order, the
  * cells in canonical order: rather than jump about five columns per cell,
  * the table is read in row order (each thread a stretch of rows) and each
- * cell's record written once where it goes (c->of_row). NULL out of memory. */
+ * cell's record written once where it goes (c->of_row). When the cells are
+ * few against the rows (under one in 8), jumping costs less than reading
+ * every row: each cell's record from its row. NULL out of memory. */
 static cl_gathered *gather_rows(const cl_cells *c, const sk_table *t, const cl_cols *cols)
 {
     int64_t nrows = sk_table_nrows(t);
     cl_gathered *got = sk_malloc((size_t)(c->n + 1) * sizeof *got);
     if (!got)
         return NULL;
-    const double *rho = f64(cols->rho), *p = f64(cols->p);
-    const double *v[3] = {f64(cols->vel[0]), f64(cols->vel[1]), f64(cols->vel[2])};
+    cl_rowcols d = {f64(cols->rho), {f64(cols->vel[0]), f64(cols->vel[1]), f64(cols->vel[2])},
+                    f64(cols->p)};
+    if (c->n < nrows / 8) {
+#pragma omp parallel for schedule(dynamic, 4096) num_threads(c->threads)
+        for (int64_t i = 0; i < c->n; i++)
+            got[i] = row_record(cols, &d, c->row[i]);
+        return got;
+    }
 #pragma omp parallel for schedule(dynamic, 16384) num_threads(c->threads)
     for (int64_t r = 0; r < nrows; r++) {
         int64_t i = c->of_row[r] - 1;
-        if (i < 0)
-            continue;
-        cl_gathered g = {get(cols->rho, rho, r), {0, 0, 0}, 0};
-        for (int d = 0; cols->vel[0] && d < 3; d++)
-            g.v[d] = get(cols->vel[d], v[d], r);
-        if (cols->p)
-            g.p = get(cols->p, p, r);
-        got[i] = g;
+        if (i >= 0)
+            got[i] = row_record(cols, &d, r);
     }
     return got;
 }

@@ -24,6 +24,7 @@ counts = {f["finder"]: f["clumps"] for f in b["finders"]}
 assert counts == {"faces": 4, "watershed": 4, "fof": 4, "dendrogram": 16}, counts
 for f in b["finders"]:
     assert f["seconds"] > 0 and f["find_seconds"] > 0 and f["statistics_seconds"] >= 0, f
+    assert f["first_seconds"] > 0, f
 assert b["read_seconds"] > 0
 bd = b["bound"]
 assert (bd["clumps"], bd["cells_above"], bd["largest_clump"]) == (4, 4553, 2521), bd
@@ -55,7 +56,7 @@ assert b["targets"]["direct_over_tree"] is None and b["targets"]["tree_20x_faste
 PY
 
 out=$("$cli" bench clumps "$src" --threshold 1 --runs 1 --threads 1)
-for s in "finder" "dendrogram" "boundedness" "faces + statistics" "statistics alone" "targets:"; do
+for s in "finder" "first run" "dendrogram" "boundedness" "faces + statistics" "statistics alone" "targets:"; do
     grep -qF "$s" <<<"$out" || fail "text lacks '$s'"
 done
 if "$cli" bench clumps "$src" --runs 1 2>"$tmp/err"; then fail "no --threshold accepted"; fi
@@ -91,6 +92,8 @@ assert {"read cells", "faces", "watershed", "fof", "dendrogram", "e_grav tree", 
 by = {(x["series"], x["quantity"]): x for x in rows}
 assert float(by[("faces", "clumps")]["value"]) == 4
 assert math.isclose(float(by[("faces", "seconds")]["value"]), c["finders"][0]["seconds"], rel_tol=1e-12)
+assert math.isclose(float(by[("faces", "first_seconds")]["value"]), c["finders"][0]["first_seconds"],
+                    rel_tol=1e-12)
 txt = open(os.path.join(rep, "report.txt")).read()
 assert "clumps: " in txt and "boundedness" in txt and "targets:" in txt
 PY

@@ -237,6 +237,21 @@ def test_single_cells_and_wrap():
     assert cat["radius"][1] == 0.5
 
 
+def test_wrap_onto_the_first_cell():
+    """(3, 0, 1) touches (0, 0, 1), the first cell in the sorted order,
+    through the periodic x face only; the cell below it, (3, 0, 0), has no
+    neighbour there. The faces walk skips a union when a contact continues
+    the cell below's; a missing one must not pass for cell -1 + 1 = 0."""
+    t = snapkit.Table.from_arrays({"level": np.array([2, 2, 2], np.int32),
+                                   "cx": np.array([0, 3, 3], np.int32),
+                                   "cy": np.array([0, 0, 0], np.int32),
+                                   "cz": np.array([1, 0, 1], np.int32),
+                                   "density": np.array([2.0, 2.0, 2.0])},
+                                  meta={"kind": "cells", "boxlen": 1})
+    cat, ids = snapkit.clumps(t, 1.0)
+    assert list(ids) == [1, 1, 1] and list(cat["n_cells"]) == [3]
+
+
 @needs_fixture
 def test_cli(fixture, tmp_path):
     cells = fixture[0]
