@@ -70,11 +70,7 @@ int proj_blocks_deposit(const proj_job *job, const proj_target *t, const proj_it
         return 1;
     size_t at = b->start + ((size_t)((j - b->offv) / b->k) * (size_t)b->nbu +
                             (size_t)((i - b->offu) / b->k)) * (size_t)job->nacc;
-    double *a = t->blk + at, g = it->total / ((double)b->k * b->k);
-    for (int s = 0; s < job->nlin; s++)
-        a[s] += coef[s] * g;
-    if (job->slot_count >= 0)
-        a[job->slot_count] += 1.0;
+    proj_block_add(job, t->blk + at, it->total, b->k, coef);
     return 1;
 }
 

@@ -56,11 +56,7 @@ int proj_deposit_grid(const proj_job *job, const proj_target *t, int64_t r, doub
     int top = (int)cv * b->k; /* the block's first image row, as proj_blocks_deposit */
     if (top < t->r0 || top >= t->r1)
         return 1;
-    double *a = t->blk + b->start + ((size_t)cv * (size_t)b->nbu + (size_t)cu) * (size_t)job->nacc;
-    double g = it->total / ((double)b->k * b->k);
-    for (int s = 0; s < job->nlin; s++)
-        a[s] += coef[s] * g;
-    if (job->slot_count >= 0)
-        a[job->slot_count] += 1.0;
+    size_t at = b->start + ((size_t)cv * (size_t)b->nbu + (size_t)cu) * (size_t)job->nacc;
+    proj_block_add(job, t->blk + at, it->total, b->k, coef);
     return 1;
 }

@@ -167,6 +167,11 @@ size_t proj_acc_doubles(const proj_job *job);
  * doubles) and block images (or NULL). */
 proj_target proj_target_of(const proj_job *job, double *acc, int r0, int r1, double *scratch,
                            double *blk);
+/* Places and deposits row r (on the pixel grid when it can, grid.c),
+ * filling it: -1 when the selection leaves the row out, else 1 when it
+ * reached the image. */
+int proj_deposit_item(const proj_job *job, const proj_target *t, int64_t r, double *coef,
+                      proj_item *it);
 /* Deposits row r; 1 when it reached the image. */
 int64_t proj_deposit_row(const proj_job *job, const proj_target *t, int64_t r, double *coef);
 /* bands.c: the tiles strategy. */
@@ -254,6 +259,17 @@ static inline void proj_add(const proj_job *job, const proj_target *t, int i, in
         a[job->slot_count] += 1.0;
 }
 
+/* A cell of total geometric weight `total` onto its k x k block at a:
+ * each of the block's pixels holds 1/k^2 of it. */
+static inline void proj_block_add(const proj_job *job, double *a, double total, int k,
+                                  const double *coef)
+{
+    double g = total / ((double)k * k);
+    for (int s = 0; s < job->nlin; s++)
+        a[s] += coef[s] * g;
+    if (job->slot_count >= 0)
+        a[job->slot_count] += 1.0;
+}
 /* blocks.c: plan the block images of the data's levels [lo, hi] (returns
  * their doubles), deposit a cell of a block level, and spread the block
  * images onto the image (work shared among the threads of the enclosing

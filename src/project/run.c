@@ -31,16 +31,22 @@ size_t proj_acc_doubles(const proj_job *job)
     return (size_t)job->f.nx * (size_t)job->f.ny * (size_t)job->nacc;
 }
 
+int proj_deposit_item(const proj_job *job, const proj_target *t, int64_t r, double *coef,
+                      proj_item *it)
+{
+    int reached = job->grid_level >= 0 ? proj_deposit_grid(job, t, r, coef, it) : -1;
+    if (reached >= 0)
+        return reached;
+    if (!proj_item_of(job, r, it))
+        return -1;
+    proj_coefficients(job, r, it, coef);
+    return proj_deposit(job, t, it, coef);
+}
+
 int64_t proj_deposit_row(const proj_job *job, const proj_target *t, int64_t r, double *coef)
 {
     proj_item it;
-    int reached = job->grid_level >= 0 ? proj_deposit_grid(job, t, r, coef, &it) : -1;
-    if (reached >= 0)
-        return reached;
-    if (!proj_item_of(job, r, &it))
-        return 0;
-    proj_coefficients(job, r, &it, coef);
-    return proj_deposit(job, t, &it, coef);
+    return proj_deposit_item(job, t, r, coef, &it) > 0;
 }
 
 /* A target over rows [r0, r1) with the thread's scratch (3 nx doubles)

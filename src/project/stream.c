@@ -168,8 +168,8 @@ static int deposit(sk_project_stream *ps, const sk_table *batch, sk_error *err)
                 break;
             }
             proj_item it;
-            int reached = job->grid_level >= 0 ? proj_deposit_grid(job, &t, r, coef, &it) : -1;
-            if (reached < 0 && !proj_item_of(job, r, &it))
+            int reached = proj_deposit_item(job, &t, r, coef, &it);
+            if (reached < 0)
                 continue;
             ps->selected++;
             if (job->is_cells) {
@@ -178,10 +178,6 @@ static int deposit(sk_project_stream *ps, const sk_table *batch, sk_error *err)
             }
             if (mass)
                 ps->mass += mass[r] * it.total;
-            if (reached < 0) {
-                proj_coefficients(job, r, &it, coef);
-                reached = proj_deposit(job, &t, &it, coef);
-            }
             ps->deposited += reached;
         }
         ps->rows += job->nrows;
