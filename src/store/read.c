@@ -85,9 +85,9 @@ static int worker_init(worker *w, const reader *r)
     return ok ? SK_OK : SK_ERR_NOMEM;
 }
 
-/* Read the stored bytes of columns cols[0..n) of chunk ci into w->stored,
- * merging columns that lie back to back into one positioned read;
- * at[k] points to column cols[k]'s bytes. */
+/* Point at[k] to the stored bytes of column cols[k] of chunk ci: in the
+ * mapping, or read into w->stored, merging columns that lie back to back
+ * into one positioned read. */
 static int read_columns(reader *r, worker *w, int64_t ci, const int *cols, int n,
                         const uint8_t **at)
 {
@@ -103,12 +103,13 @@ static int read_columns(reader *r, worker *w, int64_t ci, const int *cols, int n
             span += next->stored;
             e++;
         }
-        int rc = st_read_at(r->s, w->stored + pos, (size_t)span, first->offset, &w->err);
-        if (rc != SK_OK)
-            return rc;
+        const uint8_t *bytes =
+            st_bytes_at(r->s, w->stored + pos, (size_t)span, first->offset, &w->err);
+        if (!bytes)
+            return (int)w->err.code;
         atomic_fetch_add(&r->bytes_read, span);
-        for (int64_t off = pos; k < e; k++) {
-            at[k] = w->stored + off;
+        for (int64_t off = 0; k < e; k++) {
+            at[k] = bytes + off;
             off += st_cc_at(r->t, ci, cols[k])->stored;
         }
         pos += span;

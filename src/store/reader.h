@@ -10,8 +10,9 @@
 
 struct sk_store {
     char *path;
-    int fd;                  /* -1 when reading from memory */
-    const uint8_t *mem;
+    int fd;                  /* -1 when reading from memory or a mapping */
+    const uint8_t *mem;      /* the bytes, when in memory or mapped */
+    size_t mapped;           /* bytes to unmap at close (0: mem is not ours) */
     int64_t size;
     int skip_checksums;
     int64_t footer_offset, footer_bytes;
@@ -20,6 +21,11 @@ struct sk_store {
 
 /* Read exactly n bytes at offset (pread, or from memory). */
 int st_read_at(const sk_store *s, void *buf, size_t n, int64_t offset, sk_error *err);
+
+/* The n bytes at offset: a pointer into the mapping when the file is
+ * mapped (no copy), else read into buf (n bytes) and buf. NULL on failure. */
+const uint8_t *st_bytes_at(const sk_store *s, uint8_t *buf, size_t n, int64_t offset,
+                           sk_error *err);
 
 /* The stored table called name, or NULL with SK_ERR_ARG listing the tables. */
 const st_table *st_find_table(const sk_store *s, const char *name, sk_error *err);

@@ -86,9 +86,8 @@ static int check_chunk(const sk_store *s, const st_table *t, int64_t ci, checker
         const st_cc *cc = st_cc_at(t, ci, j);
         const sk_column *col = sk_table_col(t->schema, j);
         uint8_t *dst = c->values + stride * (size_t)j;
-        int rc = st_read_at(s, c->stored, (size_t)cc->stored, cc->offset, &c->err);
-        if (rc == SK_OK)
-            rc = st_decode_cc(s, t, ci, j, c->stored, dst, c->scratch, &c->err);
+        const uint8_t *bytes = st_bytes_at(s, c->stored, (size_t)cc->stored, cc->offset, &c->err);
+        int rc = bytes ? st_decode_cc(s, t, ci, j, bytes, dst, c->scratch, &c->err) : (int)c->err.code;
         if (rc != SK_OK)
             return rc;
         if (st_check_minmax(col->type, dst, ch->nrows, cc) != 0) {
