@@ -37,6 +37,7 @@ typedef struct cell_out {
     uint8_t *refined;
     double *var[SK_MAX_VARS];
     int32_t *ids; /* the clump_id column of a clump_field read */
+    int64_t cap;  /* rows the columns hold */
 } cell_out;
 
 /* Per-thread buffers sized to the largest own oct block seen. */
@@ -230,6 +231,9 @@ static int walk_memory(const cell_plan *p, const sk_ramses_info *info, int icpu,
         if (rc == SK_OK)
             rc = oct_masks(p, &o, &a, amr_path, s, &n, err);
         count += n;
+        if (rc == SK_OK && out && n > out->cap - row)
+            rc = sk_fail(err, SK_ERR_FORMAT, amr_path, -1,
+                         "level %d has more cells than the header's oct counts allow", l);
         if (rc == SK_OK && out)
             fill_level(p, &o, s, s->vars, out, &row);
     }
@@ -263,6 +267,31 @@ static int walk_file(rs_read_ctx *ctx, const void *plan, int icpu, const void *o
     *bytes = (int64_t)am.size + (int64_t)cm.size;
     rs_unmap(&am);
     rs_unmap(&cm);
+    return rc;
+}
+
+/* The cells of file icpu's own octs down to the cap (rs_file_reader.file_bound). */
+static int file_bound(rs_read_ctx *ctx, const void *plan, int icpu, int64_t *rows,
+                      sk_error *err)
+{
+    const cell_plan *p = plan;
+    char amr_path[4096];
+    rs_mapped am = {0};
+    rs_amr a;
+    int rc = rs_map_cpu(ctx->r, RS_AMR, icpu, amr_path, sizeof amr_path, &am, err);
+    if (rc == SK_OK)
+        rc = rs_amr_open(&a, amr_path, am.data, am.size, &ctx->r->info, icpu, err);
+    int64_t octs = 0;
+    for (int l = 1; rc == SK_OK && l <= p->cap - p->shift && l <= a.nlevelmax; l++)
+        octs += rs_amr_count(&a, l, icpu);
+    /* Each own oct stores son, cpu_map and flag1 of its cells (int32):
+     * counts beyond the file's bytes are damage, not a table to allocate. */
+    if (rc == SK_OK && (uint64_t)octs > am.size / (12u * (unsigned)a.ncell))
+        rc = sk_fail(err, SK_ERR_FORMAT, amr_path, -1,
+                     "the header counts %lld own octs, more than the file's %zu bytes hold",
+                     (long long)octs, am.size);
+    *rows = rc == SK_OK ? octs * a.ncell : 0;
+    rs_unmap(&am);
     return rc;
 }
 
@@ -346,6 +375,7 @@ static int make_table(const void *plan, int64_t nrows, sk_table **out, void *col
         ok = (cols->ids = sk_table_add(t, p->vars[0].name, SK_INT32, err)) != NULL;
     for (int v = 0; v < p->nsel && ok && p->kind != RS_CLUMP_FIELD; v++)
         ok = (cols->var[v] = sk_table_add(t, p->vars[p->sel[v]].name, SK_FLOAT64, err)) != NULL;
+    cols->cap = nrows;
     if (!ok) {
         sk_table_free(t);
         return err && err->code ? err->code : SK_ERR_NOMEM;
@@ -361,8 +391,8 @@ int rs_read_cells(rs_read_ctx *ctx, rs_kind kind, sk_table **out, sk_error *err)
     if (rc != SK_OK)
         return rc;
     cell_out cols;
-    rs_file_reader fr = {.plan = &p, .walk_file = walk_file, .make_table = make_table,
-                         .scratch_free = scratch_free, .out = &cols,
+    rs_file_reader fr = {.plan = &p, .walk_file = walk_file, .file_bound = file_bound,
+                         .make_table = make_table, .scratch_free = scratch_free, .out = &cols,
                          .out_size = sizeof cols};
     return rs_read_files(ctx, &fr, out, err);
 }
@@ -404,6 +434,7 @@ int rs_cells_from_memory(const void *amr, size_t amr_size, const void *hydro, si
         rc = sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
     if (rc == SK_OK) {
         out.level = ints, out.cx = ints + n, out.cy = ints + 2 * n, out.cz = ints + 3 * n;
+        out.cap = count;
         for (int i = 0; i < p.nvar; i++)
             out.var[i] = vals + (size_t)i * n;
         int64_t row = 0;

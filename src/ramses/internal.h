@@ -166,6 +166,10 @@ typedef struct rs_file_reader {
      * RS_SCRATCH_BYTES, zeroed before its first file and kept across files. */
     int (*walk_file)(rs_read_ctx *ctx, const void *plan, int icpu, const void *out,
                      int64_t *rows, void *scratch, int64_t *bytes, sk_error *err);
+    /* At most the rows walk_file writes for file icpu, from its header
+     * alone: a stream sizes its batch with it instead of a count pass. */
+    int (*file_bound)(rs_read_ctx *ctx, const void *plan, int icpu, int64_t *rows,
+                      sk_error *err);
     /* A table of nrows rows; its column pointers into out. */
     int (*make_table)(const void *plan, int64_t nrows, sk_table **t, void *out, sk_error *err);
     /* Free what walk_file keeps in scratch. */
@@ -181,8 +185,9 @@ typedef struct rs_file_reader {
 int rs_read_files(rs_read_ctx *ctx, const rs_file_reader *fr, sk_table **out, sk_error *err);
 
 /* The stream of rs_read_files when ctx->consumer is set (stream.c): each
- * thread counts a file, grows its own table when the file needs more
- * rows, fills it from row 0 and hands it to the consumer. */
+ * thread makes its own table once for the largest file (sized from the
+ * headers alone unless a region or family selects part of each file),
+ * fills it from row 0 file by file and hands it to the consumer. */
 int rs_stream_files(rs_read_ctx *ctx, const rs_file_reader *fr, sk_error *err);
 /* One pass over the selected files from inside a parallel region (read.c):
  * count (out == NULL) each file's rows into rows[f], or write file f's

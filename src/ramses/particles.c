@@ -32,6 +32,7 @@ typedef struct part_plan {
 typedef struct part_out {
     void *col[MAX_FIELDS];
     int8_t *family;
+    int64_t cap; /* rows the columns hold */
 } part_out;
 
 /* Records after the last field: a descriptor (or header line) that lists
@@ -180,11 +181,31 @@ static int walk_file(rs_read_ctx *ctx, const void *plan, int icpu, const void *o
             if (selected(p, &pf, i))
                 s->idx[n++] = (int32_t)i;
     }
+    const part_out *po = out;
+    if (rc == SK_OK && out && n > po->cap - *rows)
+        rc = sk_fail(err, SK_ERR_FORMAT, path, -1,
+                     "%lld particles, more than the file's header said when it was sized",
+                     (long long)n);
     if (rc == SK_OK && out)
         fill_file(p, &pf, filter ? s->idx : NULL, n, out, *rows);
-    if (rc == SK_OK && !out)
-        *rows = n;
+    if (rc == SK_OK)
+        *rows = out ? *rows + n : n;
     *bytes = (int64_t)m.size;
+    rs_unmap(&m);
+    return rc;
+}
+
+/* The particles of file icpu (rs_file_reader.file_bound). */
+static int file_bound(rs_read_ctx *ctx, const void *plan, int icpu, int64_t *rows,
+                      sk_error *err)
+{
+    char path[4096];
+    rs_mapped m;
+    part_file pf;
+    int rc = rs_map_cpu(ctx->r, RS_PART, icpu, path, sizeof path, &m, err);
+    if (rc == SK_OK)
+        rc = open_part_file(ctx, plan, path, &m, &pf, err);
+    *rows = rc == SK_OK ? pf.npart : 0;
     rs_unmap(&m);
     return rc;
 }
@@ -263,6 +284,7 @@ static int make_table(const void *plan, int64_t nrows, sk_table **out, void *col
         sk_table_free(t);
         return err && err->code ? err->code : SK_ERR_NOMEM;
     }
+    cols->cap = nrows;
     *out = t;
     return SK_OK;
 }
@@ -274,8 +296,8 @@ int rs_read_particles(rs_read_ctx *ctx, sk_table **out, sk_error *err)
     if (rc != SK_OK)
         return rc;
     part_out cols;
-    rs_file_reader fr = {.plan = &p, .walk_file = walk_file, .make_table = make_table,
-                         .scratch_free = scratch_free, .out = &cols,
+    rs_file_reader fr = {.plan = &p, .walk_file = walk_file, .file_bound = file_bound,
+                         .make_table = make_table, .scratch_free = scratch_free, .out = &cols,
                          .out_size = sizeof cols};
     return rs_read_files(ctx, &fr, out, err);
 }

@@ -507,6 +507,59 @@ static void test_errors(const char *dir)
     free(c.offset);
 }
 
+/* Byte offset of the data of Fortran record `index` (1-based) of a file. */
+static long record_data(FILE *f, int index)
+{
+    long at = 0;
+    for (int k = 1; k < index; k++) {
+        int32_t len;
+        CHECK(fseek(f, at, SEEK_SET) == 0 && fread(&len, 4, 1, f) == 1);
+        at += 8 + len;
+    }
+    return at + 4;
+}
+
+/* A stream sizes its batches from the amr headers' own oct counts (numbl,
+ * the 22nd record): a count the file cannot hold is a format error
+ * naming the file, not an allocation of what the header claims. */
+static void test_oct_count_damage(const char *dir)
+{
+    char tmp[256], cmd[2048], path[700];
+    test_tmpdir(tmp, sizeof tmp);
+    snprintf(cmd, sizeof cmd, "cp -r '%s' '%s/out'", dir, tmp);
+    CHECK(system(cmd) == 0);
+    snprintf(cmd, sizeof cmd, "%s/out", tmp);
+    sk_error err;
+    sk_ramses *r;
+    CHECK_OK(sk_ramses_open(&r, cmd, &err), &err);
+    snprintf(path, sizeof path, "%s/out/amr_00002.out00003", tmp);
+    FILE *f = fopen(path, "r+b");
+    CHECK(f != NULL);
+    long numbl = record_data(f, 22);
+    int32_t huge = 100000000; /* numbl(level 1, list 3): file 3's own octs */
+    CHECK(fseek(f, numbl + 4L * 2, SEEK_SET) == 0 && fwrite(&huge, 4, 1, f) == 1);
+    fclose(f);
+    collect c = {.rows = calloc(1 << 16, 8), .offset = calloc(1 << 16, 8), .fail_from = -1};
+    sk_consumer cons = {.ctx = &c, .begin = col_begin, .batch = col_batch};
+    for (int threads = 1; threads <= 2; threads++) {
+        sk_read_options opt = {.threads = threads};
+        sk_error_clear(&err);
+        sk_read_stats st;
+        CHECK(sk_ramses_stream(r, "hydro", NULL, &opt, &cons, &st, &err) == SK_ERR_FORMAT);
+        CHECK_CONTAINS(err.message, "amr_00002.out00003");
+        CHECK_CONTAINS(err.message, "own octs, more than the file's");
+        collect_free(&c);
+    }
+    sk_table *t = NULL;
+    CHECK(sk_ramses_read(r, "hydro", NULL, NULL, &t, NULL, &err) == SK_ERR_FORMAT);
+    CHECK_CONTAINS(err.message, "amr_00002.out00003");
+    sk_ramses_close(r);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+    CHECK(system(cmd) == 0);
+    free(c.rows);
+    free(c.offset);
+}
+
 /* An accumulator of a table with other columns merges only while one side
  * has no rows (an MPI rank whose share of a catalogue is empty). */
 static sk_stats_acc *acc_of(const char *col, const double *v, int n)
@@ -567,5 +620,6 @@ int main(void)
         if (test_shared(buf, sizeof buf, shared[i]))
             check_output(buf);
     test_errors(test_data(buf, sizeof buf, "ramses/manyfiles/output_00002"));
+    test_oct_count_damage(test_data(buf, sizeof buf, "ramses/manyfiles/output_00002"));
     return test_done();
 }
