@@ -258,14 +258,14 @@ static int walk_file(rs_read_ctx *ctx, const void *plan, int icpu, const void *o
     char amr_path[4096], cell_path[4096];
     rs_cpu_path(ctx->r, p->kind, icpu, cell_path, sizeof cell_path);
     rs_mapped am = {0}, cm = {0};
-    int rc = rs_map_cpu(ctx->r, RS_AMR, icpu, amr_path, sizeof amr_path, &am, err);
+    int rc = rs_walk_map(ctx, RS_AMR, icpu, amr_path, sizeof amr_path, &am, err);
     if (rc == SK_OK && out)
         rc = rs_map(cell_path, &cm, err);
     if (rc == SK_OK)
         rc = walk_memory(p, &ctx->r->info, icpu, amr_path, &am, cell_path, &cm, out, rows, s,
                          err);
     *bytes = (int64_t)am.size + (int64_t)cm.size;
-    rs_unmap(&am);
+    rs_walk_unmap(ctx, icpu, rc == SK_OK && !out, &am);
     rs_unmap(&cm);
     return rc;
 }

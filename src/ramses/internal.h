@@ -100,6 +100,7 @@ typedef struct rs_read_ctx {
     int64_t progress_bytes;
     const sk_consumer *consumer; /* set: rs_read_files streams (stream.c) */
     int stream_kind;             /* the rs_kind streamed (its batches' labels) */
+    rs_mapped *kept;             /* per CPU file (icpu - 1), or NULL: rs_walk_map */
 } rs_read_ctx;
 int rs_read_cells(rs_read_ctx *ctx, rs_kind kind, sk_table **out, sk_error *err);
 int rs_read_particles(rs_read_ctx *ctx, sk_table **out, sk_error *err);
@@ -196,6 +197,21 @@ int rs_stream_files(rs_read_ctx *ctx, const rs_file_reader *fr, sk_error *err);
 void rs_walk_files(rs_read_ctx *ctx, const rs_file_reader *fr, const void *out, int64_t *rows,
                    const int *order, void *scratch, int *failed_at, int64_t *done,
                    sk_error *err);
+/* The file a walk of CPU file icpu starts from (its amr file for cells,
+ * its particle file for particles): the mapping a count pass kept in
+ * ctx->kept, else a new one. Mapping and unmapping cost about as much
+ * per page as walking it, so a read that walks each file twice (count,
+ * then fill) maps it once. */
+int rs_walk_map(rs_read_ctx *ctx, rs_kind kind, int icpu, char *path, size_t n, rs_mapped *m,
+                sk_error *err);
+/* After the walk: a count that succeeded keeps m for the fill when the
+ * read keeps mappings; otherwise m is unmapped (and forgotten). */
+void rs_walk_unmap(rs_read_ctx *ctx, int icpu, int counted, rs_mapped *m);
+/* Keep the count pass's mappings for the fill (when there are at most a
+ * few thousand files: each is a mapping of the process); then release
+ * what is left. */
+int rs_keep_maps(rs_read_ctx *ctx, sk_error *err);
+void rs_release_maps(rs_read_ctx *ctx);
 /* One more file done, to the progress callback (serialised). */
 void rs_progress_step(rs_read_ctx *ctx, int64_t *done, int64_t bytes);
 /* The metadata every table of a read carries (describe, kind, component,

@@ -163,7 +163,7 @@ static int walk_file(rs_read_ctx *ctx, const void *plan, int icpu, const void *o
     char path[4096];
     rs_mapped m;
     part_file pf;
-    int rc = rs_map_cpu(ctx->r, RS_PART, icpu, path, sizeof path, &m, err);
+    int rc = rs_walk_map(ctx, RS_PART, icpu, path, sizeof path, &m, err);
     if (rc == SK_OK)
         rc = open_part_file(ctx, p, path, &m, &pf, err);
     int64_t n = rc == SK_OK ? pf.npart : 0;
@@ -191,7 +191,7 @@ static int walk_file(rs_read_ctx *ctx, const void *plan, int icpu, const void *o
     if (rc == SK_OK)
         *rows = out ? *rows + n : n;
     *bytes = (int64_t)m.size;
-    rs_unmap(&m);
+    rs_walk_unmap(ctx, icpu, rc == SK_OK && !out, &m);
     return rc;
 }
 

@@ -60,6 +60,48 @@ static int64_t prefix_rows(int64_t *rows, int *order, int n)
     return total;
 }
 
+enum { KEEP_MAPS_MAX = 4096 };
+
+int rs_keep_maps(rs_read_ctx *ctx, sk_error *err)
+{
+    ctx->kept = NULL;
+    int n = ctx->r->info.ncpu;
+    if (ctx->ncpus > KEEP_MAPS_MAX || n <= 0)
+        return SK_OK;
+    ctx->kept = sk_calloc((size_t)n, sizeof *ctx->kept);
+    return ctx->kept ? SK_OK : sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
+}
+
+void rs_release_maps(rs_read_ctx *ctx)
+{
+    for (int i = 0; ctx->kept && i < ctx->r->info.ncpu; i++)
+        rs_unmap(&ctx->kept[i]);
+    sk_free(ctx->kept);
+    ctx->kept = NULL;
+}
+
+int rs_walk_map(rs_read_ctx *ctx, rs_kind kind, int icpu, char *path, size_t n, rs_mapped *m,
+                sk_error *err)
+{
+    rs_mapped *kept = ctx->kept ? &ctx->kept[icpu - 1] : NULL;
+    if (kept && kept->data) {
+        rs_cpu_path(ctx->r, kind, icpu, path, n);
+        *m = *kept;
+        memset(kept, 0, sizeof *kept);
+        return SK_OK;
+    }
+    return rs_map_cpu(ctx->r, kind, icpu, path, n, m, err);
+}
+
+void rs_walk_unmap(rs_read_ctx *ctx, int icpu, int counted, rs_mapped *m)
+{
+    if (counted && ctx->kept)
+        ctx->kept[icpu - 1] = *m;
+    else
+        rs_unmap(m);
+    memset(m, 0, sizeof *m);
+}
+
 /* One pass over the selected files, from inside the parallel region:
  * count (out == NULL) into rows[f], or write file f's rows from row
  * rows[f]. order[k] is the k-th file to start (NULL: in order).
@@ -108,6 +150,11 @@ int rs_read_files(rs_read_ctx *ctx, const rs_file_reader *fr, sk_table **out, sk
         return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
     }
     sk_error_clear(err);
+    if (rs_keep_maps(ctx, err) != SK_OK) {
+        sk_free(rows);
+        sk_free(order);
+        return SK_ERR_NOMEM;
+    }
     int failed_at = ctx->ncpus, fill = 0;
     int64_t done = 0;
     sk_table *t = NULL;
@@ -129,6 +176,7 @@ int rs_read_files(rs_read_ctx *ctx, const rs_file_reader *fr, sk_table **out, sk
             rs_walk_files(ctx, fr, fr->out, rows, order, scratch, &failed_at, &done, err);
         fr->scratch_free(scratch);
     }
+    rs_release_maps(ctx);
     sk_free(rows);
     sk_free(order);
     if (failed_at != ctx->ncpus) {

@@ -179,10 +179,15 @@ int rs_stream_files(rs_read_ctx *ctx, const rs_file_reader *fr, sk_error *err)
      * keeps the batches that small, worth a second walk. Otherwise the
      * headers' bound is close to the count (leaves are 7/8 of the cells). */
     int part = ctx->sel->has_box || ctx->sel->has_family;
-    int rc = part ? count_files(ctx, fr, &max, err) : bound_files(ctx, fr, &max, err);
+    int rc = part ? rs_keep_maps(ctx, err) : SK_OK;
+    if (rc == SK_OK)
+        rc = part ? count_files(ctx, fr, &max, err) : bound_files(ctx, fr, &max, err);
     if (rc == SK_OK)
         rc = begin(ctx, fr, kind, err);
-    return rc == SK_OK ? fill_files(ctx, fr, kind, max, err) : rc;
+    if (rc == SK_OK)
+        rc = fill_files(ctx, fr, kind, max, err);
+    rs_release_maps(ctx);
+    return rc;
 }
 
 /* Sinks and clumps are text tables read whole: one batch. */
