@@ -2,9 +2,9 @@
  * order, by blocks of CL_BLOCK cells whose sums are then added in block
  * order, so the values are the same bits for any thread count and any
  * order of the input rows: clumps of one block one per thread, larger ones
- * with their blocks spread over the threads. The table's columns are first
- * copied into cell order (gather_rows) so that these passes walk memory in
- * order. */
+ * with their blocks spread over the threads. The pick copied density,
+ * velocity and pressure into cell order (c->got), so that these passes
+ * walk memory in order rather than jump about the table. */
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -33,24 +33,12 @@ static void centre(const cl_cells *c, int64_t i, double box, double x[3])
     x[2] = ldexp(k.z + 0.5, -k.level) * box;
 }
 
-static double get(const sk_column *col, const double *f, int64_t r)
-{
-    return f ? f[r] : sk_column_get_double(col, r);
-}
-
 /* What one block of a clump's members adds up (sums in member order). */
 typedef struct cl_part {
     double mass, volume, mx[3], mv[3], e_therm, pv, lo[3], hi[3], dxmin;
     double r2max, k2;
     int64_t peak; /* the block's first largest value */
 } cl_part;
-
-/* A cell's density, velocity and pressure, copied from its row into cell
- * order once (gather_rows), so that the passes over a clump's members
- * walk memory in order rather than jump about the table. */
-typedef struct cl_gathered {
-    double rho, v[3], p;
-} cl_gathered;
 
 /* One clump: its members, the reference point (its peak cell's centre), the
  * centre of mass and bulk velocity offsets once known, the rm table. */
@@ -256,56 +244,6 @@ static const sk_column *float_col(const sk_table *t, const char *name)
     return col && col->type != SK_CATEGORY ? col : NULL;
 }
 
-static const double *f64(const sk_column *col)
-{
-    return col && col->type == SK_FLOAT64 ? col->data : NULL;
-}
-
-/* The columns' float64 data, NULL for another type (read through the
- * column then). */
-typedef struct cl_rowcols {
-    const double *rho, *v[3], *p;
-} cl_rowcols;
-
-static cl_gathered row_record(const cl_cols *cols, const cl_rowcols *d, int64_t r)
-{
-    cl_gathered g = {get(cols->rho, d->rho, r), {0, 0, 0}, 0};
-    for (int k = 0; cols->vel[0] && k < 3; k++)
-        g.v[k] = get(cols->vel[k], d->v[k], r);
-    if (cols->p)
-        g.p = get(cols->p, d->p, r);
-    return g;
-}
-
-/* got[i] for every cell i from its row. The rows are in file order, the
- * cells in canonical order: rather than jump about five columns per cell,
- * the table is read in row order (each thread a stretch of rows) and each
- * cell's record written once where it goes (c->of_row). When the cells are
- * few against the rows (under one in 8), jumping costs less than reading
- * every row: each cell's record from its row. NULL out of memory. */
-static cl_gathered *gather_rows(const cl_cells *c, const sk_table *t, const cl_cols *cols)
-{
-    int64_t nrows = sk_table_nrows(t);
-    cl_gathered *got = sk_malloc((size_t)(c->n + 1) * sizeof *got);
-    if (!got)
-        return NULL;
-    cl_rowcols d = {f64(cols->rho), {f64(cols->vel[0]), f64(cols->vel[1]), f64(cols->vel[2])},
-                    f64(cols->p)};
-    if (c->n < nrows / 8) {
-#pragma omp parallel for schedule(dynamic, 4096) num_threads(c->threads)
-        for (int64_t i = 0; i < c->n; i++)
-            got[i] = row_record(cols, &d, c->row[i]);
-        return got;
-    }
-#pragma omp parallel for schedule(dynamic, 16384) num_threads(c->threads)
-    for (int64_t r = 0; r < nrows; r++) {
-        int64_t i = c->of_row[r] - 1;
-        if (i >= 0)
-            got[i] = row_record(cols, &d, r);
-    }
-    return got;
-}
-
 int cl_stats_compute(const cl_cells *c, const sk_table *t, const int64_t *start,
                      const int64_t *members, int64_t nclumps, const cl_phys *ph, cl_stats *out,
                      sk_error *err)
@@ -319,9 +257,7 @@ int cl_stats_compute(const cl_cells *c, const sk_table *t, const int64_t *start,
         cols.vel[d] = float_col(t, vn[d]);
     if (!cols.vel[0] || !cols.vel[1] || !cols.vel[2])
         cols.vel[0] = cols.vel[1] = cols.vel[2] = NULL;
-    cl_gathered *got = gather_rows(c, t, &cols);
-    if (!got)
-        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "clumps: out of memory for the statistics");
+    const cl_gathered *got = c->got;
     /* Clumps of one block, one per thread; larger ones one after the
      * other, each with its blocks spread over the threads. */
     int failed = 0, small = 0;
@@ -337,7 +273,6 @@ int cl_stats_compute(const cl_cells *c, const sk_table *t, const int64_t *start,
         if (start[k + 1] - start[k] > CL_BLOCK)
             failed |= clump_stats(c, got, &cols, members + start[k], start[k + 1] - start[k],
                                   ph, &out[k]) != 0;
-    sk_free(got);
     if (failed)
         return sk_fail(err, SK_ERR_NOMEM, NULL, -1,
                        "clumps: out of memory for the half-mass radii");
