@@ -213,6 +213,40 @@ static void sort_bucket(cl_picked *e, int64_t m, cl_picked *tmp)
         memcpy(e, from, (size_t)m * sizeof *e);
 }
 
+/* Bucket b's z runs (a run lies in one column, so in one bucket), where
+ * the pick left label[i] == i: their first cells into e[lo ..) (the
+ * bucket's records, no longer needed), their count into p->runs. */
+static void bucket_runs(pick *p, cl_cells *c, int b, cl_picked *e)
+{
+    int64_t lo = p->start[b], k = 0;
+    for (int64_t i = lo; i < p->start[b + 1]; i++)
+        if (c->label[i] == i)
+            e[lo + k++].at = i;
+    p->runs[b] = k;
+}
+
+/* The buckets' runs (bucket_runs) one after the other into c->runs. -1
+ * out of memory. */
+static int list_runs(pick *p, cl_cells *c, const cl_picked *e)
+{
+    c->nruns = 0;
+    for (int b = 0; b < NBUCKET; b++)
+        c->nruns += p->runs[b];
+    c->runs = sk_malloc((size_t)(c->nruns + 1) * sizeof *c->runs);
+    if (!c->runs)
+        return -1;
+    cl_run *r = c->runs;
+    for (int b = 0; b < NBUCKET; b++) {
+        int64_t lo = p->start[b], m = p->runs[b];
+        for (int64_t q = 0; q < m; q++) {
+            int64_t s = e[lo + q].at, end = q + 1 < m ? e[lo + q + 1].at : p->start[b + 1];
+            cl_key k = c->key[s];
+            *r++ = (cl_run){k.level, k.x, k.y, k.z, k.z + (int32_t)(end - s - 1), s};
+        }
+    }
+    return 0;
+}
+
 /* Bucket [lo, hi)'s rows, values and got put in the order of its sorted
  * records (m: a copy of them to take from). */
 static void permute(cl_cells *c, const cl_picked *e, int64_t lo, int64_t hi, cl_moved *m)
@@ -229,8 +263,9 @@ static void permute(cl_cells *c, const cl_picked *e, int64_t lo, int64_t hi, cl_
     }
 }
 
-/* Pass 3: every bucket sorted and written out; the first duplicate. */
-static int sort_out(const pick *p, cl_picked *e, cl_cells *c, int64_t *dup)
+/* Pass 3: every bucket sorted and written out, its runs found; the first
+ * duplicate. */
+static int sort_out(pick *p, cl_picked *e, cl_cells *c, int64_t *dup)
 {
     int64_t most = 0, first_dup = c->n;
     for (int b = 0; b < NBUCKET; b++)
@@ -260,6 +295,7 @@ static int sort_out(const pick *p, cl_picked *e, cl_cells *c, int64_t *dup)
                 if (i > lo && e[i].k == e[i - 1].k && i < first_dup)
                     first_dup = i;
             }
+            bucket_runs(p, c, b, e);
         }
         sk_free(tmp);
         sk_free(m.row);
@@ -268,39 +304,6 @@ static int sort_out(const pick *p, cl_picked *e, cl_cells *c, int64_t *dup)
     }
     *dup = first_dup;
     return failed ? -1 : 0;
-}
-
-/* The z runs of every bucket (a run lies in one column, so in one
- * bucket) into c->runs: where the pick left label[i] == i a run starts.
- * -1 out of memory. */
-static int list_runs(pick *p, cl_cells *c)
-{
-#pragma omp parallel for schedule(dynamic, 16) num_threads(c->threads)
-    for (int b = 0; b < NBUCKET; b++) {
-        int64_t k = 0;
-        for (int64_t i = p->start[b]; i < p->start[b + 1]; i++)
-            k += c->label[i] == i;
-        p->runs[b + 1] = k;
-    }
-    p->runs[0] = 0;
-    for (int b = 0; b < NBUCKET; b++)
-        p->runs[b + 1] += p->runs[b];
-    c->nruns = p->runs[NBUCKET];
-    c->runs = sk_malloc((size_t)(c->nruns + 1) * sizeof *c->runs);
-    if (!c->runs)
-        return -1;
-#pragma omp parallel for schedule(dynamic, 16) num_threads(c->threads)
-    for (int b = 0; b < NBUCKET; b++) {
-        cl_run *r = c->runs + p->runs[b] - 1;
-        for (int64_t i = p->start[b]; i < p->start[b + 1]; i++) {
-            cl_key k = c->key[i];
-            if (c->label[i] == i)
-                *++r = (cl_run){k.level, k.x, k.y, k.z, k.z, i};
-            else
-                r->z1 = k.z;
-        }
-    }
-    return 0;
 }
 
 typedef struct cl_sortrec {
@@ -434,16 +437,18 @@ int cl_cells_pick(cl_cells *c, const sk_table *t, const sk_column *field, double
     if (rc == SK_OK && cells_block(c))
         rc = nomem(n, err);
     int64_t dup = n;
+    cl_picked *e = rc == SK_OK ? c->scratch : NULL;
     if (rc == SK_OK && p->top > DEEP) {
         if (sort_deep(p, c, &dup))
             rc = nomem(n, err);
+        for (int b = 0; rc == SK_OK && b < NBUCKET; b++)
+            bucket_runs(p, c, b, e);
     } else if (rc == SK_OK) {
-        cl_picked *e = c->scratch;
         fill(p, e, c);
         if (sort_out(p, e, c, &dup))
             rc = nomem(n, err);
     }
-    if (rc == SK_OK && dup == n && list_runs(p, c))
+    if (rc == SK_OK && dup == n && list_runs(p, c, e))
         rc = nomem(n, err);
     if (rc == SK_OK && dup < n) {
         int64_t a = c->row[dup - 1], b = c->row[dup];
