@@ -175,9 +175,11 @@ static void fill(pick *p, cl_picked *e, cl_cells *c)
     }
 }
 
-/* Stable sort of e[0..m) by k: insertion when short, else LSD radix by
- * bytes over the bits that differ (tmp: room for m). */
-static void sort_bucket(cl_picked *e, int64_t m, cl_picked *tmp)
+/* Stable sort of e[0..m) by k: insertion when short, else LSD radix over
+ * the bits that differ, in as few passes as digits of up to 12 bits allow
+ * (digits no wider than the bucket's size needs: the counts stay small
+ * against it). Returns the sorted records: e or tmp (room for m). */
+static cl_picked *sort_bucket(cl_picked *e, int64_t m, cl_picked *tmp)
 {
     if (m <= 32) {
         for (int64_t a = 1; a < m; a++) {
@@ -187,30 +189,36 @@ static void sort_bucket(cl_picked *e, int64_t m, cl_picked *tmp)
                 e[b] = e[b - 1];
             e[b] = t;
         }
-        return;
+        return e;
     }
     uint64_t all = ~(uint64_t)0, any = 0;
     for (int64_t a = 0; a < m; a++) {
         all &= e[a].k;
         any |= e[a].k;
     }
+    uint64_t diff = all ^ any;
+    if (!diff)
+        return e; /* one key (duplicates: reported by the caller) */
+    int low = __builtin_ctzll(diff), bits = 64 - __builtin_clzll(diff) - low;
+    int most = 64 - __builtin_clzll((uint64_t)m); /* the bits of m */
+    most = most < 8 ? 8 : (most > 12 ? 12 : most);
+    int passes = (bits + most - 1) / most, w = (bits + passes - 1) / passes;
+    uint64_t mask = ((uint64_t)1 << w) - 1;
+    static _Thread_local int64_t n[(1 << 12) + 1];
     cl_picked *from = e, *to = tmp;
-    for (int shift = 0; shift < 64; shift += 8) {
-        if (!((all ^ any) >> shift & 255))
-            continue; /* the same byte everywhere */
-        int64_t n[257] = {0};
+    for (int shift = low; shift < low + bits; shift += w) {
+        memset(n, 0, (mask + 2) * sizeof *n);
         for (int64_t a = 0; a < m; a++)
-            n[(from[a].k >> shift & 255) + 1]++;
-        for (int d = 0; d < 256; d++)
+            n[(from[a].k >> shift & mask) + 1]++;
+        for (uint64_t d = 0; d <= mask; d++)
             n[d + 1] += n[d];
         for (int64_t a = 0; a < m; a++)
-            to[n[from[a].k >> shift & 255]++] = from[a];
+            to[n[from[a].k >> shift & mask]++] = from[a];
         cl_picked *t = from;
         from = to;
         to = t;
     }
-    if (from != e)
-        memcpy(e, from, (size_t)m * sizeof *e);
+    return from;
 }
 
 /* Bucket b's z runs (a run lies in one column, so in one bucket), where
@@ -248,15 +256,15 @@ static int list_runs(pick *p, cl_cells *c, const cl_picked *e)
 }
 
 /* Bucket [lo, hi)'s rows, values and got put in the order of its sorted
- * records (m: a copy of them to take from). */
-static void permute(cl_cells *c, const cl_picked *e, int64_t lo, int64_t hi, cl_moved *m)
+ * records r[0 .. hi - lo) (m: a copy of them to take from). */
+static void permute(cl_cells *c, const cl_picked *r, int64_t lo, int64_t hi, cl_moved *m)
 {
     size_t n = (size_t)(hi - lo);
     memcpy(m->row, c->row + lo, n * sizeof *m->row);
     memcpy(m->value, c->value + lo, n * sizeof *m->value);
     memcpy(m->got, c->got + lo, n * sizeof *m->got);
     for (int64_t i = lo; i < hi; i++) {
-        int64_t q = e[i].at - lo;
+        int64_t q = r[i - lo].at - lo;
         c->row[i] = m->row[q];
         c->value[i] = m->value[q];
         c->got[i] = m->got[q];
@@ -283,16 +291,17 @@ static int sort_out(pick *p, cl_picked *e, cl_cells *c, int64_t *dup)
             int64_t lo = p->start[b], hi = p->start[b + 1];
             if (failed || lo == hi)
                 continue;
-            sort_bucket(e + lo, hi - lo, tmp);
-            permute(c, e, lo, hi, &m);
+            const cl_picked *r = sort_bucket(e + lo, hi - lo, tmp); /* cells lo .. hi */
+            permute(c, r, lo, hi, &m);
             uint64_t zmask = ((uint64_t)1 << (b >> XBITS)) - 1;
             for (int64_t i = lo; i < hi; i++) {
-                c->key[i] = unpack(e[i].k, b >> XBITS);
+                uint64_t k = r[i - lo].k;
+                c->key[i] = unpack(k, b >> XBITS);
                 /* z + 1 in the same column: the packed key + 1 with no carry
                  * out of z; a column lies in one bucket */
-                int run = i > lo && e[i].k == e[i - 1].k + 1 && e[i].k & zmask;
+                int run = i > lo && k == r[i - lo - 1].k + 1 && k & zmask;
                 c->label[i] = run ? c->label[i - 1] : i;
-                if (i > lo && e[i].k == e[i - 1].k && i < first_dup)
+                if (i > lo && k == r[i - lo - 1].k && i < first_dup)
                     first_dup = i;
             }
             bucket_runs(p, c, b, e);
