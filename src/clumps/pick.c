@@ -34,6 +34,7 @@ typedef struct pick {
     double threshold;
     const int32_t *col[4];
     const cl_payload *pay;
+    int pay_f64; /* got's five columns all there, all float64 */
     int64_t rows;
     int slices, threads;
     int64_t (*count)[NBUCKET]; /* per stretch; then each (stretch, bucket)'s place */
@@ -83,6 +84,10 @@ static double pay_at(const cl_payload *pay, int k, int64_t r)
 static cl_gathered got_at(const pick *p, int64_t r)
 {
     const cl_payload *q = p->pay;
+    if (p->pay_f64) { /* the usual hydro table: no test a column */
+        const double *const *f = q->f64;
+        return (cl_gathered){f[0][r], {f[1][r], f[2][r], f[3][r]}, f[4][r]};
+    }
     return (cl_gathered){pay_at(q, 0, r), {pay_at(q, 1, r), pay_at(q, 2, r), pay_at(q, 3, r)},
                          pay_at(q, 4, r)};
 }
@@ -425,6 +430,9 @@ int cl_cells_pick(cl_cells *c, const sk_table *t, const sk_column *field, double
     /* Four stretches a thread, taken as threads come free: a thread the
      * scheduler sets aside holds up the others for one stretch at most. */
     p->threads = c->threads;
+    p->pay_f64 = 1;
+    for (int k = 0; k < 5; k++)
+        p->pay_f64 &= pay->f64[k] != NULL;
     p->slices = p->rows > 65536 ? (4 * c->threads < MAX_SLICES ? 4 * c->threads : MAX_SLICES) : 1;
     p->count = sk_malloc((size_t)p->slices * sizeof *p->count);
     int rc = p->count ? SK_OK : nomem(0, err);
