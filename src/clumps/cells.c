@@ -82,7 +82,7 @@ static const int32_t *int_column(const sk_table *t, const char *name, sk_error *
     return c->data;
 }
 
-static const sk_column *float_col(const sk_table *t, const char *name)
+const sk_column *cl_float_col(const sk_table *t, const char *name)
 {
     const sk_column *col = sk_table_find(t, name);
     return col && col->type != SK_CATEGORY ? col : NULL;
@@ -94,7 +94,7 @@ static void payload(const sk_table *t, cl_payload *pay)
     static const char *names[5] = {"density", "velocity_x", "velocity_y", "velocity_z",
                                    "pressure"};
     for (int k = 0; k < 5; k++)
-        pay->col[k] = float_col(t, names[k]);
+        pay->col[k] = cl_float_col(t, names[k]);
     if (!pay->col[1] || !pay->col[2] || !pay->col[3])
         pay->col[1] = pay->col[2] = pay->col[3] = NULL;
     for (int k = 0; k < 5; k++)

@@ -77,14 +77,16 @@ typedef struct cl_graph {
 } cl_graph;
 
 /* Picks and sorts the cells into c->n, c->key, c->row, c->value and
- * c->got, and lists their z runs (c->runs; pick.c); col: the level, cx, cy and cz columns; pay: got's
- * columns. These, label and scratch are one block (c->row its start):
- * large enough, it comes back from the block cache on the next search
- * with its pages mapped. */
+ * c->got, and lists their z runs (c->runs; pick.c); col: the level, cx,
+ * cy and cz columns; pay: got's columns. These, label and scratch are one
+ * block (c->row its start): large enough, it comes back from the block
+ * cache on the next search with its pages mapped. */
 int cl_cells_pick(cl_cells *c, const sk_table *t, const sk_column *field, double threshold,
                   const int32_t *col[4], const cl_payload *pay, sk_error *err);
 int cl_cells_build(cl_cells *c, const sk_table *t, const sk_column *field, double threshold,
                    int threads, sk_error *err);
+/* The table's column of that name when numeric (not a category), or NULL. */
+const sk_column *cl_float_col(const sk_table *t, const char *name);
 /* The two hashes, for cl_neighbours and cl_graph_build (the faces finder
  * works on the sorted keys alone and does not build them). */
 int cl_cells_index(cl_cells *c, sk_error *err);

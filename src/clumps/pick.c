@@ -84,7 +84,7 @@ static double pay_at(const cl_payload *pay, int k, int64_t r)
 static cl_gathered got_at(const pick *p, int64_t r)
 {
     const cl_payload *q = p->pay;
-    if (p->pay_f64) { /* the usual hydro table: no test a column */
+    if (p->pay_f64) { /* the usual hydro table: no test per column */
         const double *const *f = q->f64;
         return (cl_gathered){f[0][r], {f[1][r], f[2][r], f[3][r]}, f[4][r]};
     }

@@ -238,23 +238,17 @@ static int clump_stats(const cl_cells *c, const cl_gathered *got, const cl_cols 
     return 0;
 }
 
-static const sk_column *float_col(const sk_table *t, const char *name)
-{
-    const sk_column *col = sk_table_find(t, name);
-    return col && col->type != SK_CATEGORY ? col : NULL;
-}
-
 int cl_stats_compute(const cl_cells *c, const sk_table *t, const int64_t *start,
                      const int64_t *members, int64_t nclumps, const cl_phys *ph, cl_stats *out,
                      sk_error *err)
 {
-    cl_cols cols = {.rho = float_col(t, "density"), .p = float_col(t, "pressure")};
+    cl_cols cols = {.rho = cl_float_col(t, "density"), .p = cl_float_col(t, "pressure")};
     if (!cols.rho)
         return sk_fail(err, SK_ERR_ARG, NULL, -1,
                        "clumps: the cell table has no density column, needed for masses");
     const char *vn[3] = {"velocity_x", "velocity_y", "velocity_z"};
     for (int d = 0; d < 3; d++)
-        cols.vel[d] = float_col(t, vn[d]);
+        cols.vel[d] = cl_float_col(t, vn[d]);
     if (!cols.vel[0] || !cols.vel[1] || !cols.vel[2])
         cols.vel[0] = cols.vel[1] = cols.vel[2] = NULL;
     const cl_gathered *got = c->got;
@@ -287,9 +281,9 @@ int cl_stats_has_velocity(const sk_table *t)
 int cl_stats_has(const sk_table *t, const char *what)
 {
     if (!strcmp(what, "velocity"))
-        return float_col(t, "velocity_x") && float_col(t, "velocity_y") &&
-               float_col(t, "velocity_z");
-    return float_col(t, what) != NULL;
+        return cl_float_col(t, "velocity_x") && cl_float_col(t, "velocity_y") &&
+               cl_float_col(t, "velocity_z");
+    return cl_float_col(t, what) != NULL;
 }
 
 typedef struct gather_ctx {
@@ -336,7 +330,7 @@ int cl_stats_gravity(const cl_cells *c, const sk_table *t, const int64_t *start,
                        "clumps: out of memory for the gravitational energies");
     for (int64_t k = 0; k < nclumps; k++)
         size[k] = start[k + 1] - start[k];
-    gather_ctx g = {c, float_col(t, "density"), start, members, ph->boxlen};
+    gather_ctx g = {c, cl_float_col(t, "density"), start, members, ph->boxlen};
     int rc = cl_gravity(o->bound, o->theta, ph->G, c->threads, which, nk, size, gather, &g, st,
                         err);
     sk_free(size);
