@@ -60,23 +60,34 @@ int cl_group_forest(int64_t n, const int64_t *parent, cl_group *g)
      * one pass numbers the roots, resolves every chain and counts the
      * members (into `members`, free until the last pass; a clump's first
      * point is its root, which starts its count). */
-    int64_t *count = g->members;
+    int64_t *count = g->members, last = -1, run = 0; /* run: points of clump last */
     for (int64_t i = 0; i < n; i++) {
         int64_t p = parent[i], k = p == i ? g->nclumps : g->clump[p];
         g->clump[i] = k;
-        if (p == i)
-            count[g->nclumps++] = 1;
-        else
-            count[k]++;
+        if (k != last) { /* counted a run at a time: no chain of increments */
+            if (last >= 0)
+                count[last] += run;
+            if (p == i)
+                count[g->nclumps++] = 0;
+            last = k;
+            run = 0;
+        }
+        run++;
     }
+    if (last >= 0)
+        count[last] += run;
     g->start = sk_malloc((size_t)(g->nclumps + 2) * sizeof *g->start);
     if (!g->start)
         return -1;
     g->start[0] = g->start[1] = 0;
     for (int64_t k = 0; k < g->nclumps; k++)
         g->start[k + 2] = g->start[k + 1] + count[k];
-    for (int64_t i = 0; i < n; i++)
-        g->members[g->start[g->clump[i] + 1]++] = i;
+    for (int64_t i = 0; i < n;) { /* a run of points of one clump at a time */
+        int64_t k = g->clump[i], at = g->start[k + 1];
+        for (; i < n && g->clump[i] == k; i++)
+            g->members[at++] = i;
+        g->start[k + 1] = at;
+    }
     return 0;
 }
 

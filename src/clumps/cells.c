@@ -82,6 +82,25 @@ static const int32_t *int_column(const sk_table *t, const char *name, sk_error *
     return c->data;
 }
 
+const sk_column *cl_float_col(const sk_table *t, const char *name)
+{
+    const sk_column *col = sk_table_find(t, name);
+    return col && col->type != SK_CATEGORY ? col : NULL;
+}
+
+/* The statistics' columns (cl_gathered), the velocities only all three. */
+static void payload(const sk_table *t, cl_payload *pay)
+{
+    static const char *names[5] = {"density", "velocity_x", "velocity_y", "velocity_z",
+                                   "pressure"};
+    for (int k = 0; k < 5; k++)
+        pay->col[k] = cl_float_col(t, names[k]);
+    if (!pay->col[1] || !pay->col[2] || !pay->col[3])
+        pay->col[1] = pay->col[2] = pay->col[3] = NULL;
+    for (int k = 0; k < 5; k++)
+        pay->f64[k] = pay->col[k] && pay->col[k]->type == SK_FLOAT64 ? pay->col[k]->data : NULL;
+}
+
 int cl_cells_build(cl_cells *c, const sk_table *t, const sk_column *field, double threshold,
                    int threads, sk_error *err)
 {
@@ -91,7 +110,9 @@ int cl_cells_build(cl_cells *c, const sk_table *t, const sk_column *field, doubl
                              int_column(t, "cy", err), int_column(t, "cz", err)};
     if (!col[0] || !col[1] || !col[2] || !col[3])
         return SK_ERR_ARG;
-    int rc = cl_cells_pick(c, t, field, threshold, col, err);
+    cl_payload pay;
+    payload(t, &pay);
+    int rc = cl_cells_pick(c, t, field, threshold, col, &pay, err);
     if (rc != SK_OK)
         return rc;
     /* sorted by level first */
@@ -134,6 +155,7 @@ int cl_cells_index(cl_cells *c, sk_error *err)
 void cl_cells_free(cl_cells *c)
 {
     sk_free(c->row); /* and the rest of its block (pick.c) */
+    sk_free(c->runs);
     hash_free(&c->leaves);
     hash_free(&c->nodes);
     memset(c, 0, sizeof *c);

@@ -21,6 +21,29 @@ typedef struct cl_hash {
     uint64_t mask;
 } cl_hash;
 
+/* A cell's density, velocity and pressure (0 where the table has no such
+ * column), which the pick copies into cell order for the statistics while
+ * it reads the cell's row anyway. */
+typedef struct cl_gathered {
+    double rho, v[3], p;
+} cl_gathered;
+
+/* The columns they come from: density, velocity_x, _y, _z, pressure;
+ * NULL for none (the velocities only all three); f64 their data when
+ * float64, else NULL (read through the column). */
+typedef struct cl_payload {
+    const sk_column *col[5];
+    const double *f64[5];
+} cl_payload;
+
+/* A z run: cells s .. s + z1 - z0, of one level and column (x, y), one
+ * above the other from z0 to z1 (the pick lists them in cell order for
+ * the faces finder, which walks runs rather than cells). */
+typedef struct cl_run {
+    int32_t level, x, y, z0, z1;
+    int64_t s;
+} cl_run;
+
 /* The cells at or above the threshold, sorted by (level, cx, cy, cz) so
  * that nothing downstream depends on the order of the input rows. */
 typedef struct cl_cells {
@@ -28,11 +51,13 @@ typedef struct cl_cells {
     int64_t *row;      /* input row of each cell */
     cl_key *key;
     double *value;     /* the thresholded field */
-    int64_t *of_row;   /* per table row: its cell + 1, 0 for none */
+    cl_gathered *got;  /* density, velocity and pressure of each cell */
     int64_t *label;    /* room for the finders' labels, a cell each; the pick
                         * leaves each z run (cells one above the other in a
                         * column) under its first cell, where faces starts */
     void *scratch;     /* 16 bytes a cell: the sort's buckets */
+    cl_run *runs;      /* the z runs in cell order */
+    int64_t nruns;
     int lmin, lmax;    /* levels present among these cells */
     cl_hash leaves;    /* key -> cell index (cl_cells_index) */
     cl_hash nodes;     /* coarser cells holding at least one of these cells */
@@ -51,14 +76,17 @@ typedef struct cl_graph {
     int64_t *nbr;
 } cl_graph;
 
-/* Picks and sorts the cells into c->n, c->key, c->row and c->value
- * (pick.c); col: the level, cx, cy and cz columns. These, of_row, label
- * and scratch are one block (c->row its start): large enough, it comes
- * back from the block cache on the next search with its pages mapped. */
+/* Picks and sorts the cells into c->n, c->key, c->row, c->value and
+ * c->got, and lists their z runs (c->runs; pick.c); col: the level, cx,
+ * cy and cz columns; pay: got's columns. These, label and scratch are one
+ * block (c->row its start): large enough, it comes back from the block
+ * cache on the next search with its pages mapped. */
 int cl_cells_pick(cl_cells *c, const sk_table *t, const sk_column *field, double threshold,
-                  const int32_t *col[4], sk_error *err);
+                  const int32_t *col[4], const cl_payload *pay, sk_error *err);
 int cl_cells_build(cl_cells *c, const sk_table *t, const sk_column *field, double threshold,
                    int threads, sk_error *err);
+/* The table's column of that name when numeric (not a category), or NULL. */
+const sk_column *cl_float_col(const sk_table *t, const char *name);
 /* The two hashes, for cl_neighbours and cl_graph_build (the faces finder
  * works on the sorted keys alone and does not build them). */
 int cl_cells_index(cl_cells *c, sk_error *err);

@@ -6,10 +6,13 @@
  *     being a level and the top XBITS bits of x at that level (buckets in
  *     bucket order are in canonical order);
  *  2. fill: each stretch writes its cells at its place in their buckets,
- *     in row order;
+ *     in row order: the sort's records, and each cell's row, value and
+ *     the statistics' columns (c->got), read here while the row is at
+ *     hand rather than again in a pass of its own;
  *  3. each bucket, small, is sorted on its own by (x, y, z) packed into a
- *     word (a radix sort over the bits that differ, in cache) and written
- *     out as keys, rows and values, and each row's cell.
+ *     word (a radix sort over the bits that differ, in cache), its keys
+ *     written out and its rows, values and got put in that order (a
+ *     permutation inside the bucket, in cache too).
  * Keys are distinct once duplicates are refused (both rows named), so the
  * order does not depend on the threads. Levels deeper than DEEP are sorted
  * by qsort instead. */
@@ -30,19 +33,31 @@ typedef struct pick {
     const double *f; /* the field when float64 */
     double threshold;
     const int32_t *col[4];
+    const cl_payload *pay;
+    int pay_f64; /* got's five columns all there, all float64 */
     int64_t rows;
     int slices, threads;
     int64_t (*count)[NBUCKET]; /* per stretch; then each (stretch, bucket)'s place */
     int64_t start[NBUCKET + 1]; /* each bucket's first cell */
+    int64_t runs[NBUCKET + 1];  /* each bucket's first z run */
     int64_t bad_nan, bad_box;  /* the first such row, or -1 */
     int top;
 } pick;
 
-/* A cell in its bucket: (x, y, z) packed at its level, and its row. */
+/* A cell in its bucket: (x, y, z) packed at its level, and where fill put
+ * it (its row, value and got are there until the bucket is sorted). */
 typedef struct cl_picked {
     uint64_t k;
-    int64_t row;
+    int64_t at;
 } cl_picked;
+
+/* What the sort of a bucket moves besides its records: a cell's row,
+ * value and got (one buffer a thread, room for the largest bucket). */
+typedef struct cl_moved {
+    int64_t *row;
+    double *value;
+    cl_gathered *got;
+} cl_moved;
 
 static int64_t slice_row(const pick *p, int s)
 {
@@ -57,6 +72,24 @@ static int c_threads(const pick *p)
 static double field_at(const pick *p, int64_t r)
 {
     return p->f ? p->f[r] : sk_column_get_double(p->field, r);
+}
+
+static double pay_at(const cl_payload *pay, int k, int64_t r)
+{
+    if (!pay->col[k])
+        return 0;
+    return pay->f64[k] ? pay->f64[k][r] : sk_column_get_double(pay->col[k], r);
+}
+
+static cl_gathered got_at(const pick *p, int64_t r)
+{
+    const cl_payload *q = p->pay;
+    if (p->pay_f64) { /* the usual hydro table: no test per column */
+        const double *const *f = q->f64;
+        return (cl_gathered){f[0][r], {f[1][r], f[2][r], f[3][r]}, f[4][r]};
+    }
+    return (cl_gathered){pay_at(q, 0, r), {pay_at(q, 1, r), pay_at(q, 2, r), pay_at(q, 3, r)},
+                         pay_at(q, 4, r)};
 }
 
 static cl_key key_at(const pick *p, int64_t r)
@@ -126,26 +159,32 @@ static void count(pick *p)
     }
 }
 
-/* Pass 2: each stretch's cells into their buckets, in row order; of_row
- * 0 for the rows left out (pass 3 sets the others). */
-static void fill(pick *p, cl_picked *e, int64_t *of_row)
+/* Pass 2: each stretch's cells into their buckets, in row order, with
+ * their rows, values and got at the same places. */
+static void fill(pick *p, cl_picked *e, cl_cells *c)
 {
 #pragma omp parallel for schedule(dynamic, 1) num_threads(c_threads(p))
     for (int s = 0; s < p->slices; s++) {
-        int64_t *at = p->count[s];
-        for (int64_t r = slice_row(p, s); r < slice_row(p, s + 1); r++)
-            if (field_at(p, r) >= p->threshold) {
-                cl_key k = key_at(p, r);
-                e[at[bucket(k)]++] = (cl_picked){pack(k), r};
-            } else {
-                of_row[r] = 0;
-            }
+        int64_t *place = p->count[s];
+        for (int64_t r = slice_row(p, s); r < slice_row(p, s + 1); r++) {
+            double v = field_at(p, r);
+            if (!(v >= p->threshold))
+                continue;
+            cl_key k = key_at(p, r);
+            int64_t at = place[bucket(k)]++;
+            e[at] = (cl_picked){pack(k), at};
+            c->row[at] = r;
+            c->value[at] = v;
+            c->got[at] = got_at(p, r);
+        }
     }
 }
 
-/* Stable sort of e[0..m) by k: insertion when short, else LSD radix by
- * bytes over the bits that differ (tmp: room for m). */
-static void sort_bucket(cl_picked *e, int64_t m, cl_picked *tmp)
+/* Stable sort of e[0..m) by k: insertion when short, else LSD radix over
+ * the bits that differ, in as few passes as digits of up to 12 bits allow
+ * (digits no wider than the bucket's size needs: the counts stay small
+ * against it). Returns the sorted records: e or tmp (room for m). */
+static cl_picked *sort_bucket(cl_picked *e, int64_t m, cl_picked *tmp)
 {
     if (m <= 32) {
         for (int64_t a = 1; a < m; a++) {
@@ -155,66 +194,127 @@ static void sort_bucket(cl_picked *e, int64_t m, cl_picked *tmp)
                 e[b] = e[b - 1];
             e[b] = t;
         }
-        return;
+        return e;
     }
     uint64_t all = ~(uint64_t)0, any = 0;
     for (int64_t a = 0; a < m; a++) {
         all &= e[a].k;
         any |= e[a].k;
     }
+    uint64_t diff = all ^ any;
+    if (!diff)
+        return e; /* one key (duplicates: reported by the caller) */
+    int low = __builtin_ctzll(diff), bits = 64 - __builtin_clzll(diff) - low;
+    int most = 64 - __builtin_clzll((uint64_t)m); /* the bits of m */
+    most = most < 8 ? 8 : (most > 12 ? 12 : most);
+    int passes = (bits + most - 1) / most, w = (bits + passes - 1) / passes;
+    uint64_t mask = ((uint64_t)1 << w) - 1;
+    static _Thread_local int64_t n[(1 << 12) + 1];
     cl_picked *from = e, *to = tmp;
-    for (int shift = 0; shift < 64; shift += 8) {
-        if (!((all ^ any) >> shift & 255))
-            continue; /* the same byte everywhere */
-        int64_t n[257] = {0};
+    for (int shift = low; shift < low + bits; shift += w) {
+        memset(n, 0, (mask + 2) * sizeof *n);
         for (int64_t a = 0; a < m; a++)
-            n[(from[a].k >> shift & 255) + 1]++;
-        for (int d = 0; d < 256; d++)
+            n[(from[a].k >> shift & mask) + 1]++;
+        for (uint64_t d = 0; d <= mask; d++)
             n[d + 1] += n[d];
         for (int64_t a = 0; a < m; a++)
-            to[n[from[a].k >> shift & 255]++] = from[a];
+            to[n[from[a].k >> shift & mask]++] = from[a];
         cl_picked *t = from;
         from = to;
         to = t;
     }
-    if (from != e)
-        memcpy(e, from, (size_t)m * sizeof *e);
+    return from;
 }
 
-/* Pass 3: every bucket sorted and written out; the first duplicate. */
-static int sort_out(const pick *p, cl_picked *e, cl_cells *c, int64_t *dup)
+/* Bucket b's z runs (a run lies in one column, so in one bucket), where
+ * the pick left label[i] == i: their first cells into e[lo ..) (the
+ * bucket's records, no longer needed), their count into p->runs. */
+static void bucket_runs(pick *p, cl_cells *c, int b, cl_picked *e)
+{
+    int64_t lo = p->start[b], k = 0;
+    for (int64_t i = lo; i < p->start[b + 1]; i++)
+        if (c->label[i] == i)
+            e[lo + k++].at = i;
+    p->runs[b] = k;
+}
+
+/* The buckets' runs (bucket_runs) one after the other into c->runs. -1
+ * out of memory. */
+static int list_runs(pick *p, cl_cells *c, const cl_picked *e)
+{
+    c->nruns = 0;
+    for (int b = 0; b < NBUCKET; b++)
+        c->nruns += p->runs[b];
+    c->runs = sk_malloc((size_t)(c->nruns + 1) * sizeof *c->runs);
+    if (!c->runs)
+        return -1;
+    cl_run *r = c->runs;
+    for (int b = 0; b < NBUCKET; b++) {
+        int64_t lo = p->start[b], m = p->runs[b];
+        for (int64_t q = 0; q < m; q++) {
+            int64_t s = e[lo + q].at, end = q + 1 < m ? e[lo + q + 1].at : p->start[b + 1];
+            cl_key k = c->key[s];
+            *r++ = (cl_run){k.level, k.x, k.y, k.z, k.z + (int32_t)(end - s - 1), s};
+        }
+    }
+    return 0;
+}
+
+/* Bucket [lo, hi)'s rows, values and got put in the order of its sorted
+ * records r[0 .. hi - lo) (m: a copy of them to take from). */
+static void permute(cl_cells *c, const cl_picked *r, int64_t lo, int64_t hi, cl_moved *m)
+{
+    size_t n = (size_t)(hi - lo);
+    memcpy(m->row, c->row + lo, n * sizeof *m->row);
+    memcpy(m->value, c->value + lo, n * sizeof *m->value);
+    memcpy(m->got, c->got + lo, n * sizeof *m->got);
+    for (int64_t i = lo; i < hi; i++) {
+        int64_t q = r[i - lo].at - lo;
+        c->row[i] = m->row[q];
+        c->value[i] = m->value[q];
+        c->got[i] = m->got[q];
+    }
+}
+
+/* Pass 3: every bucket sorted and written out, its runs found; the first
+ * duplicate. */
+static int sort_out(pick *p, cl_picked *e, cl_cells *c, int64_t *dup)
 {
     int64_t most = 0, first_dup = c->n;
     for (int b = 0; b < NBUCKET; b++)
         most = p->start[b + 1] - p->start[b] > most ? p->start[b + 1] - p->start[b] : most;
     int failed = 0;
+    size_t room = (size_t)(most + 1);
 #pragma omp parallel num_threads(c->threads) reduction(| : failed) reduction(min : first_dup)
     {
-        cl_picked *tmp = sk_malloc((size_t)(most + 1) * sizeof *tmp);
-        failed = !tmp;
+        cl_picked *tmp = sk_malloc(room * sizeof *tmp);
+        cl_moved m = {sk_malloc(room * sizeof *m.row), sk_malloc(room * sizeof *m.value),
+                      sk_malloc(room * sizeof *m.got)};
+        failed = !tmp || !m.row || !m.value || !m.got;
 #pragma omp for schedule(dynamic, 4)
         for (int b = 0; b < NBUCKET; b++) {
             int64_t lo = p->start[b], hi = p->start[b + 1];
-            if (!tmp || lo == hi)
+            if (failed || lo == hi)
                 continue;
-            sort_bucket(e + lo, hi - lo, tmp);
+            const cl_picked *r = sort_bucket(e + lo, hi - lo, tmp); /* cells lo .. hi */
+            permute(c, r, lo, hi, &m);
             uint64_t zmask = ((uint64_t)1 << (b >> XBITS)) - 1;
             for (int64_t i = lo; i < hi; i++) {
-                if (p->f && i + 16 < hi) /* rows in file order: far apart */
-                    __builtin_prefetch(p->f + e[i + 16].row);
-                c->key[i] = unpack(e[i].k, b >> XBITS);
-                c->row[i] = e[i].row;
-                c->value[i] = field_at(p, e[i].row);
-                c->of_row[e[i].row] = i + 1;
+                uint64_t k = r[i - lo].k;
+                c->key[i] = unpack(k, b >> XBITS);
                 /* z + 1 in the same column: the packed key + 1 with no carry
                  * out of z; a column lies in one bucket */
-                int run = i > lo && e[i].k == e[i - 1].k + 1 && e[i].k & zmask;
+                int run = i > lo && k == r[i - lo - 1].k + 1 && k & zmask;
                 c->label[i] = run ? c->label[i - 1] : i;
-                if (i > lo && e[i].k == e[i - 1].k && i < first_dup)
+                if (i > lo && k == r[i - lo - 1].k && i < first_dup)
                     first_dup = i;
             }
+            bucket_runs(p, c, b, e);
         }
         sk_free(tmp);
+        sk_free(m.row);
+        sk_free(m.value);
+        sk_free(m.got);
     }
     *dup = first_dup;
     return failed ? -1 : 0;
@@ -255,15 +355,13 @@ static int sort_deep(const pick *p, cl_cells *c, int64_t *dup)
     for (int64_t r = 0; r < p->rows; r++)
         if (field_at(p, r) >= p->threshold)
             rec[n++] = (cl_sortrec){key_at(p, r), r};
-        else
-            c->of_row[r] = 0;
     qsort(rec, (size_t)n, sizeof *rec, rec_cmp);
     *dup = n;
     for (int64_t i = 0; i < n; i++) {
         c->key[i] = rec[i].key;
         c->row[i] = rec[i].row;
         c->value[i] = field_at(p, rec[i].row);
-        c->of_row[rec[i].row] = i + 1;
+        c->got[i] = got_at(p, rec[i].row);
         cl_key k = rec[i].key, b = i ? rec[i - 1].key : k;
         c->label[i] = i && k.level == b.level && k.x == b.x && k.y == b.y && k.z == b.z + 1
                           ? c->label[i - 1]
@@ -290,15 +388,13 @@ static int errors(const pick *p, sk_error *err)
     return SK_OK;
 }
 
-/* c->row, key, value, label, scratch and of_row in one block, each part
- * on a 64-byte boundary (of_row is written whole by the pick, not zeroed
- * here: a pass less over the table's rows). -1 out of memory. */
-static int cells_block(cl_cells *c, int64_t rows)
+/* c->row, key, value, label, scratch and got in one block, each part on
+ * a 64-byte boundary. -1 out of memory. */
+static int cells_block(cl_cells *c)
 {
     size_t n = (size_t)c->n + 1, at = 0, part[6] = {n * sizeof *c->row, n * sizeof *c->key,
                                                      n * sizeof *c->value, n * sizeof *c->label,
-                                                     n * sizeof(cl_picked),
-                                                     ((size_t)rows + 1) * sizeof *c->of_row};
+                                                     n * sizeof(cl_picked), n * sizeof *c->got};
     size_t off[6];
     for (int k = 0; k < 6; k++) {
         off[k] = at;
@@ -312,7 +408,7 @@ static int cells_block(cl_cells *c, int64_t rows)
     c->value = (double *)(b + off[2]);
     c->label = (int64_t *)(b + off[3]);
     c->scratch = b + off[4];
-    c->of_row = (int64_t *)(b + off[5]);
+    c->got = (cl_gathered *)(b + off[5]);
     return 0;
 }
 
@@ -323,17 +419,20 @@ static int nomem(int64_t n, sk_error *err)
 }
 
 int cl_cells_pick(cl_cells *c, const sk_table *t, const sk_column *field, double threshold,
-                  const int32_t *col[4], sk_error *err)
+                  const int32_t *col[4], const cl_payload *pay, sk_error *err)
 {
     pick *p = sk_calloc(1, sizeof *p);
     if (!p)
         return nomem(0, err);
     *p = (pick){.field = field, .f = field->type == SK_FLOAT64 ? field->data : NULL,
-                .threshold = threshold, .col = {col[0], col[1], col[2], col[3]},
+                .threshold = threshold, .col = {col[0], col[1], col[2], col[3]}, .pay = pay,
                 .rows = sk_table_nrows(t), .bad_nan = -1, .bad_box = -1};
     /* Four stretches a thread, taken as threads come free: a thread the
      * scheduler sets aside holds up the others for one stretch at most. */
     p->threads = c->threads;
+    p->pay_f64 = 1;
+    for (int k = 0; k < 5; k++)
+        p->pay_f64 &= pay->f64[k] != NULL;
     p->slices = p->rows > 65536 ? (4 * c->threads < MAX_SLICES ? 4 * c->threads : MAX_SLICES) : 1;
     p->count = sk_malloc((size_t)p->slices * sizeof *p->count);
     int rc = p->count ? SK_OK : nomem(0, err);
@@ -352,18 +451,22 @@ int cl_cells_pick(cl_cells *c, const sk_table *t, const sk_column *field, double
     }
     p->start[NBUCKET] = n;
     c->n = n;
-    if (rc == SK_OK && cells_block(c, p->rows))
+    if (rc == SK_OK && cells_block(c))
         rc = nomem(n, err);
     int64_t dup = n;
+    cl_picked *e = rc == SK_OK ? c->scratch : NULL;
     if (rc == SK_OK && p->top > DEEP) {
         if (sort_deep(p, c, &dup))
             rc = nomem(n, err);
+        for (int b = 0; rc == SK_OK && b < NBUCKET; b++)
+            bucket_runs(p, c, b, e);
     } else if (rc == SK_OK) {
-        cl_picked *e = c->scratch;
-        fill(p, e, c->of_row);
+        fill(p, e, c);
         if (sort_out(p, e, c, &dup))
             rc = nomem(n, err);
     }
+    if (rc == SK_OK && dup == n && list_runs(p, c, e))
+        rc = nomem(n, err);
     if (rc == SK_OK && dup < n) {
         int64_t a = c->row[dup - 1], b = c->row[dup];
         rc = sk_fail(err, SK_ERR_FORMAT, NULL, -1, "clumps: rows %lld and %lld are the same cell",

@@ -2,9 +2,9 @@
  * order, by blocks of CL_BLOCK cells whose sums are then added in block
  * order, so the values are the same bits for any thread count and any
  * order of the input rows: clumps of one block one per thread, larger ones
- * with their blocks spread over the threads. The table's columns are first
- * copied into cell order (gather_rows) so that these passes walk memory in
- * order. */
+ * with their blocks spread over the threads. The pick copied density,
+ * velocity and pressure into cell order (c->got), so that these passes
+ * walk memory in order rather than jump about the table. */
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -33,24 +33,12 @@ static void centre(const cl_cells *c, int64_t i, double box, double x[3])
     x[2] = ldexp(k.z + 0.5, -k.level) * box;
 }
 
-static double get(const sk_column *col, const double *f, int64_t r)
-{
-    return f ? f[r] : sk_column_get_double(col, r);
-}
-
 /* What one block of a clump's members adds up (sums in member order). */
 typedef struct cl_part {
     double mass, volume, mx[3], mv[3], e_therm, pv, lo[3], hi[3], dxmin;
     double r2max, k2;
     int64_t peak; /* the block's first largest value */
 } cl_part;
-
-/* A cell's density, velocity and pressure, copied from its row into cell
- * order once (gather_rows), so that the passes over a clump's members
- * walk memory in order rather than jump about the table. */
-typedef struct cl_gathered {
-    double rho, v[3], p;
-} cl_gathered;
 
 /* One clump: its members, the reference point (its peak cell's centre), the
  * centre of mass and bulk velocity offsets once known, the rm table. */
@@ -250,78 +238,20 @@ static int clump_stats(const cl_cells *c, const cl_gathered *got, const cl_cols 
     return 0;
 }
 
-static const sk_column *float_col(const sk_table *t, const char *name)
-{
-    const sk_column *col = sk_table_find(t, name);
-    return col && col->type != SK_CATEGORY ? col : NULL;
-}
-
-static const double *f64(const sk_column *col)
-{
-    return col && col->type == SK_FLOAT64 ? col->data : NULL;
-}
-
-/* The columns' float64 data, NULL for another type (read through the
- * column then). */
-typedef struct cl_rowcols {
-    const double *rho, *v[3], *p;
-} cl_rowcols;
-
-static cl_gathered row_record(const cl_cols *cols, const cl_rowcols *d, int64_t r)
-{
-    cl_gathered g = {get(cols->rho, d->rho, r), {0, 0, 0}, 0};
-    for (int k = 0; cols->vel[0] && k < 3; k++)
-        g.v[k] = get(cols->vel[k], d->v[k], r);
-    if (cols->p)
-        g.p = get(cols->p, d->p, r);
-    return g;
-}
-
-/* got[i] for every cell i from its row. The rows are in file order, the
- * cells in canonical order: rather than jump about five columns per cell,
- * the table is read in row order (each thread a stretch of rows) and each
- * cell's record written once where it goes (c->of_row). When the cells are
- * few against the rows (under one in 8), jumping costs less than reading
- * every row: each cell's record from its row. NULL out of memory. */
-static cl_gathered *gather_rows(const cl_cells *c, const sk_table *t, const cl_cols *cols)
-{
-    int64_t nrows = sk_table_nrows(t);
-    cl_gathered *got = sk_malloc((size_t)(c->n + 1) * sizeof *got);
-    if (!got)
-        return NULL;
-    cl_rowcols d = {f64(cols->rho), {f64(cols->vel[0]), f64(cols->vel[1]), f64(cols->vel[2])},
-                    f64(cols->p)};
-    if (c->n < nrows / 8) {
-#pragma omp parallel for schedule(dynamic, 4096) num_threads(c->threads)
-        for (int64_t i = 0; i < c->n; i++)
-            got[i] = row_record(cols, &d, c->row[i]);
-        return got;
-    }
-#pragma omp parallel for schedule(dynamic, 16384) num_threads(c->threads)
-    for (int64_t r = 0; r < nrows; r++) {
-        int64_t i = c->of_row[r] - 1;
-        if (i >= 0)
-            got[i] = row_record(cols, &d, r);
-    }
-    return got;
-}
-
 int cl_stats_compute(const cl_cells *c, const sk_table *t, const int64_t *start,
                      const int64_t *members, int64_t nclumps, const cl_phys *ph, cl_stats *out,
                      sk_error *err)
 {
-    cl_cols cols = {.rho = float_col(t, "density"), .p = float_col(t, "pressure")};
+    cl_cols cols = {.rho = cl_float_col(t, "density"), .p = cl_float_col(t, "pressure")};
     if (!cols.rho)
         return sk_fail(err, SK_ERR_ARG, NULL, -1,
                        "clumps: the cell table has no density column, needed for masses");
     const char *vn[3] = {"velocity_x", "velocity_y", "velocity_z"};
     for (int d = 0; d < 3; d++)
-        cols.vel[d] = float_col(t, vn[d]);
+        cols.vel[d] = cl_float_col(t, vn[d]);
     if (!cols.vel[0] || !cols.vel[1] || !cols.vel[2])
         cols.vel[0] = cols.vel[1] = cols.vel[2] = NULL;
-    cl_gathered *got = gather_rows(c, t, &cols);
-    if (!got)
-        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "clumps: out of memory for the statistics");
+    const cl_gathered *got = c->got;
     /* Clumps of one block, one per thread; larger ones one after the
      * other, each with its blocks spread over the threads. */
     int failed = 0, small = 0;
@@ -337,7 +267,6 @@ int cl_stats_compute(const cl_cells *c, const sk_table *t, const int64_t *start,
         if (start[k + 1] - start[k] > CL_BLOCK)
             failed |= clump_stats(c, got, &cols, members + start[k], start[k + 1] - start[k],
                                   ph, &out[k]) != 0;
-    sk_free(got);
     if (failed)
         return sk_fail(err, SK_ERR_NOMEM, NULL, -1,
                        "clumps: out of memory for the half-mass radii");
@@ -352,9 +281,9 @@ int cl_stats_has_velocity(const sk_table *t)
 int cl_stats_has(const sk_table *t, const char *what)
 {
     if (!strcmp(what, "velocity"))
-        return float_col(t, "velocity_x") && float_col(t, "velocity_y") &&
-               float_col(t, "velocity_z");
-    return float_col(t, what) != NULL;
+        return cl_float_col(t, "velocity_x") && cl_float_col(t, "velocity_y") &&
+               cl_float_col(t, "velocity_z");
+    return cl_float_col(t, what) != NULL;
 }
 
 typedef struct gather_ctx {
@@ -401,7 +330,7 @@ int cl_stats_gravity(const cl_cells *c, const sk_table *t, const int64_t *start,
                        "clumps: out of memory for the gravitational energies");
     for (int64_t k = 0; k < nclumps; k++)
         size[k] = start[k + 1] - start[k];
-    gather_ctx g = {c, float_col(t, "density"), start, members, ph->boxlen};
+    gather_ctx g = {c, cl_float_col(t, "density"), start, members, ph->boxlen};
     int rc = cl_gravity(o->bound, o->theta, ph->G, c->threads, which, nk, size, gather, &g, st,
                         err);
     sk_free(size);
