@@ -45,6 +45,10 @@ typedef struct sk_store_convert_stats {
     int64_t bytes_file;          /* the finished file */
     double read_seconds;         /* reading the output */
     double write_seconds;        /* ordering, encoding, writing, committing */
+    int64_t bytes_allocated;     /* bytes the library allocated during the convert (a
+                                    block reused counts once) */
+    int fallbacks;               /* tables whose CPU files were not in curve order:
+                                    read whole instead of streamed */
 } sk_store_convert_stats;
 
 /* Read the components of the RAMSES output `dir` with the selection and

@@ -46,6 +46,14 @@ typedef struct sk_batch_info {
     int64_t index;    /* 0 .. nbatches-1: its place in the whole table's row order */
     int64_t nbatches; /* files (chunks) the read goes through */
     int64_t source;   /* the RAMSES CPU file number (1-based), or the chunk number */
+    /* RAMSES streams count every file's rows before the first batch: the
+     * batch's first row in the whole table (empty files take no rows, so
+     * batch index + 1 starts at row + its rows, or later) and the whole
+     * table's rows. 0 and 0 where the reader does not count ahead
+     * (sk_store_stream). A consumer that must see rows in table order
+     * (a writer) can wait for the batch starting at the row it needs. */
+    int64_t row;
+    int64_t rows;
 } sk_batch_info;
 
 typedef struct sk_consumer {

@@ -34,12 +34,19 @@ static int batch_make(rs_read_ctx *ctx, const rs_file_reader *fr, rs_kind kind, 
     return rc;
 }
 
-/* Fill the batch with the n rows of the file at position k and hand it
- * over (the count pass found n). */
+/* What the count pass found: rows per file, the first row of each in the
+ * whole table, the largest file and the total. */
+typedef struct counts {
+    int64_t *rows, *first, max, total;
+} counts;
+
+/* Fill the batch with the rows of the file at position k and hand it
+ * over. */
 static int stream_file(rs_read_ctx *ctx, const rs_file_reader *fr, rs_kind kind, int k,
-                       int64_t n, int64_t max, int thread, batch_buf *b, void *scratch,
-                       int64_t *bytes, sk_error *err)
+                       const counts *c, int thread, batch_buf *b, void *scratch, int64_t *bytes,
+                       sk_error *err)
 {
+    int64_t n = c->rows[k], max = c->max;
     int64_t row = 0;
     int icpu = ctx->cpus[k];
     int rc = batch_make(ctx, fr, kind, b, max, err);
@@ -50,7 +57,8 @@ static int stream_file(rs_read_ctx *ctx, const rs_file_reader *fr, rs_kind kind,
     rc = fr->walk_file(ctx, fr->plan, icpu, b->out, &row, scratch, bytes, err);
     if (rc != SK_OK || n == 0)
         return rc;
-    sk_batch_info info = {.index = k, .nbatches = ctx->ncpus, .source = icpu};
+    sk_batch_info info = {.index = k, .nbatches = ctx->ncpus, .source = icpu,
+                          .row = c->first[k], .rows = c->total};
     rc = ctx->consumer->batch(ctx->consumer->ctx, thread, b->t, &info, err);
     if (rc != SK_OK && (!err || err->code == SK_OK))
         rc = sk_fail(err, rc, NULL, -1, "the consumer failed on file %d", icpu);
@@ -75,11 +83,11 @@ static int begin(rs_read_ctx *ctx, const rs_file_reader *fr, rs_kind kind, sk_er
     return rc;
 }
 
-/* The count pass (every file checked, as rs_read_files does), then the
- * largest file's rows. */
-static int count_files(rs_read_ctx *ctx, const rs_file_reader *fr, int64_t *rows, int64_t *max,
-                       sk_error *err)
+/* The count pass (every file checked, as rs_read_files does), then where
+ * each file's rows start, the largest file's rows and the total. */
+static int count_files(rs_read_ctx *ctx, const rs_file_reader *fr, counts *c, sk_error *err)
 {
+    int64_t *rows = c->rows;
     int failed_at = ctx->ncpus;
     int64_t done = 0;
 #pragma omp parallel num_threads(ctx->threads)
@@ -88,17 +96,20 @@ static int count_files(rs_read_ctx *ctx, const rs_file_reader *fr, int64_t *rows
         rs_walk_files(ctx, fr, NULL, rows, NULL, scratch, &failed_at, &done, err);
         fr->scratch_free(scratch);
     }
-    *max = 0;
-    for (int k = 0; k < ctx->ncpus; k++)
-        *max = rows[k] > *max ? rows[k] : *max;
+    c->max = c->total = 0;
+    for (int k = 0; k < ctx->ncpus; k++) {
+        c->max = rows[k] > c->max ? rows[k] : c->max;
+        c->first[k] = c->total;
+        c->total += rows[k];
+    }
     return failed_at == ctx->ncpus ? SK_OK : err && err->code ? err->code : SK_ERR_FORMAT;
 }
 
 /* The fill pass: each thread fills its own batch, made once for the
  * largest file, and hands it over. The lowest failing file's error wins,
  * as in rs_walk_files. */
-static int fill_files(rs_read_ctx *ctx, const rs_file_reader *fr, rs_kind kind,
-                      const int64_t *rows, int64_t max, sk_error *err)
+static int fill_files(rs_read_ctx *ctx, const rs_file_reader *fr, rs_kind kind, const counts *c,
+                      sk_error *err)
 {
     int failed_at = ctx->ncpus;
     int64_t done = 0;
@@ -117,8 +128,7 @@ static int fill_files(rs_read_ctx *ctx, const rs_file_reader *fr, rs_kind kind,
             if (k > first_failed)
                 continue;
             int64_t bytes = 0;
-            int rc = b.out ? stream_file(ctx, fr, kind, k, rows[k], max, thread, &b, scratch,
-                                         &bytes, &e)
+            int rc = b.out ? stream_file(ctx, fr, kind, k, c, thread, &b, scratch, &bytes, &e)
                            : sk_fail(&e, SK_ERR_NOMEM, NULL, -1, "out of memory");
             if (rc != SK_OK) {
 #pragma omp critical(rs_read_error)
@@ -144,16 +154,17 @@ int rs_stream_files(rs_read_ctx *ctx, const rs_file_reader *fr, sk_error *err)
 {
     rs_kind kind = (rs_kind)ctx->stream_kind;
     sk_error_clear(err);
-    int64_t *rows = sk_calloc((size_t)(ctx->ncpus ? ctx->ncpus : 1), sizeof *rows);
-    if (!rows)
-        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
-    int64_t max = 0;
-    int rc = count_files(ctx, fr, rows, &max, err);
+    size_t n = (size_t)(ctx->ncpus ? ctx->ncpus : 1);
+    counts c = {.rows = sk_calloc(n, sizeof *c.rows), .first = sk_calloc(n, sizeof *c.first)};
+    int rc = c.rows && c.first ? SK_OK : sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
+    if (rc == SK_OK)
+        rc = count_files(ctx, fr, &c, err);
     if (rc == SK_OK)
         rc = begin(ctx, fr, kind, err);
     if (rc == SK_OK)
-        rc = fill_files(ctx, fr, kind, rows, max, err);
-    sk_free(rows);
+        rc = fill_files(ctx, fr, kind, &c, err);
+    sk_free(c.rows);
+    sk_free(c.first);
     return rc;
 }
 
@@ -169,9 +180,11 @@ static int stream_whole(rs_read_setup *su, sk_error *err)
         rc = rs_label_table(ctx->r, su->kind, ctx->sel, t, err);
     if (rc == SK_OK && c->begin)
         rc = c->begin(c->ctx, 1, t, err);
-    sk_batch_info info = {.index = 0, .nbatches = 1, .source = 0};
-    if (rc == SK_OK && sk_table_nrows(t) > 0)
+    if (rc == SK_OK && sk_table_nrows(t) > 0) {
+        sk_batch_info info = {.index = 0, .nbatches = 1, .source = 0, .row = 0,
+                              .rows = sk_table_nrows(t)};
         rc = c->batch(c->ctx, 0, t, &info, err);
+    }
     sk_table_free(t);
     return rc;
 }
