@@ -40,29 +40,75 @@ typedef struct counts {
     int64_t *rows, *first, max, total;
 } counts;
 
-/* Fill the batch with the rows of the file at position k and hand it
- * over. */
-static int stream_file(rs_read_ctx *ctx, const rs_file_reader *fr, rs_kind kind, int k,
-                       const counts *c, int thread, batch_buf *b, void *scratch, int64_t *bytes,
-                       sk_error *err)
+/* Fill the batch with the rows of the file at position k. */
+static int fill_file(rs_read_ctx *ctx, const rs_file_reader *fr, rs_kind kind, int k,
+                     const counts *c, batch_buf *b, void *scratch, int64_t *bytes, sk_error *err)
 {
-    int64_t n = c->rows[k], max = c->max;
     int64_t row = 0;
-    int icpu = ctx->cpus[k];
-    int rc = batch_make(ctx, fr, kind, b, max, err);
+    int rc = batch_make(ctx, fr, kind, b, c->max, err);
     if (rc != SK_OK)
         return rc;
-    tb_set_nrows(b->t, n);
+    tb_set_nrows(b->t, c->rows[k]);
     /* Filled even when empty: the fill pass checks the component's file. */
-    rc = fr->walk_file(ctx, fr->plan, icpu, b->out, &row, scratch, bytes, err);
-    if (rc != SK_OK || n == 0)
-        return rc;
+    return fr->walk_file(ctx, fr->plan, ctx->cpus[k], b->out, &row, scratch, bytes, err);
+}
+
+/* Hand the filled batch of file k over (when it has rows). */
+static int hand_file(rs_read_ctx *ctx, int k, const counts *c, int thread, const batch_buf *b,
+                     sk_error *err)
+{
+    if (c->rows[k] == 0)
+        return SK_OK;
+    int icpu = ctx->cpus[k];
     sk_batch_info info = {.index = k, .nbatches = ctx->ncpus, .source = icpu,
                           .row = c->first[k], .rows = c->total};
-    rc = ctx->consumer->batch(ctx->consumer->ctx, thread, b->t, &info, err);
+    int rc = ctx->consumer->batch(ctx->consumer->ctx, thread, b->t, &info, err);
     if (rc != SK_OK && (!err || err->code == SK_OK))
         rc = sk_fail(err, rc, NULL, -1, "the consumer failed on file %d", icpu);
     return rc;
+}
+
+/* One file of the fill pass, unless a file before it failed; for an
+ * ordered consumer the hand-over waits for the files before it (an
+ * orphaned ordered region: the loop in fill_files is ordered then). The
+ * lowest failing file's error wins, as in rs_walk_files. */
+static void file_step(rs_read_ctx *ctx, const rs_file_reader *fr, rs_kind kind, int k,
+                      const counts *c, int thread, batch_buf *b, void *scratch, int *failed_at,
+                      int64_t *done, sk_error *err)
+{
+    int first_failed;
+#pragma omp atomic read
+    first_failed = *failed_at;
+    if (k > first_failed)
+        return;
+    sk_error e;
+    sk_error_clear(&e);
+    int64_t bytes = 0;
+    int rc = b->out ? fill_file(ctx, fr, kind, k, c, b, scratch, &bytes, &e)
+                    : sk_fail(&e, SK_ERR_NOMEM, NULL, -1, "out of memory");
+    if (ctx->consumer->ordered) {
+#pragma omp ordered
+        {
+#pragma omp atomic read
+            first_failed = *failed_at;
+            if (rc == SK_OK && k < first_failed)
+                rc = hand_file(ctx, k, c, thread, b, &e);
+        }
+    } else if (rc == SK_OK) {
+        rc = hand_file(ctx, k, c, thread, b, &e);
+    }
+    if (rc != SK_OK) {
+#pragma omp critical(rs_read_error)
+        if (k < *failed_at) {
+            *err = e;
+#pragma omp atomic write
+            *failed_at = k;
+        }
+    } else {
+#pragma omp atomic
+        ctx->bytes_read += bytes;
+        rs_progress_step(ctx, done, bytes);
+    }
 }
 
 /* The consumer's begin, with the 0-row table of the batches' columns. */
@@ -106,8 +152,7 @@ static int count_files(rs_read_ctx *ctx, const rs_file_reader *fr, counts *c, sk
 }
 
 /* The fill pass: each thread fills its own batch, made once for the
- * largest file, and hands it over. The lowest failing file's error wins,
- * as in rs_walk_files. */
+ * largest file, and hands it over. */
 static int fill_files(rs_read_ctx *ctx, const rs_file_reader *fr, rs_kind kind, const counts *c,
                       sk_error *err)
 {
@@ -117,31 +162,17 @@ static int fill_files(rs_read_ctx *ctx, const rs_file_reader *fr, rs_kind kind, 
     {
         _Alignas(max_align_t) unsigned char scratch[RS_SCRATCH_BYTES] = {0};
         batch_buf b = {.out = sk_malloc(fr->out_size)};
-        sk_error e;
-        sk_error_clear(&e);
         int thread = omp_get_thread_num();
+        /* Two loops: an ordered loop hands its iterations out in turn
+         * (libgomp), which would slow the consumers that take any order. */
+        if (ctx->consumer->ordered) {
+#pragma omp for schedule(dynamic, 1) ordered
+            for (int k = 0; k < ctx->ncpus; k++)
+                file_step(ctx, fr, kind, k, c, thread, &b, scratch, &failed_at, &done, err);
+        } else {
 #pragma omp for schedule(dynamic, 1)
-        for (int k = 0; k < ctx->ncpus; k++) {
-            int first_failed;
-#pragma omp atomic read
-            first_failed = failed_at;
-            if (k > first_failed)
-                continue;
-            int64_t bytes = 0;
-            int rc = b.out ? stream_file(ctx, fr, kind, k, c, thread, &b, scratch, &bytes, &e)
-                           : sk_fail(&e, SK_ERR_NOMEM, NULL, -1, "out of memory");
-            if (rc != SK_OK) {
-#pragma omp critical(rs_read_error)
-                if (k < failed_at) {
-                    *err = e;
-#pragma omp atomic write
-                    failed_at = k;
-                }
-            } else {
-#pragma omp atomic
-                ctx->bytes_read += bytes;
-                rs_progress_step(ctx, &done, bytes);
-            }
+            for (int k = 0; k < ctx->ncpus; k++)
+                file_step(ctx, fr, kind, k, c, thread, &b, scratch, &failed_at, &done, err);
         }
         fr->scratch_free(scratch);
         sk_table_free(b.t);

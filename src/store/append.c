@@ -291,8 +291,9 @@ int st_append(st_appender *a, const sk_table *t, const int64_t *perm, const uint
     return rc;
 }
 
-int st_append_end(st_appender *a, sk_error *err)
+int st_append_end(st_appender *a, int64_t *rows, sk_error *err)
 {
+    *rows = a->rows;
     int64_t left = a->tail.n;
     int rc = write_tail(a, left / a->chunk_rows, left % a->chunk_rows, err);
     if (rc == SK_OK)

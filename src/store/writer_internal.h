@@ -61,8 +61,9 @@ int st_append_begin(sk_store_writer *w, const char *name, const sk_table *schema
  * taken, *in_order is 0, and the caller discards the table. */
 int st_append(st_appender *a, const sk_table *t, const int64_t *perm, const uint64_t *key,
               int *in_order, sk_error *err);
-/* Write the last, partial chunk, complete the footer entry and free a. */
-int st_append_end(st_appender *a, sk_error *err);
+/* Write the rows still waiting, complete the footer entry (*rows: the
+ * table's rows) and free a. */
+int st_append_end(st_appender *a, int64_t *rows, sk_error *err);
 /* Take the table back: the file loses its chunks (truncated to where they
  * began) and the footer its entry; frees a (NULL: nothing). */
 int st_append_discard(st_appender *a, sk_error *err);
