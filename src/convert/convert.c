@@ -135,7 +135,7 @@ static int convert_components(sk_ramses *r, sk_store_writer *w, const int want[N
             st->fallbacks += !ro.with_refined;
             rc = convert_whole(r, w, k, &sels[k], &ro, st, err);
         } else if (rc == SK_OK) {
-            st->read_seconds += s.read.seconds - s.write_seconds;
+            st->read_seconds += s.read_seconds;
             st->write_seconds += s.write_seconds;
             snprintf(st->names[st->ntables], sizeof st->names[0], "%s", component(k));
             st->refined_rows[st->ntables] = 0;

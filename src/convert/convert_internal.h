@@ -32,8 +32,8 @@ typedef struct cv_streamed {
     int fallback;          /* its CPU files were out of curve order: nothing was
                               written, write it whole */
     int64_t rows, bytes_raw;
-    double write_seconds;  /* appending (inside the read's time) and the last chunk */
-    sk_read_stats read;
+    double read_seconds;   /* the stream's wall time but the appends */
+    double write_seconds;  /* sorting and appending each file, the last chunks */
 } cv_streamed;
 /* Write component `name` (leaves only: ro->with_refined unset) as one
  * table, streamed from the output file by file (stream_convert.c). */

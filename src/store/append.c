@@ -35,7 +35,7 @@ struct st_appender {
     int64_t written;        /* of those, rows in chunks */
     int64_t start;          /* file offset of the table's first chunk */
     int64_t cap_chunks;     /* room in the entry's chunks and cc */
-    tail tail, spare;       /* the waiting rows; the merge's destination */
+    tail tail, spare;       /* the waiting rows; those set aside for a merge */
     int64_t *merge;         /* merge order: tail row i, or batch row -1 - j */
     int64_t *iota;          /* 0, 1, ...: the identity permutation */
     int64_t cap_iota;
@@ -210,32 +210,38 @@ static void merge_column(const sk_column *from_tail, const sk_column *from_b,
 #undef MERGE
 }
 
-/* The new tail: tail rows from..n merged with b's rows in the order perm
- * (keys `key`), tail first on equal keys. */
+/* The new tail: the tail's rows from..n merged with b's rows in the order
+ * perm (keys `key`), tail first on equal keys. The tail's rows are set
+ * aside first (few: the last partial chunk and the rows above the batch's
+ * start), so that the merge fills the tail's own buffer and the appender
+ * holds one batch's rows, not two. */
 static int merge_in(st_appender *a, int64_t from, const sk_table *b, const int64_t *perm,
                     const uint64_t *key, sk_error *err)
 {
     int64_t nb = sk_table_nrows(b), nt = a->tail.n - from, n = nt + nb;
-    int rc = tail_room(a, &a->spare, n, err);
-    if (rc == SK_OK && n > a->cap_iota)
-        rc = grow_iota(a, n, err); /* a->merge grows with it */
+    int rc = grow_iota(a, n, err); /* a->merge grows with it */
+    if (rc == SK_OK)
+        rc = tail_room(a, &a->spare, nt, err);
+    for (int c = 0; rc == SK_OK && nt > 0 && c < sk_table_ncols(b); c++)
+        st_gather(sk_table_col(a->tail.t, c), a->iota + from, nt,
+                  sk_table_col(a->spare.t, c)->data);
+    if (rc == SK_OK && nt > 0)
+        memcpy(a->spare.key, a->tail.key + from, (size_t)nt * sizeof *a->spare.key);
+    if (rc == SK_OK)
+        rc = tail_room(a, &a->tail, n, err);
     if (rc != SK_OK)
         return rc;
-    const uint64_t *tk = a->tail.key + from;
+    const uint64_t *tk = a->spare.key;
     int64_t i = 0, j = 0;
     for (int64_t r = 0; r < n; r++) {
         int from_tail = j == nb || (i < nt && tk[i] <= key[j]);
-        a->spare.key[r] = from_tail ? tk[i] : key[j];
-        a->merge[r] = from_tail ? from + i++ : -1 - j++;
+        a->tail.key[r] = from_tail ? tk[i] : key[j];
+        a->merge[r] = from_tail ? i++ : -1 - j++;
     }
     for (int c = 0; c < sk_table_ncols(b); c++)
-        merge_column(a->tail.t ? sk_table_col(a->tail.t, c) : NULL, sk_table_col(b, c), perm,
-                     a->merge, n,
-                     sk_table_col(a->spare.t, c));
-    a->spare.n = n;
-    tail x = a->tail;
-    a->tail = a->spare;
-    a->spare = x;
+        merge_column(a->spare.t ? sk_table_col(a->spare.t, c) : NULL, sk_table_col(b, c), perm,
+                     a->merge, n, sk_table_col(a->tail.t, c));
+    a->tail.n = n;
     return SK_OK;
 }
 
