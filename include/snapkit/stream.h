@@ -72,9 +72,9 @@ typedef struct sk_consumer {
                  sk_error *err);
     /* Optional (RAMSES streams): nonzero calls `batch` in index order, one
      * call at a time. Files are still read in parallel, each thread
-     * waiting with its filled batch for the calls before it, so a
-     * consumer that needs the table's order (a writer) holds no batch of
-     * its own. sk_store_stream ignores it. */
+     * waiting (asleep) with its filled batch for the calls before it, so
+     * a consumer that needs the table's order (a writer) holds no batch
+     * of its own. sk_store_stream ignores it. */
     int ordered;
 } sk_consumer;
 

@@ -3,6 +3,7 @@
  * file (rs_stream_files), instead of the one table rs_read_files fills.
  * The same two passes as rs_read_files: counting every file first gives
  * the largest one, so each thread allocates its batch once. */
+#include <pthread.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -68,49 +69,6 @@ static int hand_file(rs_read_ctx *ctx, int k, const counts *c, int thread, const
     return rc;
 }
 
-/* One file of the fill pass, unless a file before it failed; for an
- * ordered consumer the hand-over waits for the files before it (an
- * orphaned ordered region: the loop in fill_files is ordered then). The
- * lowest failing file's error wins, as in rs_walk_files. */
-static void file_step(rs_read_ctx *ctx, const rs_file_reader *fr, rs_kind kind, int k,
-                      const counts *c, int thread, batch_buf *b, void *scratch, int *failed_at,
-                      int64_t *done, sk_error *err)
-{
-    int first_failed;
-#pragma omp atomic read
-    first_failed = *failed_at;
-    if (k > first_failed)
-        return;
-    sk_error e;
-    sk_error_clear(&e);
-    int64_t bytes = 0;
-    int rc = b->out ? fill_file(ctx, fr, kind, k, c, b, scratch, &bytes, &e)
-                    : sk_fail(&e, SK_ERR_NOMEM, NULL, -1, "out of memory");
-    if (ctx->consumer->ordered) {
-#pragma omp ordered
-        {
-#pragma omp atomic read
-            first_failed = *failed_at;
-            if (rc == SK_OK && k < first_failed)
-                rc = hand_file(ctx, k, c, thread, b, &e);
-        }
-    } else if (rc == SK_OK) {
-        rc = hand_file(ctx, k, c, thread, b, &e);
-    }
-    if (rc != SK_OK) {
-#pragma omp critical(rs_read_error)
-        if (k < *failed_at) {
-            *err = e;
-#pragma omp atomic write
-            *failed_at = k;
-        }
-    } else {
-#pragma omp atomic
-        ctx->bytes_read += bytes;
-        rs_progress_step(ctx, done, bytes);
-    }
-}
-
 /* The consumer's begin, with the 0-row table of the batches' columns. */
 static int begin(rs_read_ctx *ctx, const rs_file_reader *fr, rs_kind kind, sk_error *err)
 {
@@ -151,6 +109,71 @@ static int count_files(rs_read_ctx *ctx, const rs_file_reader *fr, counts *c, sk
     return failed_at == ctx->ncpus ? SK_OK : err && err->code ? err->code : SK_ERR_FORMAT;
 }
 
+/* Whose turn it is to hand a batch to an ordered consumer: file `next`.
+ * Waiting threads sleep (an OpenMP ordered loop spins, taking a core from
+ * the thread whose turn it is on a busy machine). Files are claimed in
+ * increasing order, so the file whose turn it is is always being read or
+ * handed over; after a failure, files above it stop waiting. */
+typedef struct turns {
+    pthread_mutex_t lock;
+    pthread_cond_t moved;
+    int next;
+} turns;
+
+/* Wait for file k's turn; 0 when a file before it failed instead. */
+static int turn_wait(turns *t, int k, const int *failed_at)
+{
+    pthread_mutex_lock(&t->lock);
+    int failed = 0;
+    while (t->next != k && !(failed = __atomic_load_n(failed_at, __ATOMIC_ACQUIRE) < k))
+        pthread_cond_wait(&t->moved, &t->lock);
+    pthread_mutex_unlock(&t->lock);
+    return !failed;
+}
+
+/* File k is done (or failed): the next file's turn, and a wake-up for the
+ * waiters either way (they check for a failure). */
+static void turn_pass(turns *t, int k)
+{
+    pthread_mutex_lock(&t->lock);
+    if (t->next == k)
+        t->next = k + 1;
+    pthread_cond_broadcast(&t->moved);
+    pthread_mutex_unlock(&t->lock);
+}
+
+/* Read file k and hand it over, unless a file before it failed (for an
+ * ordered consumer, in its turn). The lowest failing file's error wins,
+ * as in rs_walk_files. */
+static void file_step(rs_read_ctx *ctx, const rs_file_reader *fr, rs_kind kind, int k,
+                      const counts *c, int thread, batch_buf *b, void *scratch, turns *t,
+                      int *failed_at, int64_t *done, sk_error *err)
+{
+    if (k > __atomic_load_n(failed_at, __ATOMIC_ACQUIRE))
+        return;
+    sk_error e;
+    sk_error_clear(&e);
+    int64_t bytes = 0;
+    int rc = b->out ? fill_file(ctx, fr, kind, k, c, b, scratch, &bytes, &e)
+                    : sk_fail(&e, SK_ERR_NOMEM, NULL, -1, "out of memory");
+    int go = rc == SK_OK && (!t || turn_wait(t, k, failed_at));
+    if (go)
+        rc = hand_file(ctx, k, c, thread, b, &e);
+    if (rc != SK_OK) {
+#pragma omp critical(rs_read_error)
+        if (k < *failed_at) {
+            *err = e;
+            __atomic_store_n(failed_at, k, __ATOMIC_RELEASE);
+        }
+    } else if (go) {
+#pragma omp atomic
+        ctx->bytes_read += bytes;
+        rs_progress_step(ctx, done, bytes);
+    }
+    if (t)
+        turn_pass(t, k);
+}
+
 /* The fill pass: each thread fills its own batch, made once for the
  * largest file, and hands it over. */
 static int fill_files(rs_read_ctx *ctx, const rs_file_reader *fr, rs_kind kind, const counts *c,
@@ -158,26 +181,24 @@ static int fill_files(rs_read_ctx *ctx, const rs_file_reader *fr, rs_kind kind, 
 {
     int failed_at = ctx->ncpus;
     int64_t done = 0;
+    turns order = {.next = 0};
+    turns *t = ctx->consumer->ordered ? &order : NULL;
+    pthread_mutex_init(&order.lock, NULL);
+    pthread_cond_init(&order.moved, NULL);
 #pragma omp parallel num_threads(ctx->threads)
     {
         _Alignas(max_align_t) unsigned char scratch[RS_SCRATCH_BYTES] = {0};
         batch_buf b = {.out = sk_malloc(fr->out_size)};
         int thread = omp_get_thread_num();
-        /* Two loops: an ordered loop hands its iterations out in turn
-         * (libgomp), which would slow the consumers that take any order. */
-        if (ctx->consumer->ordered) {
-#pragma omp for schedule(dynamic, 1) ordered
-            for (int k = 0; k < ctx->ncpus; k++)
-                file_step(ctx, fr, kind, k, c, thread, &b, scratch, &failed_at, &done, err);
-        } else {
 #pragma omp for schedule(dynamic, 1)
-            for (int k = 0; k < ctx->ncpus; k++)
-                file_step(ctx, fr, kind, k, c, thread, &b, scratch, &failed_at, &done, err);
-        }
+        for (int k = 0; k < ctx->ncpus; k++)
+            file_step(ctx, fr, kind, k, c, thread, &b, scratch, t, &failed_at, &done, err);
         fr->scratch_free(scratch);
         sk_table_free(b.t);
         sk_free(b.out);
     }
+    pthread_cond_destroy(&order.moved);
+    pthread_mutex_destroy(&order.lock);
     return failed_at == ctx->ncpus ? SK_OK : err && err->code ? err->code : SK_ERR_FORMAT;
 }
 
