@@ -47,7 +47,7 @@ typedef struct sk_store_convert_stats {
     double write_seconds;        /* ordering, encoding, writing, committing */
     int64_t bytes_allocated;     /* bytes the library allocated during the convert,
                                     every allocation counted (not the most held at
-                                    once: see sk_mem_stats.peak) */
+                                    once: see sk_mem_stats.peak); 0 under MPI */
     int fallbacks;               /* tables whose CPU files were not in curve order:
                                     read whole instead of streamed */
 } sk_store_convert_stats;

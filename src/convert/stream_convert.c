@@ -12,7 +12,6 @@
 
 #include "convert/convert_internal.h"
 #include "core/clock.h"
-#include "snapkit/memory.h"
 #include "snapkit/stream.h"
 #include "store/order.h"
 #include "store/writer_internal.h"
