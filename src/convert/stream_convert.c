@@ -49,7 +49,7 @@ static int on_batch(void *ctx, int thread, const sk_table *t, const sk_batch_inf
     if (rc == SK_OK)
         rc = st_append(s->a, t, s->order.idx, s->order.key, &in_order, err);
     s->append_seconds += monotonic_seconds() - t0;
-    s->out_of_order = !in_order;
+    s->out_of_order |= !in_order;
     if (rc == SK_OK && !in_order)
         rc = sk_fail(err, SK_ERR_ARG, NULL, -1,
                      "%s: CPU file %lld starts below the rows written before it", s->name,

@@ -124,9 +124,11 @@ typedef struct turns {
 static int turn_wait(turns *t, int k, const int *failed_at)
 {
     pthread_mutex_lock(&t->lock);
-    int failed = 0;
-    while (t->next != k && !(failed = __atomic_load_n(failed_at, __ATOMIC_ACQUIRE) < k))
+    int failed = __atomic_load_n(failed_at, __ATOMIC_ACQUIRE) < k;
+    while (t->next != k && !failed) {
         pthread_cond_wait(&t->moved, &t->lock);
+        failed = __atomic_load_n(failed_at, __ATOMIC_ACQUIRE) < k;
+    }
     pthread_mutex_unlock(&t->lock);
     return !failed;
 }

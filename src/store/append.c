@@ -282,14 +282,10 @@ int st_append(st_appender *a, const sk_table *t, const int64_t *perm, const uint
     if (!*in_order || n == 0)
         return SK_OK;
     note_levels(a, t);
-    int rc = perm ? SK_OK : grow_iota(a, n, err);
-    if (rc != SK_OK)
-        return rc;
-    perm = perm ? perm : a->iota;
     /* Row tables keep their order: every waiting row is final. */
     int64_t final = a->g.kind == SK_STORE_ROWS ? a->tail.n : below(&a->tail, key[0]);
     int64_t full = final / a->chunk_rows;
-    rc = write_tail(a, full, 0, err);
+    int rc = write_tail(a, full, 0, err);
     if (rc == SK_OK)
         rc = merge_in(a, full * a->chunk_rows, t, perm, key, err);
     if (rc == SK_OK)

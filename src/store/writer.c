@@ -119,13 +119,9 @@ int64_t st_rows_per_chunk(const sk_store_write_options *opt, int64_t nrows)
     return r;
 }
 
-/* Copy the rows perm[0..n) of column c into dst (perm NULL: rows 0..n). */
+/* Copy the rows perm[0..n) of column c into dst. */
 void st_gather(const sk_column *c, const int64_t *perm, int64_t n, void *dst)
 {
-    if (!perm) {
-        memcpy(dst, c->data, (size_t)n * sk_dtype_size(c->type));
-        return;
-    }
     switch (sk_dtype_size(c->type)) {
     case 1:
         for (int64_t i = 0; i < n; i++)

@@ -28,7 +28,7 @@ int st_copy_schema(const sk_table *t, sk_table **out, sk_error *err);
 /* A copy of a table's columns (types, labels) and metadata with nrows
  * rows of undefined values. */
 int st_table_like(const sk_table *t, int64_t nrows, sk_table **out, sk_error *err);
-/* Copy the rows perm[0..n) of column c into dst (perm NULL: rows 0..n). */
+/* Copy the rows perm[0..n) of column c into dst. */
 void st_gather(const sk_column *c, const int64_t *perm, int64_t n, void *dst);
 /* The name a table is stored under: name, else its "component"
  * metadata, else tableN (buf holds it). */
@@ -55,10 +55,10 @@ typedef struct st_appender st_appender;
 int st_append_begin(sk_store_writer *w, const char *name, const sk_table *schema, int64_t nrows,
                     st_appender **out, sk_error *err);
 /* Append the rows of the next piece of the table: rows perm[0..nrows(t))
- * of t (perm NULL: t's rows as they are), in curve order, key[r] the key
- * of the r-th (st_batch_order). Pieces may overlap along the curve, but a
- * piece starting below a row already written cannot be placed: it is not
- * taken, *in_order is 0, and the caller discards the table. */
+ * of t, in curve order, key[r] the key of the r-th (st_batch_order).
+ * Pieces may overlap along the curve, but a piece starting below a row
+ * already written cannot be placed: it is not taken, *in_order is 0, and
+ * the caller discards the table. */
 int st_append(st_appender *a, const sk_table *t, const int64_t *perm, const uint64_t *key,
               int *in_order, sk_error *err);
 /* Write the rows still waiting, complete the footer entry (*rows: the

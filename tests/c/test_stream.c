@@ -247,8 +247,10 @@ static int col_batch(void *ctx, int thread, const sk_table *b, const sk_batch_in
 #pragma omp atomic
     c->calls++;
     if (c->ordered) {
+        /* Nothing after a refused batch either. */
         c->out_of_turn += info->index <= c->last_index || info->row != c->next_row ||
-                          (c->total && info->rows != c->total);
+                          (c->total && info->rows != c->total) ||
+                          (c->fail_from >= 0 && c->last_index >= c->fail_from);
         c->last_index = info->index;
         c->next_row += sk_table_nrows(b);
     }
@@ -488,12 +490,20 @@ static void test_errors(const char *dir)
     sk_consumer cons = {.ctx = &c, .begin = col_begin, .batch = col_batch};
     for (int run = 0; run < 4; run++) {
         sk_read_options opt = {.threads = 1 + run % 2};
-        cons.ordered = run >= 2; /* its waiting threads stop at the failure */
+        /* An ordered consumer gets no batch after the refused one. */
+        c.ordered = cons.ordered = run >= 2;
+        c.out_of_turn = 0;
+        c.last_index = -1;
+        c.next_row = 0;
+        c.total = 0;
         sk_error_clear(&err);
         CHECK(sk_ramses_stream(r, "hydro", NULL, &opt, &cons, NULL, &err) == SK_ERR_ARG);
         CHECK_CONTAINS(err.message, "refused batch 3");
+        CHECK_MSG(c.out_of_turn == 0, "ordered: %d calls out of turn or after the failure",
+                  c.out_of_turn);
         collect_free(&c);
     }
+    c.ordered = 0;
     cons.ordered = 0;
     sk_ramses_close(r);
     /* Truncate hydro files 2 and 5 of a copy. */
@@ -512,9 +522,15 @@ static void test_errors(const char *dir)
     for (int run = 0; run < 4; run++) {
         CHECK_OK(sk_ramses_open(&r, name, &err), &err);
         sk_read_options opt = {.threads = 1 + run % 2};
-        cons.ordered = run >= 2;
+        c.ordered = cons.ordered = run >= 2;
+        c.out_of_turn = 0;
+        c.last_index = -1;
+        c.next_row = 0;
+        c.total = 0;
         CHECK(sk_ramses_stream(r, "hydro", NULL, &opt, &cons, NULL, &err) != SK_OK);
         CHECK_CONTAINS(err.message, "out00002");
+        /* Ordered: file 1 (out00002) failed, so only file 0 was handed over. */
+        CHECK(!c.ordered || (c.out_of_turn == 0 && c.last_index == 0));
         if (run == 0)
             snprintf(first, sizeof first, "%s", err.message);
         else

@@ -2,9 +2,10 @@
 # snapkit convert streams: on a 32-file synthetic output it holds a small
 # part of the table it writes at any time (bytes_peak, a ratio, never a
 # time), the file holds what the output gives (verify), whatever the
-# thread count, with the same bytes; the fixture whose particles are not
-# in curve order across CPU files is converted whole (fallbacks), and
-# verifies too; a convert failing halfway leaves no file behind.
+# thread count, with the same bytes; outputs whose particles are not in
+# curve order across CPU files (cosmo32, strayed particles) are converted
+# whole (fallbacks), and verify too; a convert failing halfway leaves no
+# file behind.
 set -u
 source "$(dirname "$0")/counting.sh"
 make_output32
@@ -40,6 +41,14 @@ if [ -d "$cosmo" ]; then
     grep -q '"fallbacks":1' "$tmp/c.json" || fail "cosmo32: $(cat "$tmp/c.json")"
     "$CLI" verify "$cosmo" "$tmp/c.snapkit" > /dev/null || fail "verify cosmo32"
 fi
+
+# Particles strayed out of their CPU's domain: a later file starts below
+# rows written from an earlier one, and the table is written whole.
+"$CLI" make-ramses "$tmp/stray" --ncpu 12 --levelmin 4 --levelmax 7 --npart 20000 \
+    --stray-particles 0.3 --refine clumps > /dev/null || fail "make-ramses stray"
+"$CLI" convert "$tmp/stray" -o "$tmp/s.snapkit" --json > "$tmp/s.json" || fail "convert stray"
+grep -q '"fallbacks":1' "$tmp/s.json" || fail "stray particles: $(cat "$tmp/s.json")"
+"$CLI" verify "$tmp/stray" "$tmp/s.snapkit" > /dev/null || fail "verify stray"
 
 mkdir "$tmp/half"
 if "$CLI" convert "$out" -o "$tmp/half/x.snapkit" --fail-after-bytes 3000000 2> "$tmp/err.txt"; then
