@@ -33,6 +33,9 @@ SK_API int sk_atomic_pwrite(sk_atomic_file *f, const void *data, size_t n, int64
                             sk_error *err);
 /* Bytes appended so far (the append position). */
 SK_API int64_t sk_atomic_tell(const sk_atomic_file *f);
+/* Drop every byte from `size` on (size <= the append position), which
+ * becomes the append position: a writer takes back what it appended. */
+SK_API int sk_atomic_truncate(sk_atomic_file *f, int64_t size, sk_error *err);
 /* The temporary file's descriptor. */
 SK_API int sk_atomic_fd(const sk_atomic_file *f);
 /* Skip (on == 0) or make (the default) the fsync at commit: the rename

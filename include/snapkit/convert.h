@@ -45,12 +45,26 @@ typedef struct sk_store_convert_stats {
     int64_t bytes_file;          /* the finished file */
     double read_seconds;         /* reading the output */
     double write_seconds;        /* ordering, encoding, writing, committing */
+    int64_t bytes_allocated;     /* bytes the library allocated during the convert,
+                                    every allocation counted (not the most held at
+                                    once: see sk_mem_stats.peak); 0 under MPI */
+    int fallbacks;               /* tables whose CPU files were not in curve order:
+                                    read whole instead of streamed */
 } sk_store_convert_stats;
 
 /* Read the components of the RAMSES output `dir` with the selection and
  * write them, one table each, to `path` (atomically). The file metadata
  * records convert.source, convert.components and convert.with_coarse; each
- * table records its selection as selection.* metadata. */
+ * table records its selection as selection.* metadata.
+ *
+ * Leaf tables are streamed (sk_ramses_stream, an ordered consumer): each
+ * CPU file is sorted along the curve and merged into the rows waiting for
+ * their place, and chunks are written as soon as their rows are final, so
+ * the memory held is about threads x the largest CPU file, not the table,
+ * and the file is byte for byte the one sk_store_writer_add makes of the
+ * whole table. Tables with refined cells (with_coarse), and a table whose
+ * CPU files are not consecutive pieces of the curve (its chunks written so
+ * far are taken back; stats->fallbacks counts it), are read whole. */
 SK_API int sk_store_convert(const char *dir, const char *path, const sk_store_convert_options *opt,
                             sk_store_convert_stats *stats, sk_error *err);
 

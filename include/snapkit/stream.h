@@ -19,7 +19,7 @@
  * The rows of the batches, taken in `index` order, are the rows of the
  * table sk_ramses_read (sk_store_read) returns for the same arguments, in
  * its order, with the same columns and metadata. Batches arrive in no
- * particular order. Errors are deterministic: when files (chunks) or the
+ * particular order, unless the consumer asks for them in order. Errors are deterministic: when files (chunks) or the
  * consumer fail, the error reported is the one of the lowest failing batch
  * index, whatever the thread count or timing.
  */
@@ -46,6 +46,15 @@ typedef struct sk_batch_info {
     int64_t index;    /* 0 .. nbatches-1: its place in the whole table's row order */
     int64_t nbatches; /* files (chunks) the read goes through */
     int64_t source;   /* the RAMSES CPU file number (1-based), or the chunk number */
+    /* A RAMSES stream to an ordered consumer, or of a region or family
+     * selection, counts every file's rows before the first batch: the
+     * batch's first row in the whole table (empty files take no rows, so
+     * batch index + 1 starts at row + its rows, or later) and the whole
+     * table's rows. 0 and 0 where the reader does not count ahead (other
+     * RAMSES streams size their batches from the files' headers;
+     * sk_store_stream). */
+    int64_t row;
+    int64_t rows;
 } sk_batch_info;
 
 typedef struct sk_consumer {
@@ -63,6 +72,12 @@ typedef struct sk_consumer {
      * still run, so the error reported is deterministic). */
     int (*batch)(void *ctx, int thread, const sk_table *batch, const sk_batch_info *info,
                  sk_error *err);
+    /* Optional (RAMSES streams): nonzero calls `batch` in index order, one
+     * call at a time. Files are still read in parallel, each thread
+     * waiting (asleep) with its filled batch for the calls before it, so
+     * a consumer that needs the table's order (a writer) holds no batch
+     * of its own. sk_store_stream ignores it. */
+    int ordered;
 } sk_consumer;
 
 /* Stream `component` of a RAMSES output with a selection, with the

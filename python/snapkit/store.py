@@ -52,7 +52,8 @@ class _ConvertStats(ctypes.Structure):
                 ("refined_rows", ctypes.c_int64 * _MAX_CONVERTED),
                 ("bytes_source", ctypes.c_int64), ("bytes_raw", ctypes.c_int64),
                 ("bytes_file", ctypes.c_int64), ("read_seconds", ctypes.c_double),
-                ("write_seconds", ctypes.c_double)]
+                ("write_seconds", ctypes.c_double), ("bytes_allocated", ctypes.c_int64),
+                ("fallbacks", ctypes.c_int)]
 
 
 declare("sk_store_write_options_init", None, ctypes.POINTER(_WriteOptions))
@@ -204,7 +205,9 @@ def convert(output, path, components=None, compress=True, with_coarse=False, thr
     """Convert a RAMSES output (or a selection of it: the keywords of
     Output.read) into one .snapkit file. Returns the summary of `snapkit
     convert --json`: rows and refined_rows per table, bytes_source,
-    bytes_raw, bytes_file, read_seconds, write_seconds."""
+    bytes_raw, bytes_file, read_seconds, write_seconds, bytes_allocated (by
+    the library during the convert) and fallbacks (tables read whole because
+    their CPU files were not in curve order)."""
     if isinstance(components, (list, tuple)):
         components = ",".join(components)
     with _open_output(output) as out:
@@ -233,7 +236,8 @@ def convert(output, path, components=None, compress=True, with_coarse=False, thr
             "refined_rows": {n: stats.refined_rows[i] for i, n in enumerate(names)},
             "bytes_source": stats.bytes_source, "bytes_raw": stats.bytes_raw,
             "bytes_file": stats.bytes_file, "read_seconds": stats.read_seconds,
-            "write_seconds": stats.write_seconds}
+            "write_seconds": stats.write_seconds, "bytes_allocated": stats.bytes_allocated,
+            "fallbacks": stats.fallbacks}
 
 
 def verify(path, output=None, threads=0):

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli_mpi.h"
+#include "snapkit/memory.h"
 #include "store_cli.h"
 
 static const char k_help[] =
@@ -87,7 +88,7 @@ static int parse(int argc, char **argv, convert_args *a)
     return CLI_OK;
 }
 
-static void print_summary(const convert_args *a, const sk_store_convert_stats *st)
+static void print_summary(const convert_args *a, const sk_store_convert_stats *st, int64_t peak)
 {
     if (a->json) {
         sk_json j;
@@ -110,6 +111,9 @@ static void print_summary(const convert_args *a, const sk_store_convert_stats *s
         sk_json_kv_int(&j, "bytes_file", st->bytes_file);
         sk_json_kv_double(&j, "read_seconds", st->read_seconds);
         sk_json_kv_double(&j, "write_seconds", st->write_seconds);
+        sk_json_kv_int(&j, "bytes_allocated", st->bytes_allocated);
+        sk_json_kv_int(&j, "bytes_peak", peak);
+        sk_json_kv_int(&j, "fallbacks", st->fallbacks);
         sk_json_object_end(&j);
         cli_print_json(&j);
         sk_json_free(&j);
@@ -157,13 +161,18 @@ int cmd_convert(int argc, char **argv)
     opt.write.fail_after_bytes = a.fail_after;
     opt.read_progress = cli_progress_hook(&prog);
     sk_store_convert_stats st;
+    /* The most held at once during the convert, over what was held before. */
+    sk_mem_stats m0, m1;
+    sk_mem_reset_peak();
+    sk_mem_get(&m0);
     if (rc == SK_OK)
         rc = sk_store_convert_ranks(a.dir, a.path, &opt, &st, &err);
+    sk_mem_get(&m1);
     cli_progress_done(&prog);
     sk_selection_clear(&sel);
     if (rc != SK_OK)
         return cli_error(&err);
     if (cli_mpi_world()->rank == 0)
-        print_summary(&a, &st);
+        print_summary(&a, &st, (int64_t)(m1.peak - m0.current));
     return CLI_OK;
 }

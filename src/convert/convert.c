@@ -89,37 +89,61 @@ int64_t cv_count_refined(const sk_table *t, int cap)
     return refined;
 }
 
+/* Read component k whole and write it (refined cells, and the fallback
+ * when its files are not in curve order). */
+static int convert_whole(sk_ramses *r, sk_store_writer *w, int k, const sk_selection *sel,
+                         const sk_read_options *ro, sk_store_convert_stats *st, sk_error *err)
+{
+    sk_read_stats rs;
+    sk_table *t = NULL;
+    int rc = sk_ramses_read(r, component(k), sel, ro, &t, &rs, err);
+    if (rc != SK_OK)
+        return rc;
+    double t0 = monotonic_seconds();
+    rc = sk_store_writer_add(w, component(k), t, err);
+    st->write_seconds += monotonic_seconds() - t0;
+    st->read_seconds += rs.seconds;
+    if (rc == SK_OK) {
+        snprintf(st->names[st->ntables], sizeof st->names[0], "%s", component(k));
+        int64_t refined = cv_count_refined(t, sel->lmax);
+        st->refined_rows[st->ntables] = refined;
+        st->rows[st->ntables++] = sk_table_nrows(t) - refined;
+        st->bytes_raw += sk_table_bytes(t);
+    }
+    sk_table_free(t);
+    return rc;
+}
+
+/* Leaves are streamed, file by file, never held whole; refined cells
+ * (--with-coarse) go after every leaf, level by level, so that table is
+ * read whole. */
 static int convert_components(sk_ramses *r, sk_store_writer *w, const int want[NC],
                               const sk_selection sels[NC], const sk_store_convert_options *opt,
                               sk_store_convert_stats *st, sk_error *err)
 {
-    for (int k = 0; k < NC; k++) {
+    int rc = SK_OK;
+    for (int k = 0; k < NC && rc == SK_OK; k++) {
         if (!want[k])
             continue;
         sk_read_options ro = {.threads = opt->write.threads,
                               .progress = opt->read_progress,
                               .with_refined = cv_is_cells(k) && opt->with_coarse};
-        sk_read_stats rs;
-        sk_table *t = NULL;
-        int rc = sk_ramses_read(r, component(k), &sels[k], &ro, &t, &rs, err);
-        if (rc != SK_OK)
-            return rc;
-        double t0 = monotonic_seconds();
-        rc = sk_store_writer_add(w, component(k), t, err);
-        st->write_seconds += monotonic_seconds() - t0;
-        st->read_seconds += rs.seconds;
-        if (rc == SK_OK) {
+        cv_streamed s = {.fallback = 1};
+        if (!ro.with_refined)
+            rc = cv_stream_component(r, w, component(k), &sels[k], &ro, &s, err);
+        if (rc == SK_OK && s.fallback) {
+            st->fallbacks += !ro.with_refined;
+            rc = convert_whole(r, w, k, &sels[k], &ro, st, err);
+        } else if (rc == SK_OK) {
+            st->read_seconds += s.read_seconds;
+            st->write_seconds += s.write_seconds;
             snprintf(st->names[st->ntables], sizeof st->names[0], "%s", component(k));
-            int64_t refined = cv_count_refined(t, sels[k].lmax);
-            st->refined_rows[st->ntables] = refined;
-            st->rows[st->ntables++] = sk_table_nrows(t) - refined;
-            st->bytes_raw += sk_table_bytes(t);
+            st->refined_rows[st->ntables] = 0;
+            st->rows[st->ntables++] = s.rows;
+            st->bytes_raw += s.bytes_raw;
         }
-        sk_table_free(t);
-        if (rc != SK_OK)
-            return rc;
     }
-    return SK_OK;
+    return rc;
 }
 
 /* The columns of a component: a read of a box outside the domain opens no
@@ -211,6 +235,8 @@ int sk_store_convert(const char *dir, const char *path, const sk_store_convert_o
     const sk_store_convert_options *opt = opt_in ? opt_in : &defaults;
     sk_store_convert_stats st;
     memset(&st, 0, sizeof st);
+    sk_mem_stats m0;
+    sk_mem_get(&m0);
     sk_ramses *r;
     int rc = sk_ramses_open(&r, dir, err);
     if (rc != SK_OK)
@@ -243,6 +269,9 @@ int sk_store_convert(const char *dir, const char *path, const sk_store_convert_o
     rc = sk_store_writer_commit(w, &ws, err);
     st.write_seconds += monotonic_seconds() - t0;
     st.bytes_file = ws.bytes_file;
+    sk_mem_stats m1;
+    sk_mem_get(&m1);
+    st.bytes_allocated = (int64_t)(m1.total - m0.total);
     if (rc == SK_OK && stats)
         *stats = st;
     return rc;

@@ -71,7 +71,8 @@ static const abi_field convert_stats_fields[] = {
     F(sk_store_convert_stats, rows), F(sk_store_convert_stats, refined_rows),
     F(sk_store_convert_stats, bytes_source), F(sk_store_convert_stats, bytes_raw),
     F(sk_store_convert_stats, bytes_file), F(sk_store_convert_stats, read_seconds),
-    F(sk_store_convert_stats, write_seconds)};
+    F(sk_store_convert_stats, write_seconds), F(sk_store_convert_stats, bytes_allocated),
+    F(sk_store_convert_stats, fallbacks)};
 static const abi_field image_options_fields[] = {
     F(sk_image_options, log_scale), F(sk_image_options, has_range),
     F(sk_image_options, vmin), F(sk_image_options, vmax)};

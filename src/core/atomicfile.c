@@ -250,6 +250,17 @@ int sk_atomic_pwrite(sk_atomic_file *f, const void *data, size_t n, int64_t offs
 }
 
 int64_t sk_atomic_tell(const sk_atomic_file *f) { return f->pos; }
+
+int sk_atomic_truncate(sk_atomic_file *f, int64_t size, sk_error *err)
+{
+    if (size < 0 || size > f->pos)
+        return sk_fail(err, SK_ERR_ARG, f->path, size, "cannot truncate to %lld bytes of %lld",
+                       (long long)size, (long long)f->pos);
+    if (ftruncate(f->fd, (off_t)size) != 0)
+        return sk_fail_errno(err, f->path, errno, "cannot truncate");
+    f->pos = size;
+    return SK_OK;
+}
 int sk_atomic_fd(const sk_atomic_file *f) { return f->fd; }
 
 void sk_atomic_abort(sk_atomic_file *f)

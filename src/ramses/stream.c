@@ -1,12 +1,14 @@
 /* sk_ramses_stream: the selected rows of each CPU file handed to a
  * consumer in a table of the reading thread's own, reused for its next
  * file (rs_stream_files), instead of the one table rs_read_files fills.
- * Every thread makes its table once for the largest file. Unless a region
- * or family selects part of each file, that size comes from the headers
- * (the cells of each file's own octs down to the cap, its particles), not
- * from a count pass as in rs_read_files, so each file is walked once: the
- * count pass cost a tenth of the CPU of `stats` from an output, every amr
- * file mapped, walked and unmapped twice. */
+ * Every thread makes its table once for the largest file. That size comes
+ * from the headers (the cells of each file's own octs down to the cap,
+ * its particles), so each file is walked once, unless a region or family
+ * selects part of each file (a count pass keeps the batches that small)
+ * or the consumer takes batches in order (it is told each batch's first
+ * row and the table's rows). The count pass cost a tenth of the CPU of
+ * `stats` from an output: every amr file walked twice. */
+#include <pthread.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -25,7 +27,7 @@ typedef struct batch_buf {
     void *out;
 } batch_buf;
 
-/* Make b's table, once, for the largest file's bound (max rows). */
+/* Make b's table, once, for the largest file (max rows). */
 static int batch_make(rs_read_ctx *ctx, const rs_file_reader *fr, rs_kind kind, batch_buf *b,
                       int64_t max, sk_error *err)
 {
@@ -38,52 +40,41 @@ static int batch_make(rs_read_ctx *ctx, const rs_file_reader *fr, rs_kind kind, 
     return rc;
 }
 
-/* Fill the batch with the rows of the file at position k and hand it
- * over. */
-static int stream_file(rs_read_ctx *ctx, const rs_file_reader *fr, rs_kind kind, int k,
-                       int64_t max, int thread, batch_buf *b, void *scratch, int64_t *bytes,
-                       sk_error *err)
+/* The largest file's rows (or their bound); when the files were counted,
+ * rows per file, the first row of each in the whole table and the total
+ * (rows and first NULL when not). */
+typedef struct counts {
+    int64_t *rows, *first, max, total;
+} counts;
+
+/* Fill the batch with the rows of the file at position k. */
+static int fill_file(rs_read_ctx *ctx, const rs_file_reader *fr, rs_kind kind, int k,
+                     const counts *c, batch_buf *b, void *scratch, int64_t *bytes, sk_error *err)
 {
-    int icpu = ctx->cpus[k];
     int64_t row = 0;
-    int rc = batch_make(ctx, fr, kind, b, max, err);
+    int rc = batch_make(ctx, fr, kind, b, c->max, err);
     if (rc != SK_OK)
         return rc;
-    tb_set_nrows(b->t, max);
+    tb_set_nrows(b->t, c->max);
     /* Walked even when empty: the walk checks the component's file. */
-    rc = fr->walk_file(ctx, fr->plan, icpu, b->out, &row, scratch, bytes, err);
-    if (rc != SK_OK || row == 0)
-        return rc;
-    tb_set_nrows(b->t, row);
-    sk_batch_info info = {.index = k, .nbatches = ctx->ncpus, .source = icpu};
-    rc = ctx->consumer->batch(ctx->consumer->ctx, thread, b->t, &info, err);
-    if (rc != SK_OK && (!err || err->code == SK_OK))
-        rc = sk_fail(err, rc, NULL, -1, "the consumer failed on file %d", icpu);
+    rc = fr->walk_file(ctx, fr->plan, ctx->cpus[k], b->out, &row, scratch, bytes, err);
+    tb_set_nrows(b->t, rc == SK_OK ? row : 0);
     return rc;
 }
 
-/* The largest bound of the files' rows, from their headers alone (a few
- * pages each); the lowest failing file's error. */
-static int bound_files(rs_read_ctx *ctx, const rs_file_reader *fr, int64_t *max, sk_error *err)
+/* Hand the filled batch of file k over (when it has rows). */
+static int hand_file(rs_read_ctx *ctx, int k, const counts *c, int thread, const batch_buf *b,
+                     sk_error *err)
 {
-    int failed_at = ctx->ncpus;
-    int64_t most = 0;
-#pragma omp parallel for num_threads(ctx->threads) schedule(dynamic, 1) reduction(max : most)
-    for (int k = 0; k < ctx->ncpus; k++) {
-        sk_error e;
-        sk_error_clear(&e);
-        int64_t rows = 0;
-        if (fr->file_bound(ctx, fr->plan, ctx->cpus[k], &rows, &e) != SK_OK) {
-#pragma omp critical(rs_read_error)
-            if (k < failed_at) {
-                *err = e;
-                failed_at = k;
-            }
-        }
-        most = rows > most ? rows : most;
-    }
-    *max = most;
-    return failed_at == ctx->ncpus ? SK_OK : err && err->code ? err->code : SK_ERR_FORMAT;
+    if (sk_table_nrows(b->t) == 0)
+        return SK_OK;
+    int icpu = ctx->cpus[k];
+    sk_batch_info info = {.index = k, .nbatches = ctx->ncpus, .source = icpu,
+                          .row = c->first ? c->first[k] : 0, .rows = c->total};
+    int rc = ctx->consumer->batch(ctx->consumer->ctx, thread, b->t, &info, err);
+    if (rc != SK_OK && (!err || err->code == SK_OK))
+        rc = sk_fail(err, rc, NULL, -1, "the consumer failed on file %d", icpu);
+    return rc;
 }
 
 /* The consumer's begin, with the 0-row table of the batches' columns. */
@@ -104,13 +95,11 @@ static int begin(rs_read_ctx *ctx, const rs_file_reader *fr, rs_kind kind, sk_er
     return rc;
 }
 
-/* The largest file's selected rows, counted by walking every file (as
- * rs_read_files does). */
-static int count_files(rs_read_ctx *ctx, const rs_file_reader *fr, int64_t *max, sk_error *err)
+/* The count pass (every file checked, as rs_read_files does), then where
+ * each file's rows start, the largest file's rows and the total. */
+static int count_files(rs_read_ctx *ctx, const rs_file_reader *fr, counts *c, sk_error *err)
 {
-    int64_t *rows = sk_calloc((size_t)(ctx->ncpus ? ctx->ncpus : 1), sizeof *rows);
-    if (!rows)
-        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
+    int64_t *rows = c->rows;
     int failed_at = ctx->ncpus;
     int64_t done = 0;
 #pragma omp parallel num_threads(ctx->threads)
@@ -119,54 +108,144 @@ static int count_files(rs_read_ctx *ctx, const rs_file_reader *fr, int64_t *max,
         rs_walk_files(ctx, fr, NULL, rows, NULL, scratch, &failed_at, &done, err);
         fr->scratch_free(scratch);
     }
-    *max = 0;
-    for (int k = 0; k < ctx->ncpus; k++)
-        *max = rows[k] > *max ? rows[k] : *max;
-    sk_free(rows);
+    c->max = c->total = 0;
+    for (int k = 0; k < ctx->ncpus; k++) {
+        c->max = rows[k] > c->max ? rows[k] : c->max;
+        c->first[k] = c->total;
+        c->total += rows[k];
+    }
     return failed_at == ctx->ncpus ? SK_OK : err && err->code ? err->code : SK_ERR_FORMAT;
 }
 
-/* Each thread fills its own batch, file by file, and hands it over. The
- * lowest failing file's error wins, as in rs_walk_files. */
-static int fill_files(rs_read_ctx *ctx, const rs_file_reader *fr, rs_kind kind, int64_t max,
+/* The largest bound of the files' rows, from their headers alone (a few
+ * pages each); the lowest failing file's error. */
+static int bound_files(rs_read_ctx *ctx, const rs_file_reader *fr, counts *c, sk_error *err)
+{
+    int failed_at = ctx->ncpus;
+    int64_t most = 0;
+#pragma omp parallel for num_threads(ctx->threads) schedule(dynamic, 1) reduction(max : most)
+    for (int k = 0; k < ctx->ncpus; k++) {
+        sk_error e;
+        sk_error_clear(&e);
+        int64_t rows = 0;
+        if (fr->file_bound(ctx, fr->plan, ctx->cpus[k], &rows, &e) != SK_OK) {
+#pragma omp critical(rs_read_error)
+            if (k < failed_at) {
+                *err = e;
+                failed_at = k;
+            }
+        }
+        most = rows > most ? rows : most;
+    }
+    c->max = most;
+    return failed_at == ctx->ncpus ? SK_OK : err && err->code ? err->code : SK_ERR_FORMAT;
+}
+
+/* Count every file's rows, keeping the amr (particle) mappings for the
+ * fill. */
+static int count_all(rs_read_ctx *ctx, const rs_file_reader *fr, counts *c, sk_error *err)
+{
+    size_t n = (size_t)(ctx->ncpus ? ctx->ncpus : 1);
+    c->rows = sk_calloc(n, sizeof *c->rows);
+    c->first = sk_calloc(n, sizeof *c->first);
+    if (!c->rows || !c->first)
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
+    int rc = rs_keep_maps(ctx, err);
+    return rc == SK_OK ? count_files(ctx, fr, c, err) : rc;
+}
+
+/* Whose turn it is to hand a batch to an ordered consumer: file `next`.
+ * Waiting threads sleep (an OpenMP ordered loop spins, taking a core from
+ * the thread whose turn it is on a busy machine). Files are claimed in
+ * increasing order, so the file whose turn it is is always being read or
+ * handed over; after a failure, files above it stop waiting. */
+typedef struct turns {
+    pthread_mutex_t lock;
+    pthread_cond_t moved;
+    int next;
+} turns;
+
+/* Wait for file k's turn; 0 when a file before it failed instead. */
+static int turn_wait(turns *t, int k, const int *failed_at)
+{
+    pthread_mutex_lock(&t->lock);
+    int failed = __atomic_load_n(failed_at, __ATOMIC_ACQUIRE) < k;
+    while (t->next != k && !failed) {
+        pthread_cond_wait(&t->moved, &t->lock);
+        failed = __atomic_load_n(failed_at, __ATOMIC_ACQUIRE) < k;
+    }
+    pthread_mutex_unlock(&t->lock);
+    return !failed;
+}
+
+/* File k is done (or failed): the next file's turn, and a wake-up for the
+ * waiters either way (they check for a failure). */
+static void turn_pass(turns *t, int k)
+{
+    pthread_mutex_lock(&t->lock);
+    if (t->next == k)
+        t->next = k + 1;
+    pthread_cond_broadcast(&t->moved);
+    pthread_mutex_unlock(&t->lock);
+}
+
+/* Read file k and hand it over, unless a file before it failed (for an
+ * ordered consumer, in its turn). The lowest failing file's error wins,
+ * as in rs_walk_files. */
+static void file_step(rs_read_ctx *ctx, const rs_file_reader *fr, rs_kind kind, int k,
+                      const counts *c, int thread, batch_buf *b, void *scratch, turns *t,
+                      int *failed_at, int64_t *done, sk_error *err)
+{
+    if (k > __atomic_load_n(failed_at, __ATOMIC_ACQUIRE))
+        return;
+    sk_error e;
+    sk_error_clear(&e);
+    int64_t bytes = 0;
+    int rc = b->out ? fill_file(ctx, fr, kind, k, c, b, scratch, &bytes, &e)
+                    : sk_fail(&e, SK_ERR_NOMEM, NULL, -1, "out of memory");
+    int go = rc == SK_OK && (!t || turn_wait(t, k, failed_at));
+    if (go)
+        rc = hand_file(ctx, k, c, thread, b, &e);
+    if (rc != SK_OK) {
+#pragma omp critical(rs_read_error)
+        if (k < *failed_at) {
+            *err = e;
+            __atomic_store_n(failed_at, k, __ATOMIC_RELEASE);
+        }
+    } else if (go) {
+#pragma omp atomic
+        ctx->bytes_read += bytes;
+        rs_progress_step(ctx, done, bytes);
+    }
+    if (t)
+        turn_pass(t, k);
+}
+
+/* The fill pass: each thread fills its own batch, made once for the
+ * largest file, and hands it over. */
+static int fill_files(rs_read_ctx *ctx, const rs_file_reader *fr, rs_kind kind, const counts *c,
                       sk_error *err)
 {
     int failed_at = ctx->ncpus;
     int64_t done = 0;
+    turns order = {.next = 0};
+    turns *t = ctx->consumer->ordered ? &order : NULL;
+    pthread_mutex_init(&order.lock, NULL);
+    pthread_cond_init(&order.moved, NULL);
 #pragma omp parallel num_threads(ctx->threads)
     {
         _Alignas(max_align_t) unsigned char scratch[RS_SCRATCH_BYTES] = {0};
         batch_buf b = {.out = sk_malloc(fr->out_size)};
-        sk_error e;
-        sk_error_clear(&e);
         int thread = omp_get_thread_num();
 #pragma omp for schedule(dynamic, 1)
-        for (int k = 0; k < ctx->ncpus; k++) {
-            int first_failed;
-#pragma omp atomic read
-            first_failed = failed_at;
-            if (k > first_failed)
-                continue;
-            int64_t bytes = 0;
-            int rc = b.out ? stream_file(ctx, fr, kind, k, max, thread, &b, scratch, &bytes, &e)
-                           : sk_fail(&e, SK_ERR_NOMEM, NULL, -1, "out of memory");
-            if (rc != SK_OK) {
-#pragma omp critical(rs_read_error)
-                if (k < failed_at) {
-                    *err = e;
-#pragma omp atomic write
-                    failed_at = k;
-                }
-            } else {
-#pragma omp atomic
-                ctx->bytes_read += bytes;
-                rs_progress_step(ctx, &done, bytes);
-            }
-        }
+        for (int k = 0; k < ctx->ncpus; k++)
+            file_step(ctx, fr, kind, k, c, thread, &b, scratch, t, &failed_at, &done, err);
         fr->scratch_free(scratch);
         sk_table_free(b.t);
         sk_free(b.out);
     }
+    pthread_cond_destroy(&order.moved);
+    pthread_mutex_destroy(&order.lock);
     return failed_at == ctx->ncpus ? SK_OK : err && err->code ? err->code : SK_ERR_FORMAT;
 }
 
@@ -174,19 +253,16 @@ int rs_stream_files(rs_read_ctx *ctx, const rs_file_reader *fr, sk_error *err)
 {
     rs_kind kind = (rs_kind)ctx->stream_kind;
     sk_error_clear(err);
-    int64_t max = 0;
-    /* A region or a family keeps part of each file: counting them first
-     * keeps the batches that small, worth a second walk. Otherwise the
-     * headers' bound is close to the count (leaves are 7/8 of the cells). */
-    int part = ctx->sel->has_box || ctx->sel->has_family;
-    int rc = part ? rs_keep_maps(ctx, err) : SK_OK;
-    if (rc == SK_OK)
-        rc = part ? count_files(ctx, fr, &max, err) : bound_files(ctx, fr, &max, err);
+    counts c = {0};
+    int count = ctx->sel->has_box || ctx->sel->has_family || ctx->consumer->ordered;
+    int rc = count ? count_all(ctx, fr, &c, err) : bound_files(ctx, fr, &c, err);
     if (rc == SK_OK)
         rc = begin(ctx, fr, kind, err);
     if (rc == SK_OK)
-        rc = fill_files(ctx, fr, kind, max, err);
+        rc = fill_files(ctx, fr, kind, &c, err);
     rs_release_maps(ctx);
+    sk_free(c.rows);
+    sk_free(c.first);
     return rc;
 }
 
@@ -202,9 +278,11 @@ static int stream_whole(rs_read_setup *su, sk_error *err)
         rc = rs_label_table(ctx->r, su->kind, ctx->sel, t, err);
     if (rc == SK_OK && c->begin)
         rc = c->begin(c->ctx, 1, t, err);
-    sk_batch_info info = {.index = 0, .nbatches = 1, .source = 0};
-    if (rc == SK_OK && sk_table_nrows(t) > 0)
+    if (rc == SK_OK && sk_table_nrows(t) > 0) {
+        sk_batch_info info = {.index = 0, .nbatches = 1, .source = 0, .row = 0,
+                              .rows = sk_table_nrows(t)};
         rc = c->batch(c->ctx, 0, t, &info, err);
+    }
     sk_table_free(t);
     return rc;
 }

@@ -218,6 +218,55 @@ static int sort_rows(const sk_table *t, const st_geometry *g, int64_t *idx, int6
     return rc;
 }
 
+void st_batch_order_free(st_batch_order *b)
+{
+    sk_free(b->idx);
+    sk_free(b->ti);
+    sk_free(b->key);
+    sk_free(b->tk);
+    memset(b, 0, sizeof *b);
+}
+
+/* Room for n rows: the buffers grow to the largest batch and stay. */
+static int batch_room(st_batch_order *b, int64_t n, sk_error *err)
+{
+    if (n <= b->cap)
+        return SK_OK;
+    st_batch_order_free(b);
+    size_t m = (size_t)n + 1;
+    b->idx = sk_malloc(m * sizeof *b->idx);
+    b->ti = sk_malloc(m * sizeof *b->ti);
+    b->key = sk_malloc(m * sizeof *b->key);
+    b->tk = sk_malloc(m * sizeof *b->tk);
+    if (!b->idx || !b->ti || !b->key || !b->tk) {
+        st_batch_order_free(b);
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory ordering %lld rows",
+                       (long long)n);
+    }
+    b->cap = n;
+    return SK_OK;
+}
+
+int st_batch_order_sort(st_batch_order *b, const sk_table *t, const st_geometry *g,
+                        sk_error *err)
+{
+    int64_t n = sk_table_nrows(t);
+    int rc = batch_room(b, n, err);
+    if (rc != SK_OK)
+        return rc;
+    for (int64_t i = 0; i < n; i++) {
+        b->idx[i] = i;
+        b->key[i] = 0;
+    }
+    if (g->kind == SK_STORE_ROWS || n == 0)
+        return SK_OK;
+    int bits = SK_HILBERT_MAX_BITS;
+    rc = make_keys(t, g, b->idx, n, bits, b->key, err);
+    if (rc == SK_OK)
+        radix_sort(b->key, b->idx, n, 3 * bits, b->tk, b->ti);
+    return rc;
+}
+
 /* Stable counting sort of idx by cell level (refined cells go level by level). */
 static int group_by_level(const int32_t *lv, int64_t *idx, int64_t n, sk_error *err)
 {

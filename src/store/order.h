@@ -72,4 +72,21 @@ void st_order_free(st_order *o);
 int st_order_keys(const sk_table *t, const st_geometry *g, const int64_t *idx, int64_t n,
                   int bits, uint64_t *key, sk_error *err);
 
+/* One batch of a table's rows (a RAMSES CPU file) along the curve, for a
+ * writer that takes the table batch by batch. Cells use the curve at
+ * SK_HILBERT_MAX_BITS whatever the finest level: a cell's key then is its
+ * key at the table's curve_bits (its finest level, if no more) shifted
+ * left by the same amount for every row, so the order, ties too, is
+ * st_order_plan's. Buffers are reused from batch to batch. */
+typedef struct st_batch_order {
+    int64_t cap;
+    int64_t *idx, *ti;       /* idx[0..nrows): the batch's rows in curve order */
+    uint64_t *key, *tk;      /* key[r]: the key of row idx[r] (0 for row tables) */
+} st_batch_order;
+/* Order t's rows (all of them: leaves only, no refined cells); a stable
+ * sort, so tied rows keep their order. Row tables keep theirs. */
+int st_batch_order_sort(st_batch_order *b, const sk_table *t, const st_geometry *g,
+                        sk_error *err);
+void st_batch_order_free(st_batch_order *b);
+
 #endif

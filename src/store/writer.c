@@ -17,16 +17,6 @@
 #include "store/order.h"
 #include "store/writer_internal.h"
 
-struct sk_store_writer {
-    sk_atomic_file *file;
-    sk_store_write_options opt;
-    st_footer footer;
-    int cap_tables;
-    int64_t rows, chunks, bytes_raw;
-    double start;
-    char *path;
-};
-
 void sk_store_write_options_init(sk_store_write_options *opt)
 {
     memset(opt, 0, sizeof *opt);
@@ -89,10 +79,14 @@ int sk_store_writer_set_meta(sk_store_writer *w, const char *key, const char *va
     return SK_OK;
 }
 
-/* A 0-row copy of the table's columns (types, labels) and metadata. */
 int st_copy_schema(const sk_table *t, sk_table **out, sk_error *err)
 {
-    sk_table *s = sk_table_new(0);
+    return st_table_like(t, 0, out, err);
+}
+
+int st_table_like(const sk_table *t, int64_t nrows, sk_table **out, sk_error *err)
+{
+    sk_table *s = sk_table_new(nrows);
     if (!s || sk_table_meta_copy(s, t) != SK_OK) {
         sk_table_free(s);
         return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
@@ -126,7 +120,7 @@ int64_t st_rows_per_chunk(const sk_store_write_options *opt, int64_t nrows)
 }
 
 /* Copy the rows perm[0..n) of column c into dst. */
-static void gather(const sk_column *c, const int64_t *perm, int64_t n, void *dst)
+void st_gather(const sk_column *c, const int64_t *perm, int64_t n, void *dst)
 {
     switch (sk_dtype_size(c->type)) {
     case 1:
@@ -213,6 +207,7 @@ typedef struct batch {
     size_t chunk_cap;   /* bytes of one chunk's output buffer */
     uint8_t *out;       /* nbatch x chunk_cap */
     int64_t first, count;
+    int64_t chunk0, row0; /* o's chunk 0 is st's chunk chunk0 and starts at file row row0 */
 } batch;
 
 /* Encode one chunk's columns into its slot of the batch buffer; offsets
@@ -221,18 +216,18 @@ static void encode_chunk(batch *b, int64_t ci, uint8_t *gathered, uint8_t *scrat
 {
     const int64_t *perm = b->o->perm + b->o->start[ci];
     int64_t n = b->o->start[ci + 1] - b->o->start[ci];
-    st_chunk *ch = &b->st->chunks[ci];
+    st_chunk *ch = &b->st->chunks[b->chunk0 + ci];
     memset(ch, 0, sizeof *ch);
     ch->nrows = n;
-    ch->row0 = b->o->start[ci];
+    ch->row0 = b->row0 + b->o->start[ci];
     ch->kind = b->o->kind[ci];
     chunk_extent(b->t, b->g, perm, n, ch);
     uint8_t *out = b->out + (size_t)(ci - b->first) * b->chunk_cap;
     int64_t pos = 0;
     for (int j = 0; j < b->st->ncols; j++) {
         const sk_column *c = sk_table_col(b->t, j);
-        st_cc *cc = st_cc_at(b->st, ci, j);
-        gather(c, perm, n, gathered);
+        st_cc *cc = st_cc_at(b->st, b->chunk0 + ci, j);
+        st_gather(c, perm, n, gathered);
         st_encode(c->type, gathered, n, b->compress, scratch, out + pos, cc);
         cc->offset = pos;
         pos += cc->stored;
@@ -261,13 +256,13 @@ static int write_batch(const chunk_sink *sink, batch *b, sk_error *err)
 {
     for (int64_t ci = b->first; ci < b->first + b->count; ci++) {
         int64_t base = 0;
-        int64_t n = chunk_bytes(b->st, ci);
+        int64_t n = chunk_bytes(b->st, b->chunk0 + ci);
         int rc = sink->fn(sink->ctx, b->out + (size_t)(ci - b->first) * b->chunk_cap, (size_t)n,
                           &base, err);
         if (rc != SK_OK)
             return rc;
         for (int j = 0; j < b->st->ncols; j++)
-            st_cc_at(b->st, ci, j)->offset += base;
+            st_cc_at(b->st, b->chunk0 + ci, j)->offset += base;
     }
     return SK_OK;
 }
@@ -365,8 +360,25 @@ int st_encode_to_memory(const sk_table *t, const st_geometry *g, const st_order 
     return SK_OK;
 }
 
-static const char *table_name(sk_store_writer *w, const char *name, const sk_table *t,
-                              char *buf, size_t n)
+int st_encode_to_file(sk_store_writer *w, const sk_table *t, const st_geometry *g,
+                      const st_order *o, st_table *st, int64_t chunk0, int64_t row0,
+                      int64_t chunk_rows, int progress, sk_error *err)
+{
+    sk_thread_budget budget;
+    int threads = sk_thread_budget_get(w->opt.threads, &budget);
+    size_t cap = 0;
+    for (int j = 0; j < st->ncols; j++)
+        cap += st_encode_bound(sk_table_col(t, j)->type, chunk_rows);
+    batch b = {.t = t, .g = g, .o = o, .st = st, .compress = w->opt.compress != 0,
+               .chunk_cap = cap + 64, .chunk0 = chunk0, .row0 = row0};
+    chunk_sink sink = {to_file, w->file, w->path, {0}};
+    if (progress)
+        sink.progress = w->opt.progress;
+    return encode_all(&sink, &b, threads, chunk_rows, err);
+}
+
+const char *st_table_name(const sk_store_writer *w, const char *name, const sk_table *t,
+                          char *buf, size_t n)
 {
     if (name && *name)
         return name;
@@ -377,8 +389,8 @@ static const char *table_name(sk_store_writer *w, const char *name, const sk_tab
     return buf;
 }
 
-static int add_table_entry(sk_store_writer *w, const char *name, const sk_table *t,
-                           st_table **out, sk_error *err)
+int st_add_table_entry(sk_store_writer *w, const char *name, const sk_table *t, st_table **out,
+                       sk_error *err)
 {
     for (int i = 0; i < w->footer.ntables; i++)
         if (strcmp(w->footer.tables[i].name, name) == 0)
@@ -411,7 +423,7 @@ static int add_table_entry(sk_store_writer *w, const char *name, const sk_table 
 int sk_store_writer_add(sk_store_writer *w, const char *name, const sk_table *t, sk_error *err)
 {
     char buf[32];
-    name = table_name(w, name, t, buf, sizeof buf);
+    name = st_table_name(w, name, t, buf, sizeof buf);
     st_geometry g;
     st_geometry_detect(t, &g);
     int64_t chunk_rows = st_rows_per_chunk(&w->opt, sk_table_nrows(t));
@@ -426,7 +438,7 @@ int sk_store_writer_add(sk_store_writer *w, const char *name, const sk_table *t,
         return rc;
     }
     st_table *st = NULL;
-    rc = add_table_entry(w, name, t, &st, err);
+    rc = st_add_table_entry(w, name, t, &st, err);
     if (rc == SK_OK) {
         st->geometry = g.kind;
         st->curve_bits = o.curve_bits;
@@ -437,17 +449,8 @@ int sk_store_writer_add(sk_store_writer *w, const char *name, const sk_table *t,
         if (!st->chunks || !st->cc)
             rc = sk_fail(err, SK_ERR_NOMEM, w->path, -1, "out of memory for the chunk index");
     }
-    if (rc == SK_OK) {
-        sk_thread_budget budget;
-        int threads = sk_thread_budget_get(w->opt.threads, &budget);
-        size_t cap = 0;
-        for (int j = 0; j < st->ncols; j++)
-            cap += st_encode_bound(sk_table_col(t, j)->type, chunk_rows);
-        batch b = {.t = t, .g = &g, .o = &o, .st = st, .compress = w->opt.compress != 0,
-                   .chunk_cap = cap + 64};
-        chunk_sink sink = {to_file, w->file, w->path, w->opt.progress};
-        rc = encode_all(&sink, &b, threads, chunk_rows, err);
-    }
+    if (rc == SK_OK)
+        rc = st_encode_to_file(w, t, &g, &o, st, 0, 0, chunk_rows, 1, err);
     if (rc == SK_OK) {
         w->rows += st->nrows;
         w->chunks += st->nchunks;

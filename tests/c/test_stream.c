@@ -4,7 +4,9 @@
  *   (RAMSES outputs and .snapkit files, whole and with a region);
  * - statistics merged from per-thread accumulators of a stream have the
  *   bits of sk_table_stats_compute on the whole table, on 1 and 2 threads;
- * - the lowest failing batch's error wins, whatever the thread count. */
+ * - the lowest failing batch's error wins, whatever the thread count;
+ * - an ordered consumer gets the batches by index, each with its first
+ *   row and the table's rows, and stops at a failure as the others do. */
 #include <stdint.h>
 #include <unistd.h>
 
@@ -220,6 +222,10 @@ typedef struct collect {
     int mismatches, calls, began;
     int fail_from;           /* >= 0: batches of this index and above fail */
     sk_stats_acc *acc[8];
+    /* An ordered consumer (RAMSES): calls by increasing index, each batch
+     * starting at the row after the last one's, the table's rows known. */
+    int ordered, out_of_turn;
+    int64_t last_index, next_row, total;
 } collect;
 
 static int col_begin(void *ctx, int nthreads, const sk_table *schema, sk_error *err)
@@ -240,6 +246,14 @@ static int col_batch(void *ctx, int thread, const sk_table *b, const sk_batch_in
     collect *c = ctx;
 #pragma omp atomic
     c->calls++;
+    if (c->ordered) {
+        /* Nothing after a refused batch either. */
+        c->out_of_turn += info->index <= c->last_index || info->row != c->next_row ||
+                          (c->total && info->rows != c->total) ||
+                          (c->fail_from >= 0 && c->last_index >= c->fail_from);
+        c->last_index = info->index;
+        c->next_row += sk_table_nrows(b);
+    }
     if (c->fail_from >= 0 && info->index >= c->fail_from)
         return sk_fail(err, SK_ERR_ARG, NULL, -1, "refused batch %lld", (long long)info->index);
     c->nbatches = info->nbatches;
@@ -363,9 +377,15 @@ static void check_stream(void *src, stream_fn fn, const sk_table *whole, const c
               (long long)off, (long long)sk_table_nrows(whole));
     sk_table_stats want;
     CHECK_OK(sk_table_stats_compute(whole, 1, &want, &err), &err);
-    for (int threads = 1; threads <= 2; threads++) {
+    for (int run = 0; run < (fn == ramses_stream ? 4 : 2); run++) {
+        int threads = 1 + run % 2;
         c.whole = whole;
         c.mismatches = 0;
+        c.ordered = cons.ordered = run >= 2;
+        c.out_of_turn = 0;
+        c.last_index = -1;
+        c.next_row = 0;
+        c.total = sk_table_nrows(whole);
         opt.threads = threads;
         progress_seen prog = {0, 0};
         opt.progress = (sk_progress){note_progress, &prog};
@@ -375,6 +395,7 @@ static void check_stream(void *src, stream_fn fn, const sk_table *whole, const c
                   (long long)prog.done, (long long)prog.total);
         CHECK_MSG(c.mismatches == 0, "%s: %d batches differ from the whole read", what,
                   c.mismatches);
+        CHECK_MSG(c.out_of_turn == 0, "%s: %d ordered calls out of turn", what, c.out_of_turn);
         sk_stats_acc *all = NULL;
         for (int i = 0; i < 8 && c.acc[i]; i++) {
             if (!all)
@@ -467,13 +488,23 @@ static void test_errors(const char *dir)
     CHECK_OK(sk_ramses_open(&r, dir, &err), &err);
     collect c = {.rows = calloc(1 << 16, 8), .offset = calloc(1 << 16, 8), .fail_from = 3};
     sk_consumer cons = {.ctx = &c, .begin = col_begin, .batch = col_batch};
-    for (int threads = 1; threads <= 2; threads++) {
-        sk_read_options opt = {.threads = threads};
+    for (int run = 0; run < 4; run++) {
+        sk_read_options opt = {.threads = 1 + run % 2};
+        /* An ordered consumer gets no batch after the refused one. */
+        c.ordered = cons.ordered = run >= 2;
+        c.out_of_turn = 0;
+        c.last_index = -1;
+        c.next_row = 0;
+        c.total = 0;
         sk_error_clear(&err);
         CHECK(sk_ramses_stream(r, "hydro", NULL, &opt, &cons, NULL, &err) == SK_ERR_ARG);
         CHECK_CONTAINS(err.message, "refused batch 3");
+        CHECK_MSG(c.out_of_turn == 0, "ordered: %d calls out of turn or after the failure",
+                  c.out_of_turn);
         collect_free(&c);
     }
+    c.ordered = 0;
+    cons.ordered = 0;
     sk_ramses_close(r);
     /* Truncate hydro files 2 and 5 of a copy. */
     char tmp[256], cmd[2048], out[600];
@@ -488,12 +519,19 @@ static void test_errors(const char *dir)
     name[strcspn(name, "\n")] = 0;
     c.fail_from = -1;
     char first[sizeof err.message] = "";
-    for (int threads = 1; threads <= 2; threads++) {
+    for (int run = 0; run < 4; run++) {
         CHECK_OK(sk_ramses_open(&r, name, &err), &err);
-        sk_read_options opt = {.threads = threads};
+        sk_read_options opt = {.threads = 1 + run % 2};
+        c.ordered = cons.ordered = run >= 2;
+        c.out_of_turn = 0;
+        c.last_index = -1;
+        c.next_row = 0;
+        c.total = 0;
         CHECK(sk_ramses_stream(r, "hydro", NULL, &opt, &cons, NULL, &err) != SK_OK);
         CHECK_CONTAINS(err.message, "out00002");
-        if (threads == 1)
+        /* Ordered: file 1 (out00002) failed, so only file 0 was handed over. */
+        CHECK(!c.ordered || (c.out_of_turn == 0 && c.last_index == 0));
+        if (run == 0)
             snprintf(first, sizeof first, "%s", err.message);
         else
             CHECK_EQ_STR(err.message, first);
