@@ -398,6 +398,7 @@ int sk_store_read(sk_store *s, const char *name, const sk_selection *sel,
     const st_table *t = st_find_table(s, name, err);
     if (!t)
         return SK_ERR_ARG;
+    st_read_begins(s);
     st_plan plan;
     int rc = st_plan_make(&plan, s, t, sel, opt && opt->with_refined, err);
     if (rc != SK_OK) {
@@ -550,6 +551,7 @@ int sk_store_stream(sk_store *s, const char *name, const sk_selection *sel,
     const st_table *t = st_find_table(s, name, err);
     if (!t)
         return SK_ERR_ARG;
+    st_read_begins(s);
     if (sel && sel->has_family) {
         const sk_column *fam = sk_table_find(t->schema, "family");
         if (!fam || fam->type != SK_INT8 || (sel->nvars && !sk_selection_wants(sel, "family")))

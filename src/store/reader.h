@@ -10,9 +10,10 @@
 
 struct sk_store {
     char *path;
-    int fd;                  /* -1 when reading from memory or a mapping */
-    const uint8_t *mem;      /* the bytes, when in memory or mapped */
+    int fd;                  /* -1 when reading from memory */
+    const uint8_t *mem;      /* the bytes, when in memory or mapped (atomic) */
     size_t mapped;           /* bytes to unmap at close (0: mem is not ours) */
+    int reads;               /* reads begun on the handle (atomic) */
     int64_t size;
     int skip_checksums;
     int64_t footer_offset, footer_bytes;
@@ -26,6 +27,10 @@ int st_read_at(const sk_store *s, void *buf, size_t n, int64_t offset, sk_error 
  * mapped (no copy), else read into buf (n bytes) and buf. NULL on failure. */
 const uint8_t *st_bytes_at(const sk_store *s, uint8_t *buf, size_t n, int64_t offset,
                            sk_error *err);
+
+/* Note a read (or stream) of the handle beginning: from the second on,
+ * the file is read through a mapping. Safe with reads on other threads. */
+void st_read_begins(sk_store *s);
 
 /* The stored table called name, or NULL with SK_ERR_ARG listing the tables. */
 const st_table *st_find_table(const sk_store *s, const char *name, sk_error *err);
