@@ -304,6 +304,17 @@ static void collect_free(collect *c)
     }
 }
 
+/* Start a run of the stream: ordered or not, no call seen yet, a table
+ * of `total` rows expected (0: not checked). */
+static void collect_start(collect *c, sk_consumer *cons, int ordered, int64_t total)
+{
+    c->ordered = cons->ordered = ordered;
+    c->out_of_turn = 0;
+    c->last_index = -1;
+    c->next_row = 0;
+    c->total = total;
+}
+
 static void same_stats(const sk_table_stats *a, const sk_table_stats *b, const char *what)
 {
     CHECK_EQ_INT(a->rows, b->rows);
@@ -381,11 +392,7 @@ static void check_stream(void *src, stream_fn fn, const sk_table *whole, const c
         int threads = 1 + run % 2;
         c.whole = whole;
         c.mismatches = 0;
-        c.ordered = cons.ordered = run >= 2;
-        c.out_of_turn = 0;
-        c.last_index = -1;
-        c.next_row = 0;
-        c.total = sk_table_nrows(whole);
+        collect_start(&c, &cons, run >= 2, sk_table_nrows(whole));
         opt.threads = threads;
         progress_seen prog = {0, 0};
         opt.progress = (sk_progress){note_progress, &prog};
@@ -491,11 +498,7 @@ static void test_errors(const char *dir)
     for (int run = 0; run < 4; run++) {
         sk_read_options opt = {.threads = 1 + run % 2};
         /* An ordered consumer gets no batch after the refused one. */
-        c.ordered = cons.ordered = run >= 2;
-        c.out_of_turn = 0;
-        c.last_index = -1;
-        c.next_row = 0;
-        c.total = 0;
+        collect_start(&c, &cons, run >= 2, 0);
         sk_error_clear(&err);
         CHECK(sk_ramses_stream(r, "hydro", NULL, &opt, &cons, NULL, &err) == SK_ERR_ARG);
         CHECK_CONTAINS(err.message, "refused batch 3");
@@ -522,11 +525,7 @@ static void test_errors(const char *dir)
     for (int run = 0; run < 4; run++) {
         CHECK_OK(sk_ramses_open(&r, name, &err), &err);
         sk_read_options opt = {.threads = 1 + run % 2};
-        c.ordered = cons.ordered = run >= 2;
-        c.out_of_turn = 0;
-        c.last_index = -1;
-        c.next_row = 0;
-        c.total = 0;
+        collect_start(&c, &cons, run >= 2, 0);
         CHECK(sk_ramses_stream(r, "hydro", NULL, &opt, &cons, NULL, &err) != SK_OK);
         CHECK_CONTAINS(err.message, "out00002");
         /* Ordered: file 1 (out00002) failed, so only file 0 was handed over. */
