@@ -55,7 +55,6 @@ static int fill_file(rs_read_ctx *ctx, const rs_file_reader *fr, rs_kind kind, i
     int rc = batch_make(ctx, fr, kind, b, c->max, err);
     if (rc != SK_OK)
         return rc;
-    tb_set_nrows(b->t, c->max);
     /* Walked even when empty: the walk checks the component's file. */
     rc = fr->walk_file(ctx, fr->plan, ctx->cpus[k], b->out, &row, scratch, bytes, err);
     tb_set_nrows(b->t, rc == SK_OK ? row : 0);
