@@ -3,7 +3,9 @@
 small .snapkit files (under the fuzzer's 64 kB input limit) with every
 table kind, codec and encoding: cells with refined cells (LZ4, and raw),
 particles, atoms with a category column, and the hydro cells of the
-shipped example cut to a small box. Run after `make build`, from anywhere."""
+shipped example cut to a small box; the tables without refined cells carry
+format 1.1's statistics. leaves_format_1_0.snapkit, kept from before 1.1,
+is a 1.0 file (no statistics field) and is not rewritten here. Run after `make build`, from anywhere."""
 import os
 import sys
 

@@ -33,6 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "snapkit/colstats.h"
 #include "snapkit/error.h"
 #include "snapkit/progress.h"
 #include "snapkit/read.h"
@@ -46,7 +47,7 @@ extern "C" {
 /* Format version this library writes; it reads every file whose major
  * version is at most SK_STORE_VERSION_MAJOR (see docs/format.md). */
 #define SK_STORE_VERSION_MAJOR 1
-#define SK_STORE_VERSION_MINOR 0
+#define SK_STORE_VERSION_MINOR 1
 
 /* Default rows per chunk: rows / 1024 rounded down to a power of two,
  * within these bounds (about a thousand chunks for tables of 1 to 67
@@ -200,6 +201,15 @@ SK_API int sk_store_describe(const sk_store *s, const char *table, sk_table **ou
 SK_API int sk_store_read(sk_store *s, const char *table, const sk_selection *sel,
                          const sk_read_options *opt, sk_table **out, sk_read_stats *stats,
                          sk_error *err);
+
+/* The column statistics stored with `table` (files of format 1.1 and
+ * later): those sk_table_stats_compute gives for a plain read of the whole
+ * table, bit for bit, without reading a chunk. SK_ERR_EMPTY when the file
+ * stores none for it (format 1.0; a table with refined cells). Column
+ * names are the store's: valid while s is open. Free with
+ * sk_table_stats_free. */
+SK_API int sk_store_stored_stats(const sk_store *s, const char *table, sk_table_stats *out,
+                                 sk_error *err);
 
 /* How many chunks of `table` a selection would read (of `*total`). */
 SK_API int64_t sk_store_chunks_for(const sk_store *s, const char *table, const sk_selection *sel,

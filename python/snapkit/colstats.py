@@ -23,6 +23,26 @@ class _TableStats(ctypes.Structure):
 
 declare("sk_table_stats_compute", ctypes.c_int, P, ctypes.c_int, ctypes.POINTER(_TableStats), ERR)
 declare("sk_table_stats_free", None, ctypes.POINTER(_TableStats))
+declare("sk_store_stored_stats", ctypes.c_int, P, ctypes.c_char_p, ctypes.POINTER(_TableStats),
+        ERR)
+SK_ERR_EMPTY = 8  # snapkit/error.h: sk_status
+
+
+def _as_dict(s):
+    out = {"rows": s.rows, "columns": {}}
+    if s.is_cells:
+        out["levels"] = {str(lev): s.levels[lev] for lev in range(64) if s.levels[lev]}
+    for i in range(s.ncols):
+        c = s.cols[i]
+        if c.is_cell_index:
+            continue
+        d = {k: getattr(c, k) for k in ("min", "max", "sum", "abs_sum")}
+        if s.is_cells:
+            d["volume_sum"] = c.volume_sum
+            d["abs_volume_sum"] = c.abs_volume_sum
+        out["columns"][c.name.decode()] = {k: (None if isinstance(v, float) and math.isnan(v)
+                                               else v) for k, v in d.items()}
+    return out
 
 
 def column_stats(table, threads=0):
@@ -34,19 +54,22 @@ def column_stats(table, threads=0):
     check(lib.sk_table_stats_compute(table.handle, int(threads), ctypes.byref(s),
                                      ctypes.byref(err)), err)
     try:
-        out = {"rows": s.rows, "columns": {}}
-        if s.is_cells:
-            out["levels"] = {str(lev): s.levels[lev] for lev in range(64) if s.levels[lev]}
-        for i in range(s.ncols):
-            c = s.cols[i]
-            if c.is_cell_index:
-                continue
-            d = {k: getattr(c, k) for k in ("min", "max", "sum", "abs_sum")}
-            if s.is_cells:
-                d["volume_sum"] = c.volume_sum
-                d["abs_volume_sum"] = c.abs_volume_sum
-            out["columns"][c.name.decode()] = {k: (None if isinstance(v, float) and math.isnan(v)
-                                                   else v) for k, v in d.items()}
-        return out
+        return _as_dict(s)
+    finally:
+        lib.sk_table_stats_free(ctypes.byref(s))
+
+
+def stored_stats(store_handle, name):
+    """The statistics a .snapkit file stores for table `name` (format 1.1),
+    as column_stats gives them for the whole table, or None when it stores
+    none (format 1.0, refined cells)."""
+    s, err = _TableStats(), ErrorStruct()
+    rc = lib.sk_store_stored_stats(store_handle, name.encode(), ctypes.byref(s),
+                                   ctypes.byref(err))
+    if rc == SK_ERR_EMPTY:
+        return None
+    check(rc, err)
+    try:
+        return _as_dict(s)
     finally:
         lib.sk_table_stats_free(ctypes.byref(s))

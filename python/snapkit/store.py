@@ -16,6 +16,7 @@ import json
 import os
 
 from ._lib import ERR, P, ErrorStruct, Progress, check, declare, lib, mirrors
+from .colstats import column_stats, stored_stats
 from .ramses import _SEL, Output, _Json, _ReadOptions, _ReadStats, use_comm
 from .ramses import open as _open_output
 from .table import Table
@@ -166,6 +167,15 @@ class File(Output):
                           self._selection(lmax, xrange, yrange, zrange, center, unit, vars,
                                           family),
                           threads, with_refined)
+
+    def stats(self, component, threads=0):
+        """snapkit.column_stats of the whole table `component`: the
+        statistics the file stores (format 1.1; no chunk read), else
+        computed from a read of the table."""
+        if self._h is None:
+            raise ValueError("snapkit: the file is closed")
+        stored = stored_stats(self._h, component)
+        return stored if stored is not None else column_stats(self.read(component), threads)
 
     def verify(self, output=None, threads=0):
         """Check every checksum; with `output` (the RAMSES folder) also that

@@ -11,23 +11,28 @@
 
 #include "cli.h"
 #include "cli_mpi.h"
+#include "store_cli.h"
 
 static const char k_help[] =
     "usage: snapkit stats SOURCE [--component NAME] [selection]\n"
-    "                     [--threads N] [--json]\n\n"
+    "                     [--threads N] [--recompute] [--json]\n\n"
     "Read one component of SOURCE (a RAMSES output folder or a .snapkit file) and print,\n"
     "per column, the "
     "minimum, maximum, sum and (cells) volume-weighted sum, in code units as stored;\n"
     "rows per level for cells; the files opened, the wall time, the size of the rows\n"
     "read and the bytes snapkit allocated. The rows are streamed (one CPU file or chunk\n"
     "per thread at a time), never held whole; sums are exact, rounded once, so they do\n"
-    "not depend on the thread count or on the source's row order.\n\n"
+    "not depend on the thread count or on the source's row order. A .snapkit file\n"
+    "(format 1.1) stores the statistics of each table: without a selection they are\n"
+    "printed from the file's footer, no chunk read (the same bits).\n\n"
     "  --component C         hydro (default), gravity, particles, rt, clump_field, sinks\n"
     "                        or clumps (catalogues: no levels, no volume sums)\n"
     "%s"
     "  --threads N           use at most N threads (default: the job's budget)\n"
+    "  --recompute           read the rows even when the file stores the statistics\n"
     "  --json                one JSON object: component, rows, levels, columns{min, max,\n"
-    "                        sum, volume_sum}, files_opened, seconds, result_bytes,\n"
+    "                        sum, volume_sum}, files_opened (chunks_read), stored\n"
+    "                        (statistics from the footer), seconds, result_bytes,\n"
     "                        bytes_allocated\n";
 
 static void json_number(sk_json *j, const char *key, double v)
@@ -40,7 +45,7 @@ static void json_number(sk_json *j, const char *key, double v)
 }
 
 static void print_json(const char *component, const cli_source_read *res,
-                       const sk_table_stats *s)
+                       const sk_table_stats *s, int stored)
 {
     sk_json j;
     sk_json_init(&j, 0);
@@ -75,6 +80,8 @@ static void print_json(const char *component, const cli_source_read *res,
     }
     sk_json_object_end(&j);
     sk_json_kv_int(&j, res->chunks ? "chunks_read" : "files_opened", res->stats.files_opened);
+    sk_json_key(&j, "stored");
+    sk_json_bool(&j, stored);
     sk_json_kv_double(&j, "seconds", res->stats.seconds);
     sk_json_kv_int(&j, "result_bytes", res->result_bytes);
     sk_json_kv_int(&j, "bytes_allocated", res->stats.bytes_allocated);
@@ -91,7 +98,7 @@ static const char *shortest(double v, char *buf)
     return buf;
 }
 
-static void print_text(const char *component, const cli_source_read *res,
+static void print_read(const char *component, const cli_source_read *res,
                        const sk_table_stats *s)
 {
     char b1[32], b2[32], b3[32], b4[32];
@@ -108,6 +115,17 @@ static void print_text(const char *component, const cli_source_read *res,
            cli_bytes((double)result, b3, sizeof b3),
            cli_bytes((double)res->stats.bytes_allocated, b4, sizeof b4),
            result ? (double)res->stats.bytes_allocated / (double)result : 0.0);
+}
+
+static void print_text(const char *component, const cli_source_read *res,
+                       const sk_table_stats *s, int stored)
+{
+    if (stored)
+        printf("%s: %lld rows; statistics stored in the file, 0 of %d chunks read, in %.3f s\n"
+               "(--recompute reads the chunks)\n",
+               component, (long long)s->rows, res->files_total, res->stats.seconds);
+    else
+        print_read(component, res, s);
     if (s->is_cells) {
         printf("\nlevel        rows\n");
         for (int l = 0; l <= SK_STATS_MAX_LEVEL; l++)
@@ -184,10 +202,38 @@ static void stats_free(stats_stream *st)
     sk_stats_acc_free(st->all);
 }
 
+/* No region, level cap, variables or families: the whole table. */
+static int whole_selection(const cli_selection *cs)
+{
+    for (int a = 0; a < 3; a++)
+        if (cs->region.has_range[a])
+            return 0;
+    return cs->lmax == 0 && !cs->vars[0] && !cs->families[0];
+}
+
+/* Print the statistics a .snapkit file stores for the component;
+ * SK_ERR_EMPTY when it stores none (the caller reads the rows). */
+static int print_stored(const char *source, const char *component, int json, sk_error *err)
+{
+    sk_store *keep = NULL;
+    sk_table_stats s;
+    cli_source_read res;
+    int rc = cli_store_stored_stats(source, component, &keep, &s, &res, err);
+    if (rc != SK_OK)
+        return rc;
+    if (json)
+        print_json(component, &res, &s, 1);
+    else
+        print_text(component, &res, &s, 1);
+    sk_table_stats_free(&s);
+    sk_store_close(keep);
+    return SK_OK;
+}
+
 int cmd_stats(int argc, char **argv)
 {
     const char *source = NULL, *component = "hydro";
-    int json = 0;
+    int json = 0, recompute = 0;
     long long threads = 0;
     cli_selection cs;
     cli_selection_init(&cs);
@@ -202,6 +248,8 @@ int cmd_stats(int argc, char **argv)
             return CLI_OK;
         } else if (cli_is(argv[i], "--json")) {
             json = 1;
+        } else if (cli_is(argv[i], "--recompute")) {
+            recompute = 1;
         } else if (cli_is(argv[i], "--component")) {
             if (!(component = cli_value(argc, argv, &i)))
                 return CLI_USAGE;
@@ -220,6 +268,13 @@ int cmd_stats(int argc, char **argv)
         return cli_usage("stats", "missing SOURCE");
     sk_error err;
     sk_error_clear(&err);
+    if (!recompute && whole_selection(&cs) && cli_mpi_world()->size == 1 &&
+        sk_store_is_file(source)) {
+        int rc = print_stored(source, component, json, &err);
+        if (rc != SK_ERR_EMPTY)
+            return rc == SK_OK ? CLI_OK : cli_error(&err);
+        sk_error_clear(&err);
+    }
     stats_stream st = {0};
     sk_consumer consumer = {.ctx = &st, .begin = stats_begin, .batch = stats_batch};
     cli_source_read res;
@@ -239,9 +294,9 @@ int cmd_stats(int argc, char **argv)
                     : sk_fail(&err, SK_ERR_ARG, NULL, -1, "no rows were streamed");
         if (rc == SK_OK) {
             if (json)
-                print_json(component, &res, &s);
+                print_json(component, &res, &s, 0);
             else
-                print_text(component, &res, &s);
+                print_text(component, &res, &s, 0);
             sk_table_stats_free(&s);
         }
     }

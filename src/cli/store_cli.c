@@ -70,6 +70,32 @@ int cli_store_read(const char *path, const char *component, const cli_selection 
     return rc;
 }
 
+int cli_store_stored_stats(const char *path, const char *component, sk_store **keep,
+                           sk_table_stats *out, cli_source_read *res, sk_error *err)
+{
+    memset(res, 0, sizeof *res);
+    *keep = NULL;
+    double t0 = cli_now();
+    sk_store *s;
+    int rc = sk_store_open(&s, path, NULL, err);
+    if (rc != SK_OK)
+        return rc;
+    rc = sk_store_stored_stats(s, component, out, err);
+    int64_t total = 0;
+    if (rc == SK_OK)
+        sk_store_chunks_for(s, component, NULL, NULL, &total, err);
+    if (rc != SK_OK) {
+        sk_store_close(s);
+        return rc;
+    }
+    res->chunks = 1;
+    res->ranks = 1;
+    res->files_total = (int)total;
+    res->stats.seconds = cli_now() - t0;
+    *keep = s;
+    return SK_OK;
+}
+
 static void print_tables(const sk_store *s)
 {
     sk_store_file_info fi;

@@ -32,6 +32,7 @@ typedef struct cv_segment {
     int bits;
     int64_t chunk_rows, row0; /* row0: the piece's first row in the table */
     uint8_t kind;             /* its chunks' ST_KIND_ROWS or ST_KIND_REFINED */
+    int stats;                /* keep the table's statistics (no refined cells) */
 } cv_segment;
 
 /* Collective: every rank passes its rows of the piece (t); the chunks are

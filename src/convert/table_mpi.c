@@ -325,8 +325,8 @@ static int gather_index(const st_table *mine, int64_t count, const shares *s, st
  * offset, and fill the index of `mine` with file offsets and first rows
  * (u's first row being table row row0). */
 static int encode_write(const sk_table *u, const st_order *lo, int64_t row0, const shares *s,
-                        const sk_store_write_options *wo, cv_mpi_file *f, st_table *mine,
-                        sk_error *err)
+                        const sk_store_write_options *wo, int stats, cv_mpi_file *f,
+                        st_table *mine, sk_error *err)
 {
     st_geometry g;
     st_geometry_detect(u, &g);
@@ -335,12 +335,15 @@ static int encode_write(const sk_table *u, const st_order *lo, int64_t row0, con
     mine->cc = sk_calloc((size_t)lo->nchunks * (size_t)mine->ncols + 1, sizeof *mine->cc);
     int rc = mine->chunks && mine->cc ? SK_OK
                                        : sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
+    if (rc == SK_OK && stats)
+        rc = sk_stats_acc_new(u, &mine->acc, err);
     uint8_t *bytes = NULL;
     int64_t nbytes = 0;
     sk_thread_budget budget;
     if (rc == SK_OK)
-        rc = st_encode_to_memory(u, &g, lo, mine, wo->compress, sk_thread_budget_get(wo->threads,
-                                 &budget), s->chunk_rows, &bytes, &nbytes, err);
+        rc = st_encode_to_memory(u, &g, lo, mine, row0, wo->compress,
+                                 sk_thread_budget_get(wo->threads, &budget), s->chunk_rows,
+                                 &bytes, &nbytes, err);
     rc = sk_mpi_agree(rc, err);
     int64_t before = 0, total = nbytes;
     if (rc == SK_OK) {
@@ -349,11 +352,9 @@ static int encode_write(const sk_table *u, const st_order *lo, int64_t row0, con
             before = 0; /* MPI_Exscan leaves rank 0's undefined */
         MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
         int64_t base = f->pos + before;
-        for (int64_t ci = 0; ci < lo->nchunks; ci++) {
-            mine->chunks[ci].row0 += row0;
+        for (int64_t ci = 0; ci < lo->nchunks; ci++)
             for (int j = 0; j < mine->ncols; j++)
                 st_cc_at(mine, ci, j)->offset += base;
-        }
         rc = sk_mpi_agree(write_at(f->fh, base, bytes, nbytes, err), err);
         f->pos += total;
     }
@@ -432,9 +433,18 @@ int cv_mpi_write_segment(cv_mpi_file *f, const char *name, const sk_table *t,
     st_table mine;
     memset(&mine, 0, sizeof mine);
     if (rc == SK_OK)
-        rc = encode_write(u, &lo, sg->row0 + c0 * sg->chunk_rows, &s, wo, f, &mine, err);
+        rc = encode_write(u, &lo, sg->row0 + c0 * sg->chunk_rows, &s, wo, sg->stats, f, &mine,
+                          err);
     if (rc == SK_OK)
         rc = gather_index(&mine, lo.nchunks, &s, whole, err);
+    rc = sk_mpi_agree(rc, err);
+    /* Every rank's statistics merged into rank 0's, for the footer. */
+    if (rc == SK_OK && sg->stats)
+        rc = sk_mpi_stats_reduce(&mine.acc, err);
+    if (rc == SK_OK && whole && sg->stats) {
+        whole->acc = mine.acc;
+        mine.acc = NULL;
+    }
     st_table_clear(&mine);
     st_order_free(&lo);
     st_order_free(&o);
@@ -462,7 +472,7 @@ int cv_mpi_write_table(cv_mpi_file *f, const char *name, const sk_table *t,
     st_geometry plan = g;
     plan.refined = -1;
     cv_segment sg = {.plan = &plan, .bits = bits, .chunk_rows = st_rows_per_chunk(wo, total),
-                  .row0 = 0, .kind = ST_KIND_ROWS};
+                  .row0 = 0, .kind = ST_KIND_ROWS, .stats = g.refined < 0};
     if (rc == SK_OK)
         rc = g.refined >= 0 ? cv_mpi_write_refined(f, name, t, &g, &sg, wo, whole, err)
                             : cv_mpi_write_segment(f, name, t, &sg, wo, whole, err);

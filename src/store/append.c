@@ -105,7 +105,9 @@ int st_append_begin(sk_store_writer *w, const char *name, const sk_table *schema
     a->table = w->footer.ntables - 1;
     a->schema = st->schema;
     st->geometry = a->g.kind;
-    rc = grow_iota(a, a->chunk_rows, err);
+    rc = st_stats_begin(st, err);
+    if (rc == SK_OK)
+        rc = grow_iota(a, a->chunk_rows, err);
     if (rc != SK_OK) {
         st_append_discard(a, NULL);
         return rc;

@@ -333,6 +333,80 @@ static int get_chunks(cursor *c, st_table *t, int64_t data_end)
     return SK_OK;
 }
 
+/* Rows of the table's leaf chunks (kind 0): what its statistics cover. */
+static int64_t leaf_rows(const st_table *t)
+{
+    int64_t rows = 0;
+    for (int64_t ci = 0; ci < t->nchunks; ci++)
+        if (t->chunks[ci].kind == ST_KIND_ROWS)
+            rows += t->chunks[ci].nrows;
+    return rows;
+}
+
+/* The per-column f64s of one statistics entry. */
+static void get_column_stats(cursor *c, sk_column_stats *cs)
+{
+    double *v[6] = {&cs->min, &cs->max, &cs->sum, &cs->abs_sum, &cs->volume_sum,
+                    &cs->abs_volume_sum};
+    for (int k = 0; k < 6; k++)
+        *v[k] = st_bits_f64(get_u64(c, "column statistics"));
+}
+
+/* The statistics block of a 1.1 table record (section 4), checked against
+ * the chunks: its rows are the leaf rows, its levels add up to them. */
+static int get_stats(cursor *c, st_table *t)
+{
+    uint32_t size = get_u32(c, "statistics size");
+    if (c->failed || size == 0)
+        return c->failed ? c->code : SK_OK;
+    size_t end = c->pos + size;
+    if (size > c->end - c->pos)
+        return bad(c, SK_ERR_FORMAT, "table %s: statistics of %u bytes run past its record",
+                   t->name, size);
+    sk_table_stats *s = t->stats = sk_calloc(1, sizeof *s);
+    if (!s)
+        return bad(c, SK_ERR_NOMEM, "out of memory");
+    s->rows = (int64_t)get_u64(c, "statistics rows");
+    uint32_t flags = get_u32(c, "statistics flags");
+    uint32_t nlevels = get_u32(c, "statistics level count");
+    if (!c->failed &&
+        (s->rows != leaf_rows(t) || flags > 1 || nlevels > SK_STATS_MAX_LEVEL + 1 ||
+         (flags == 0 && nlevels > 0) ||
+         (uint64_t)size != ST_STATS_HEAD_BYTES + 8 * (uint64_t)nlevels +
+                               ST_STATS_COLUMN_BYTES * (uint64_t)t->ncols))
+        return bad(c, SK_ERR_FORMAT,
+                   "table %s: statistics of %u bytes for %lld rows and %u levels do not fit "
+                   "its %d columns and %lld rows",
+                   t->name, size, (long long)s->rows, nlevels, t->ncols,
+                   (long long)leaf_rows(t));
+    s->is_cells = (int)(flags & 1);
+    uint64_t level_rows = 0; /* each count at most the rows: the sum cannot wrap */
+    for (uint32_t l = 0; l < nlevels; l++) {
+        uint64_t n = get_u64(c, "statistics level rows");
+        s->levels[l] = (int64_t)n;
+        if (n > (uint64_t)s->rows)
+            return bad(c, SK_ERR_FORMAT, "table %s: statistics count %llu rows at level %u, "
+                       "more than the table's %lld", t->name, (unsigned long long)n, l,
+                       (long long)s->rows);
+        level_rows += n;
+    }
+    if (!c->failed && s->is_cells && level_rows != (uint64_t)s->rows)
+        return bad(c, SK_ERR_FORMAT, "table %s: statistics count %lld rows by level, not %lld",
+                   t->name, (long long)level_rows, (long long)s->rows);
+    s->cols = sk_calloc((size_t)t->ncols + 1, sizeof *s->cols);
+    if (!s->cols)
+        return bad(c, SK_ERR_NOMEM, "out of memory");
+    s->ncols = t->ncols;
+    for (int j = 0; j < t->ncols && !c->failed; j++) {
+        s->cols[j].name = sk_table_col(t->schema, j)->name;
+        s->cols[j].is_cell_index = (int)(get_u32(c, "column statistics flags") & 1);
+        get_u32(c, "column statistics");
+        get_column_stats(c, &s->cols[j]);
+    }
+    c->pos = end;
+    return c->failed ? c->code : SK_OK;
+}
+
 static int get_table(cursor *c, st_footer *f, int64_t data_end)
 {
     size_t start = c->pos;
@@ -372,6 +446,8 @@ static int get_table(cursor *c, st_footer *f, int64_t data_end)
         rc = check_geometry(c, t);
     if (rc == SK_OK)
         rc = get_chunks(c, t, data_end);
+    if (rc == SK_OK && f->minor >= 1)
+        rc = get_stats(c, t);
     if (rc != SK_OK)
         return rc;
     c->pos = c->end; /* skip fields of newer minor versions */

@@ -11,6 +11,10 @@ void st_table_clear(st_table *t)
     sk_table_free(t->schema);
     sk_free(t->chunks);
     sk_free(t->cc);
+    sk_stats_acc_free(t->acc);
+    if (t->stats)
+        sk_table_stats_free(t->stats);
+    sk_free(t->stats);
     memset(t, 0, sizeof *t);
 }
 
@@ -121,6 +125,54 @@ static void put_chunk(outbuf *b, const st_table *t, int64_t c)
     }
 }
 
+/* The statistics block (format 1.1): a u32 size, then the rows, whether
+ * levels and volume sums were kept, the rows per level and, per column,
+ * flags and six f64. Size 0 when the table has none. */
+static void put_stats(outbuf *b, const sk_table_stats *s, int ncols)
+{
+    if (!s || s->ncols != ncols) {
+        put_u32(b, 0);
+        return;
+    }
+    uint32_t nlevels = 0;
+    for (int l = 0; s->is_cells && l <= SK_STATS_MAX_LEVEL; l++)
+        if (s->levels[l])
+            nlevels = (uint32_t)l + 1;
+    put_u32(b, (uint32_t)(ST_STATS_HEAD_BYTES + 8 * nlevels +
+                          ST_STATS_COLUMN_BYTES * (uint32_t)ncols));
+    put_u64(b, (uint64_t)s->rows);
+    put_u32(b, s->is_cells ? 1u : 0u);
+    put_u32(b, nlevels);
+    for (uint32_t l = 0; l < nlevels; l++)
+        put_u64(b, (uint64_t)s->levels[l]);
+    for (int j = 0; j < ncols; j++) {
+        const sk_column_stats *c = &s->cols[j];
+        put_u32(b, c->is_cell_index ? 1u : 0u);
+        put_u32(b, 0);
+        const double v[6] = {c->min, c->max, c->sum, c->abs_sum, c->volume_sum,
+                             c->abs_volume_sum};
+        for (int k = 0; k < 6; k++)
+            put_u64(b, st_f64_bits(v[k]));
+    }
+}
+
+/* The writer's statistics of t: the result of its accumulator, or what a
+ * reader decoded (a footer written again). */
+static void put_table_stats(outbuf *b, const st_table *t)
+{
+    if (!t->acc) {
+        put_stats(b, t->stats, t->ncols);
+        return;
+    }
+    sk_table_stats s;
+    if (sk_stats_acc_result(t->acc, &s, NULL) != SK_OK) {
+        b->failed = 1;
+        return;
+    }
+    put_stats(b, &s, t->ncols);
+    sk_table_stats_free(&s);
+}
+
 static void put_table(outbuf *b, const st_table *t)
 {
     size_t start = b->len;
@@ -148,6 +200,7 @@ static void put_table(outbuf *b, const st_table *t)
     put_u64(b, (uint64_t)t->nchunks);
     for (int64_t c = 0; c < t->nchunks; c++)
         put_chunk(b, t, c);
+    put_table_stats(b, t);
     if (!b->failed)
         st_put_u64(b->p + start, (uint64_t)(b->len - start));
 }

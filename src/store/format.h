@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "snapkit/colstats.h"
 #include "snapkit/error.h"
 #include "snapkit/table.h"
 
@@ -17,6 +18,8 @@
 #define ST_TAIL_BYTES 40
 #define ST_CHUNK_HEADER_BYTES 64     /* v1.0 sizes; the footer records them */
 #define ST_CHUNK_COLUMN_BYTES 48
+#define ST_STATS_HEAD_BYTES 16       /* v1.1 statistics block: rows, flags, level count */
+#define ST_STATS_COLUMN_BYTES 56     /* flags, 7 reserved, 6 f64 */
 #define ST_MAX_CHUNK_ROWS (1 << 24)  /* a format limit: readers may refuse more */
 #define ST_MAX_LEVEL 63
 
@@ -55,6 +58,11 @@ typedef struct st_table {
     int64_t nchunks;
     st_chunk *chunks;
     st_cc *cc;                 /* nchunks x ncols, chunk-major */
+    /* The table's column statistics (format 1.1, docs/format.md section
+     * 4): the writer feeds `acc` chunk by chunk and stores its result; the
+     * reader decodes them into `stats` (NULL: none stored). */
+    sk_stats_acc *acc;
+    sk_table_stats *stats;
 } st_table;
 
 typedef struct st_footer {

@@ -303,6 +303,27 @@ const char *sk_store_meta_value(const sk_store *s, int i)
     return sk_table_meta_value(s->footer.meta, i);
 }
 
+int sk_store_stored_stats(const sk_store *s, const char *name, sk_table_stats *out,
+                          sk_error *err)
+{
+    memset(out, 0, sizeof *out);
+    const st_table *t = st_find_table(s, name, err);
+    if (!t)
+        return SK_ERR_ARG;
+    if (!t->stats)
+        return sk_fail(err, SK_ERR_EMPTY, s->path, -1,
+                       "table %s: the file stores no statistics (format %d.%d)", name,
+                       s->footer.major, s->footer.minor);
+    *out = *t->stats;
+    out->cols = sk_malloc(((size_t)t->stats->ncols + 1) * sizeof *out->cols);
+    if (!out->cols) {
+        memset(out, 0, sizeof *out);
+        return sk_fail(err, SK_ERR_NOMEM, s->path, -1, "out of memory");
+    }
+    memcpy(out->cols, t->stats->cols, (size_t)t->stats->ncols * sizeof *out->cols);
+    return SK_OK;
+}
+
 int sk_store_describe(const sk_store *s, const char *name, sk_table **out, sk_error *err)
 {
     *out = NULL;

@@ -1,19 +1,23 @@
 /* Full check of a file: every chunk-column's checksum, that it decodes to
  * its size, and that the footer's statistics (min/max, bounding box, level
- * range) describe the decoded values. */
+ * range, and a table's stored column statistics) describe the decoded
+ * values. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "core/table_rows.h"
 #include "snapkit/memory.h"
 #include "snapkit/threads.h"
 #include "store/codec.h"
 #include "store/order.h"
 #include "store/reader.h"
+#include "store/writer_internal.h"
 
 typedef struct checker {
     uint8_t *stored, *scratch;
-    uint8_t *values;          /* ncols decoded columns of one chunk */
+    sk_table *rows;           /* the decoded columns of one chunk */
+    sk_stats_acc *acc;        /* the thread's statistics of leaf chunks */
     sk_error err;
 } checker;
 
@@ -23,8 +27,8 @@ static double float_at(sk_dtype type, const void *v, int64_t i)
 }
 
 /* Recompute the chunk's box and levels from its decoded columns. */
-static int check_extent(const sk_store *s, const st_table *t, int64_t ci, uint8_t *values,
-                        size_t stride, sk_error *err)
+static int check_extent(const sk_store *s, const st_table *t, int64_t ci, const sk_table *rows,
+                        sk_error *err)
 {
     const st_chunk *ch = &t->chunks[ci];
     if (t->geometry == SK_STORE_ROWS)
@@ -42,8 +46,7 @@ static int check_extent(const sk_store *s, const st_table *t, int64_t ci, uint8_
         if (t->geometry == SK_STORE_CELLS) {
             const int32_t *c[4] = {NULL, NULL, NULL, NULL};
             for (int k = 0; k <= dims; k++)
-                c[k] = (const int32_t *)(values +
-                                         stride * (size_t)sk_table_index(t->schema, cells[k]));
+                c[k] = sk_table_col(rows, sk_table_index(t->schema, cells[k]))->data;
             int32_t l = c[0][i];
             if (l < 0 || l > 31)
                 break; /* reported by the level check below */
@@ -54,7 +57,7 @@ static int check_extent(const sk_store *s, const st_table *t, int64_t ci, uint8_
         } else {
             for (int a = 0; a < 3; a++) {
                 int j = pos[a];
-                x[a] = float_at(sk_table_col(t->schema, j)->type, values + stride * (size_t)j, i) /
+                x[a] = float_at(sk_table_col(rows, j)->type, sk_table_col(rows, j)->data, i) /
                        boxlen;
             }
         }
@@ -81,11 +84,11 @@ static int check_extent(const sk_store *s, const st_table *t, int64_t ci, uint8_
 static int check_chunk(const sk_store *s, const st_table *t, int64_t ci, checker *c)
 {
     const st_chunk *ch = &t->chunks[ci];
-    size_t stride = (size_t)ch->nrows * 8;
+    tb_set_nrows(c->rows, ch->nrows);
     for (int j = 0; j < t->ncols; j++) {
         const st_cc *cc = st_cc_at(t, ci, j);
         const sk_column *col = sk_table_col(t->schema, j);
-        uint8_t *dst = c->values + stride * (size_t)j;
+        void *dst = sk_table_col(c->rows, j)->data;
         const uint8_t *bytes = st_bytes_at(s, c->stored, (size_t)cc->stored, cc->offset, &c->err);
         int rc = bytes ? st_decode_cc(s, t, ci, j, bytes, dst, c->scratch, &c->err) : (int)c->err.code;
         if (rc != SK_OK)
@@ -99,7 +102,46 @@ static int check_chunk(const sk_store *s, const st_table *t, int64_t ci, checker
             return SK_ERR_FORMAT;
         }
     }
-    return check_extent(s, t, ci, c->values, stride, &c->err);
+    int rc = check_extent(s, t, ci, c->rows, &c->err);
+    if (rc == SK_OK && c->acc && ch->kind == ST_KIND_ROWS)
+        rc = sk_stats_acc_add(c->acc, c->rows, ch->row0, &c->err);
+    return rc;
+}
+
+static int same_bits(double a, double b)
+{
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* The stored statistics against those of the decoded rows, bit for bit. */
+static int check_stats(const sk_store *s, const st_table *t, const sk_stats_acc *acc,
+                       sk_error *err)
+{
+    sk_table_stats got;
+    int rc = sk_stats_acc_result(acc, &got, err);
+    if (rc != SK_OK)
+        return rc;
+    const sk_table_stats *want = t->stats;
+    const char *what = got.rows != want->rows || got.is_cells != want->is_cells ||
+                               memcmp(got.levels, want->levels, sizeof got.levels) ||
+                               got.ncols != want->ncols
+                           ? "rows"
+                           : NULL;
+    for (int j = 0; !what && j < got.ncols; j++) {
+        const sk_column_stats *a = &got.cols[j], *b = &want->cols[j];
+        if (!same_bits(a->min, b->min) || !same_bits(a->max, b->max) ||
+            !same_bits(a->sum, b->sum) || !same_bits(a->abs_sum, b->abs_sum) ||
+            !same_bits(a->volume_sum, b->volume_sum) ||
+            !same_bits(a->abs_volume_sum, b->abs_volume_sum) ||
+            a->is_cell_index != b->is_cell_index)
+            what = b->name;
+    }
+    sk_table_stats_free(&got);
+    if (!what)
+        return SK_OK;
+    return sk_fail(err, SK_ERR_FORMAT, s->path, s->footer_offset,
+                   "table %s: the stored statistics (%s) are not those of its rows", t->name,
+                   what);
 }
 
 static int64_t largest(const st_table *t, int64_t *stored)
@@ -123,15 +165,19 @@ static int verify_table(sk_store *s, const st_table *t, int threads, sk_progress
     sk_error first;
     sk_error_clear(&first);
     int failed = 0;
+    sk_stats_acc *all = NULL;
+    if (t->stats && sk_stats_acc_new(t->schema, &all, err) != SK_OK)
+        return err ? err->code : SK_ERR_NOMEM;
 #pragma omp parallel num_threads(threads)
     {
-        checker c;
+        checker c = {0};
         sk_error_clear(&c.err);
         c.stored = sk_malloc((size_t)max_stored + 64);
         c.scratch = sk_malloc((size_t)max_rows * 8 + 64);
-        c.values = sk_malloc((size_t)max_rows * 8 * (size_t)(t->ncols ? t->ncols : 1) + 64);
-        if (!c.stored || !c.scratch || !c.values)
+        if (!c.stored || !c.scratch)
             sk_fail(&c.err, SK_ERR_NOMEM, s->path, -1, "out of memory");
+        else if (st_table_like(t->schema, max_rows, &c.rows, &c.err) == SK_OK && all)
+            sk_stats_acc_new(t->schema, &c.acc, &c.err);
 #pragma omp for schedule(dynamic, 1)
         for (int64_t ci = 0; ci < t->nchunks; ci++) {
             int stop;
@@ -151,12 +197,20 @@ static int verify_table(sk_store *s, const st_table *t, int threads, sk_progress
             }
         }
 #pragma omp critical(st_verify_error)
-        if (c.err.code != SK_OK && (first.code == SK_OK || c.err.record < first.record))
-            first = c.err;
+        {
+            if (c.err.code == SK_OK && c.acc)
+                sk_stats_acc_merge(all, c.acc, &c.err);
+            if (c.err.code != SK_OK && (first.code == SK_OK || c.err.record < first.record))
+                first = c.err;
+        }
         sk_free(c.stored);
         sk_free(c.scratch);
-        sk_free(c.values);
+        sk_table_free(c.rows);
+        sk_stats_acc_free(c.acc);
     }
+    if (first.code == SK_OK && all && check_stats(s, t, all, &first) != SK_OK)
+        first.record = t->nchunks + 1;
+    sk_stats_acc_free(all);
     if (first.code != SK_OK) {
         if (err)
             *err = first;

@@ -6,7 +6,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <omp.h>
+
 #include "core/clock.h"
+#include "core/table_rows.h"
 #include "snapkit/atomicfile.h"
 #include "snapkit/memory.h"
 #include "snapkit/snapkit.h"
@@ -210,9 +213,18 @@ typedef struct batch {
     int64_t chunk0, row0; /* o's chunk 0 is st's chunk chunk0 and starts at file row row0 */
 } batch;
 
+/* One thread's buffers: the chunk's rows gathered column by column into
+ * a table (so that its statistics can be taken), the codec's scratch,
+ * and the thread's statistics of the chunks it encoded. */
+typedef struct worker {
+    sk_table *rows;
+    uint8_t *scratch;
+    sk_stats_acc *acc;
+} worker;
+
 /* Encode one chunk's columns into its slot of the batch buffer; offsets
  * are relative to the slot until the chunk is written. */
-static void encode_chunk(batch *b, int64_t ci, uint8_t *gathered, uint8_t *scratch)
+static int encode_chunk(batch *b, int64_t ci, worker *k, sk_error *err)
 {
     const int64_t *perm = b->o->perm + b->o->start[ci];
     int64_t n = b->o->start[ci + 1] - b->o->start[ci];
@@ -224,14 +236,39 @@ static void encode_chunk(batch *b, int64_t ci, uint8_t *gathered, uint8_t *scrat
     chunk_extent(b->t, b->g, perm, n, ch);
     uint8_t *out = b->out + (size_t)(ci - b->first) * b->chunk_cap;
     int64_t pos = 0;
+    tb_set_nrows(k->rows, n);
     for (int j = 0; j < b->st->ncols; j++) {
         const sk_column *c = sk_table_col(b->t, j);
         st_cc *cc = st_cc_at(b->st, b->chunk0 + ci, j);
+        void *gathered = sk_table_col(k->rows, j)->data;
         st_gather(c, perm, n, gathered);
-        st_encode(c->type, gathered, n, b->compress, scratch, out + pos, cc);
+        st_encode(c->type, gathered, n, b->compress, k->scratch, out + pos, cc);
         cc->offset = pos;
         pos += cc->stored;
     }
+    /* Leaf chunks only: the statistics are those of the rows a plain read
+     * returns. The first row orders equal extremes as a chunk number would. */
+    if (k->acc && ch->kind == ST_KIND_ROWS)
+        return sk_stats_acc_add(k->acc, k->rows, ch->row0, err);
+    return SK_OK;
+}
+
+static int worker_init(worker *k, const batch *b, int64_t chunk_rows, sk_error *err)
+{
+    memset(k, 0, sizeof *k);
+    k->scratch = sk_malloc((size_t)chunk_rows * 8);
+    int rc = k->scratch ? st_table_like(b->t, chunk_rows, &k->rows, err)
+                        : sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
+    if (rc == SK_OK && b->st->acc)
+        rc = sk_stats_acc_new(b->t, &k->acc, err);
+    return rc;
+}
+
+static void worker_free(worker *k)
+{
+    sk_table_free(k->rows);
+    sk_free(k->scratch);
+    sk_stats_acc_free(k->acc);
 }
 
 static int64_t chunk_bytes(const st_table *st, int64_t ci)
@@ -267,42 +304,75 @@ static int write_batch(const chunk_sink *sink, batch *b, sk_error *err)
     return SK_OK;
 }
 
+/* One worker per thread, made once for all batches; SK_OK or the first
+ * failure. */
+static int workers_init(worker *k, int threads, const batch *b, int64_t chunk_rows,
+                        sk_error *err)
+{
+    int rc = SK_OK;
+    for (int i = 0; i < threads && rc == SK_OK; i++)
+        rc = worker_init(&k[i], b, chunk_rows, err);
+    return rc;
+}
+
+/* The threads' statistics into the table's, then every worker freed. */
+static int workers_finish(worker *k, int threads, st_table *st, int rc, sk_error *err)
+{
+    for (int i = 0; i < threads; i++) {
+        if (rc == SK_OK && k[i].acc)
+            rc = sk_stats_acc_merge(st->acc, k[i].acc, err);
+        worker_free(&k[i]);
+    }
+    return rc;
+}
+
+/* Encode chunks first .. first + count - 1 of the batch on `threads`
+ * threads; the failure of the lowest chunk wins, whatever the schedule. */
+static int encode_batch(batch *b, worker *k, int threads, sk_error *err)
+{
+    sk_error first;
+    sk_error_clear(&first);
+    int64_t first_at = -1;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+    for (int64_t ci = b->first; ci < b->first + b->count; ci++) {
+        sk_error e;
+        sk_error_clear(&e);
+        if (encode_chunk(b, ci, &k[omp_get_thread_num()], &e) != SK_OK) {
+#pragma omp critical(st_encode_error)
+            if (first_at < 0 || ci < first_at) {
+                first = e;
+                first_at = ci;
+            }
+        }
+    }
+    if (first_at < 0)
+        return SK_OK;
+    if (err)
+        *err = first;
+    return first.code;
+}
+
 static int encode_all(const chunk_sink *sink, batch *b, int threads, int64_t chunk_rows,
                       sk_error *err)
 {
     int64_t nbatch = 4 * (int64_t)threads;
     b->out = sk_malloc((size_t)nbatch * b->chunk_cap);
-    if (!b->out)
-        return sk_fail(err, SK_ERR_NOMEM, sink->path, -1, "out of memory for %lld chunk buffers",
-                       (long long)nbatch);
-    int rc = SK_OK;
-    int failed = 0;
+    worker *k = sk_calloc((size_t)threads, sizeof *k);
+    int rc = b->out && k ? workers_init(k, threads, b, chunk_rows, err)
+                         : sk_fail(err, SK_ERR_NOMEM, sink->path, -1,
+                                   "out of memory for %lld chunk buffers", (long long)nbatch);
     for (b->first = 0; b->first < b->o->nchunks && rc == SK_OK; b->first += nbatch) {
         b->count = b->o->nchunks - b->first < nbatch ? b->o->nchunks - b->first : nbatch;
-#pragma omp parallel num_threads(threads)
-        {
-            uint8_t *gathered = sk_malloc((size_t)chunk_rows * 8);
-            uint8_t *scratch = sk_malloc((size_t)chunk_rows * 8);
-            if (!gathered || !scratch) {
-#pragma omp atomic write
-                failed = 1;
-            }
-#pragma omp for schedule(dynamic, 1)
-            for (int64_t ci = b->first; ci < b->first + b->count; ci++) {
-                if (gathered && scratch)
-                    encode_chunk(b, ci, gathered, scratch);
-            }
-            sk_free(gathered);
-            sk_free(scratch);
-        }
-        if (failed)
-            rc = sk_fail(err, SK_ERR_NOMEM, sink->path, -1, "out of memory encoding chunks");
+        rc = encode_batch(b, k, threads, err);
         int64_t end = 0;
         if (rc == SK_OK)
             rc = write_batch(sink, b, err);
         if (rc == SK_OK && sink->progress.fn && sink->fn(sink->ctx, NULL, 0, &end, err) == SK_OK)
             sink->progress.fn(sink->progress.ctx, b->first + b->count, b->o->nchunks, end);
     }
+    if (k)
+        rc = workers_finish(k, threads, b->st, rc, err);
+    sk_free(k);
     sk_free(b->out);
     return rc;
 }
@@ -340,14 +410,14 @@ static int to_memory(void *ctx, const void *data, size_t n, int64_t *at, sk_erro
 }
 
 int st_encode_to_memory(const sk_table *t, const st_geometry *g, const st_order *o,
-                        st_table *st, int compress, int threads, int64_t chunk_rows,
-                        uint8_t **bytes, int64_t *nbytes, sk_error *err)
+                        st_table *st, int64_t row0, int compress, int threads,
+                        int64_t chunk_rows, uint8_t **bytes, int64_t *nbytes, sk_error *err)
 {
     size_t cap = 0;
     for (int j = 0; j < st->ncols; j++)
         cap += st_encode_bound(sk_table_col(t, j)->type, chunk_rows);
     batch b = {.t = t, .g = g, .o = o, .st = st, .compress = compress != 0,
-               .chunk_cap = cap + 64};
+               .chunk_cap = cap + 64, .row0 = row0};
     mem_sink m = {0};
     chunk_sink sink = {to_memory, &m, NULL, {0}};
     int rc = encode_all(&sink, &b, threads < 1 ? 1 : threads, chunk_rows, err);
@@ -420,6 +490,13 @@ int st_add_table_entry(sk_store_writer *w, const char *name, const sk_table *t, 
     return SK_OK;
 }
 
+int st_stats_begin(st_table *st, sk_error *err)
+{
+    if (st->flags & ST_TABLE_HAS_REFINED)
+        return SK_OK;
+    return sk_stats_acc_new(st->schema, &st->acc, err);
+}
+
 int sk_store_writer_add(sk_store_writer *w, const char *name, const sk_table *t, sk_error *err)
 {
     char buf[32];
@@ -448,6 +525,8 @@ int sk_store_writer_add(sk_store_writer *w, const char *name, const sk_table *t,
         st->nchunks = o.nchunks;
         if (!st->chunks || !st->cc)
             rc = sk_fail(err, SK_ERR_NOMEM, w->path, -1, "out of memory for the chunk index");
+        if (rc == SK_OK)
+            rc = st_stats_begin(st, err);
     }
     if (rc == SK_OK)
         rc = st_encode_to_file(w, t, &g, &o, st, 0, 0, chunk_rows, 1, err);

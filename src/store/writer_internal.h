@@ -21,6 +21,10 @@ struct sk_store_writer {
     char *path;
 };
 
+/* Start st's statistics (st->acc, fed by the chunk encoders) from its
+ * schema, unless it stores refined cells: a plain read returns only its
+ * leaves, and the statistics are those of a plain read. */
+int st_stats_begin(st_table *st, sk_error *err);
 /* Rows per chunk of a table of nrows rows. */
 int64_t st_rows_per_chunk(const sk_store_write_options *opt, int64_t nrows);
 /* A 0-row copy of a table's columns, labels and metadata. */
@@ -76,9 +80,10 @@ int st_footer_init(st_footer *f);
 int st_footer_bytes(const st_footer *f, int64_t at, uint8_t **out, size_t *n, sk_error *err);
 /* Encode o's chunks of t into st->chunks and st->cc [0, o->nchunks) and
  * into one sk_malloc buffer, chunk after chunk; offsets are from the
- * buffer's start. */
+ * buffer's start, first rows from file row row0. st->acc, when set, gets
+ * the leaf chunks' statistics. */
 int st_encode_to_memory(const sk_table *t, const st_geometry *g, const st_order *o,
-                        st_table *st, int compress, int threads, int64_t chunk_rows,
-                        uint8_t **bytes, int64_t *nbytes, sk_error *err);
+                        st_table *st, int64_t row0, int compress, int threads,
+                        int64_t chunk_rows, uint8_t **bytes, int64_t *nbytes, sk_error *err);
 
 #endif

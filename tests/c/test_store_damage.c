@@ -117,8 +117,8 @@ static void test_damage(void)
     /* A newer major version in the tail. */
     copy_file(good, bad);
     int fd = open(bad, O_RDWR);
-    uint8_t two[2] = {2, 0};
-    CHECK(pwrite(fd, two, 2, size - 16) == 2);
+    uint8_t two[4] = {2, 0, 0, 0}; /* major 2, minor 0 */
+    CHECK(pwrite(fd, two, 4, size - 16) == 4);
     close(fd);
     CHECK_EQ_INT(read_all(bad, &e), SK_ERR_VERSION);
     CHECK_CONTAINS(e.message, "format version 2.0 is newer than this snapkit reads (1.x)");

@@ -45,7 +45,8 @@ $py - "$tmp/p.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert set(d) == {"component", "rows", "columns", "files_opened", "seconds", "result_bytes",
-                  "bytes_allocated", "ranks"}, set(d)
+                  "bytes_allocated", "ranks", "stored"}, set(d)
+assert d["stored"] is False  # a RAMSES output stores no statistics
 assert d["ranks"] == 1  # one process: no launcher, no MPI
 assert d["rows"] == 3335 and d["columns"]["family"]["max"] == 2
 assert set(d["columns"]["mass"]) == {"min", "max", "sum"}

@@ -56,7 +56,7 @@ printf '\x55' | dd of="$tmp/bad.snapkit" bs=1 seek=5000 conv=notrunc status=none
 if "$cli" verify "$out" "$tmp/bad.snapkit" 2> "$tmp/err.txt"; then fail "verify of a damaged file"; fi
 grep -Eq "^snapkit: .*bad.snapkit: byte [0-9]+: table hydro, chunk 1 of [0-9]+, column .*: checksum mismatch" \
     "$tmp/err.txt" || fail "damage message: $(cat "$tmp/err.txt")"
-if "$cli" stats "$tmp/bad.snapkit" 2> "$tmp/err.txt"; then fail "stats of a damaged file"; fi
+if "$cli" stats "$tmp/bad.snapkit" --recompute 2> "$tmp/err.txt"; then fail "stats of a damaged file"; fi
 grep -q "checksum mismatch" "$tmp/err.txt" || fail "stats on damage"
 head -c 100000 "$file" > "$tmp/short.snapkit"
 if "$cli" info "$tmp/short.snapkit" 2> "$tmp/err.txt"; then fail "info of a truncated file"; fi
@@ -69,17 +69,25 @@ for args in "--component hydro" "--component particles --xrange 0.4 0.6" \
     "$cli" stats "$out" $args --json > "$tmp/a.json"
     # shellcheck disable=SC2086
     "$cli" stats "$file" $args --json > "$tmp/b.json"
-    $py - "$tmp/a.json" "$tmp/b.json" <<'PY'
+    # shellcheck disable=SC2086
+    "$cli" stats "$file" $args --recompute --json > "$tmp/c.json"
+    $py - "$tmp/a.json" "$tmp/b.json" "$tmp/c.json" <<'PY'
 import json, sys
-a, b = (json.load(open(p)) for p in sys.argv[1:])
-assert "chunks_read" in b and "files_opened" not in b
-for d in (a, b):
-    for k in ("seconds", "bytes_allocated", "files_opened", "chunks_read"):
+a, b, c = (json.load(open(p)) for p in sys.argv[1:])
+assert "chunks_read" in c and "files_opened" not in c and not c["stored"]
+# Without a selection the file's stored statistics, no chunk read.
+assert b["stored"] == (b["chunks_read"] == 0) and b["result_bytes"] == 0 or not b["stored"]
+for d in (a, b, c):
+    for k in ("seconds", "bytes_allocated", "files_opened", "chunks_read", "stored",
+              "result_bytes"):
         d.pop(k, None)
-assert a == b, (a, b)
+assert a == b == c, (a, b, c)
 PY
 done
 "$cli" stats "$file" --component hydro > "$tmp/stats.txt"
+grep -Eq "^hydro: 45487 rows; statistics stored in the file, 0 of [0-9]+ chunks read" \
+    "$tmp/stats.txt" || fail "stats text, stored: $(head -1 "$tmp/stats.txt")"
+"$cli" stats "$file" --component hydro --recompute > "$tmp/stats.txt"
 grep -Eq "^hydro: 45487 rows from [0-9]+ of [0-9]+ chunks" "$tmp/stats.txt" || fail "stats text"
 "$cli" info "$file" > "$tmp/info.txt"
 grep -q "lmax filters the leaves" "$tmp/info.txt" || fail "info: lmax semantics"
@@ -88,7 +96,7 @@ grep -q "lmax filters the leaves" "$tmp/info.txt" || fail "info: lmax semantics"
 import json, sys
 d = json.load(sys.stdin)
 assert d['store']['tables']['hydro']['rows'] == 45487 and d['components']['particles']
-assert d['info']['ncpu'] == 8 and d['store']['format_version'] == '1.0'"
+assert d['info']['ncpu'] == 8 and d['store']['format_version'] == '1.1'"
 
 # An interrupted conversion (writes fail midway, as on a full disk) leaves
 # the old file untouched and no temporary file behind.

@@ -3,6 +3,7 @@
 # file) it allocates a small fraction of the table it reports on (a ratio,
 # never a time), and the statistics do not depend on the thread count or
 # on the source (RAMSES output or compact file: same sums, bit for bit);
+# the statistics a compact file stores are those bits, no chunk read;
 # project's narrowed reads give the maps of full reads.
 set -u
 source "$(dirname "$0")/counting.sh"
@@ -11,10 +12,14 @@ make_output32
 for src in "$out" "$tmp/o.snapkit"; do
     for comp in hydro particles; do
         for t in 1 2; do
-            "$CLI" stats "$src" --component $comp --threads $t --json > "$tmp/$comp.$t.$(basename $src).json" \
-                || fail "stats $src $comp --threads $t"
+            "$CLI" stats "$src" --component $comp --threads $t --recompute --json \
+                > "$tmp/$comp.$t.$(basename $src).json" || fail "stats $src $comp --threads $t"
         done
     done
+done
+for comp in hydro particles; do
+    "$CLI" stats "$tmp/o.snapkit" --component $comp --json > "$tmp/stored_$comp.json" \
+        || fail "stats $comp from the stored statistics"
 done
 
 $PY - "$tmp" <<'PYEOF' || failures=$((failures + 1))
@@ -41,6 +46,13 @@ for comp in ("hydro", "particles"):
         elif key != ref:
             print(f"FAIL: {os.path.basename(p)}: statistics differ from {os.path.basename(runs[0])}")
             bad += 1
+        if d["stored"]:
+            print(f"FAIL: {os.path.basename(p)}: --recompute printed the stored statistics")
+            bad += 1
+    d = load(f"{tmp}/stored_{comp}.json")
+    if (d["rows"], d.get("levels"), d["columns"]) != ref or not d["stored"] or d["chunks_read"]:
+        print(f"FAIL: {comp}: the stored statistics are not those of the rows ({d})")
+        bad += 1
 sys.exit(1 if bad else 0)
 PYEOF
 

@@ -2,13 +2,16 @@
 from the specification alone (struct, numpy, a pure-Python LZ4 block
 decoder and XXH64) decodes files snapkit wrote, checks every checksum and
 every statistic the index records, and gets the tables snapkit reads."""
+import json
+import math
 import struct
+import subprocess
 
 import numpy as np
 import pytest
 
 import snapkit
-from ramses_fixtures import outputs
+from ramses_fixtures import CLI, outputs
 
 M64 = (1 << 64) - 1
 P1, P2, P3 = 11400714785074694791, 14029467366897019727, 1609587929392839161
@@ -121,11 +124,11 @@ def read_file(path):
     data = open(path, "rb").read()
     assert data[:8] == b"SNAPKIT\0" and data[-8:] == b"SKFOOTER"
     f_off, f_len, f_hash, major, minor = struct.unpack_from("<QQQHH", data, len(data) - 40)
-    assert (major, minor) == (1, 0) and f_off + f_len + 40 == len(data)
+    assert (major, minor) == (1, 1) and f_off + f_len + 40 == len(data)
     body = data[f_off:f_off + f_len]
     assert xxh64(body) == f_hash
     c = Cursor(body)
-    assert c.take("HHI") == (1, 0, 0)
+    assert c.take("HHI") == (1, 1, 0)
     file_meta = c.pairs()
     tables = {}
     for _ in range(c.take("I")):
@@ -167,14 +170,73 @@ def read_file(path):
                 entry["min"][cname] = struct.unpack(fmt, lo)[0]
                 entry["max"][cname] = struct.unpack(fmt, hi)[0]
             chunks.append(entry)
+        stats_at = c.pos
+        stats = read_stats(c, [n for n, _ in cols])
         assert c.pos <= start + length
         c.pos = start + length
         columns = {n: (np.concatenate(p) if p else np.empty(0, DTYPES[d])) for (n, d), p
                    in zip(cols, parts.values())}
         assert all(len(v) == nrows for v in columns.values())
         tables[name] = {"columns": columns, "meta": meta, "labels": labels, "chunks": chunks,
-                        "geometry": geometry, "flags": flags, "curve_bits": curve_bits}
+                        "geometry": geometry, "flags": flags, "curve_bits": curve_bits,
+                        "stats": stats, "record": (f_off + start, length),
+                        "stats_at": f_off + stats_at}
     return tables, file_meta
+
+
+def read_stats(c, names):
+    """The table's statistics block (1.1): None when its size is 0."""
+    size = c.take("I")
+    if size == 0:
+        return None
+    end = c.pos + size
+    rows, flags, nlevels = c.take("QII")
+    levels = [c.take("Q") for _ in range(nlevels)]
+    cols = {}
+    for name in names:
+        cflags, _ = c.take("II")
+        cols[name] = dict(zip(("min", "max", "sum", "abs_sum", "volume_sum", "abs_volume_sum"),
+                              c.take("6d")), cell_index=cflags & 1)
+    assert c.pos == end
+    return {"rows": rows, "cells": flags & 1, "levels": levels, "columns": cols}
+
+
+def same_float(a, b):
+    return (math.isnan(a) and math.isnan(b)) or a == b
+
+
+def check_stats(t):
+    """The stored statistics are the leaf rows' own: extremes without NaN,
+    sums rounded once from the exact sum (math.fsum), volume sums weighing
+    each value by its cell's volume (boxlen / 2^level)^ndim."""
+    st = t["stats"]
+    if t["flags"] & 1:  # refined cells stored: no statistics
+        assert st is None
+        return
+    cols = t["columns"]
+    assert st["rows"] == len(next(iter(cols.values())))
+    cells = t["geometry"] == 1
+    assert st["cells"] == cells
+    meta = dict(t["meta"])
+    if cells:
+        lv = cols["level"]
+        assert st["levels"] == list(np.bincount(lv))[:len(st["levels"])]
+        assert sum(st["levels"]) == st["rows"]
+        ndim = int(meta.get("ndim", 3))
+        vol = (float(meta.get("boxlen", 1.0)) / 2.0 ** lv.astype(np.float64)) ** ndim
+    for name, v in cols.items():
+        got = st["columns"][name]
+        assert got["cell_index"] == (cells and name in ("level", "cx", "cy", "cz")), name
+        x = v.astype(np.float64)
+        keep = ~np.isnan(x)
+        x = x[keep]
+        assert same_float(got["min"], x.min() if len(x) else math.nan), name
+        assert same_float(got["max"], x.max() if len(x) else math.nan), name
+        assert got["sum"] == math.fsum(x) and got["abs_sum"] == math.fsum(abs(x)), name
+        if cells:
+            w = x * vol[keep]
+            assert got["volume_sum"] == math.fsum(w), name
+            assert got["abs_volume_sum"] == math.fsum(abs(w)), name
 
 
 def decode(b, enc, width, dtype, lo, n):
@@ -240,6 +302,28 @@ def files(tmp_path_factory):
     return paths
 
 
+@pytest.fixture(scope="module")
+def leaves(tmp_path_factory):
+    """The whole gravpart output's leaf cells (hydro, gravity) and
+    particles, as `snapkit convert` writes them, and the output."""
+    key, folder, _ = next(o for o in outputs() if o[0].startswith("gravpart"))
+    path = str(tmp_path_factory.mktemp("spec") / "leaves.snapkit")
+    snapkit.convert(folder, path)
+    return path, folder
+
+
+def test_spec_reader_checks_stored_statistics(leaves):
+    path, folder = leaves
+    tables, _ = read_file(path)
+    f, out = snapkit.open(path), snapkit.open(folder)
+    assert {"hydro", "gravity", "particles"} <= set(tables)
+    for name, t in tables.items():
+        assert t["stats"] is not None, name
+        check_stats(t)
+        # The library's view of the same block: what a read of the output gives.
+        assert f.stats(name) == snapkit.column_stats(out.read(name)), name
+
+
 def test_spec_reader_gets_snapkit_tables(files):
     for path in files:
         tables, file_meta = read_file(path)
@@ -248,6 +332,7 @@ def test_spec_reader_gets_snapkit_tables(files):
         assert list(tables) == f.tables == ["hydro", "particles", "atoms"]
         for name, t in tables.items():
             check_index(t)
+            check_stats(t)
             ref = f.read(name, with_refined=name == "hydro")
             assert list(t["columns"]) == ref.columns
             for c in ref.columns:  # the same rows in the same (file) order, bit for bit
@@ -268,3 +353,96 @@ def test_pure_python_primitives():
     assert xxh64(b"abc") == 0x44BC2CF5AD770999
     # an LZ4 block of one literal run
     assert lz4_block(bytes([0x50]) + b"hello", 5) == b"hello"
+
+
+def rewrite_footer(path, out, records, minor):
+    """Write `path` to `out` with the table records replaced (records: the new
+    bytes of each, in order; their length fields are set here), the format's
+    minor version set in the footer and the tail, and the footer's hash."""
+    data = open(path, "rb").read()
+    f_off = struct.unpack_from("<Q", data, len(data) - 40)[0]
+    tables, _ = read_file(path)
+    first = min(t["record"][0] for t in tables.values())
+    head = bytearray(data[f_off:first])
+    struct.pack_into("<H", head, 2, minor)
+    body = bytes(head) + b"".join(struct.pack("<Q", len(r)) + r[8:] for r in records)
+    tail = struct.pack("<QQQHHI", f_off, len(body), xxh64(body), 1, minor, 0) + b"SKFOOTER"
+    open(out, "wb").write(data[:f_off] + body + tail)
+
+
+def records_of(path, edit):
+    """Each table record of `path` as bytes, edit(name, record, stats offset in
+    it) applied."""
+    data = open(path, "rb").read()
+    tables, _ = read_file(path)
+    out = []
+    for name, t in tables.items():
+        start, length = t["record"]
+        out.append(edit(name, bytes(data[start:start + length]), t["stats_at"] - start))
+    return out
+
+
+def stats_json(path, *args):
+    return json.loads(subprocess.run([CLI, "stats", path, "--json"] + list(args),
+                                     capture_output=True, text=True, check=True).stdout)
+
+
+def test_format_1_0_without_statistics_still_reads(leaves, tmp_path):
+    """A 1.0 file (no statistics block) reads as before; stats reads the rows."""
+    path, folder = leaves
+    old = str(tmp_path / "old.snapkit")
+    rewrite_footer(path, old, records_of(path, lambda n, r, at: r[:at]), minor=0)
+    f = snapkit.open(old)
+    assert f.info["store"]["format_version"] == "1.0"
+    for name in f.tables:
+        assert snapkit.colstats.stored_stats(f._h, name) is None
+        assert f.stats(name) == snapkit.open(path).stats(name), name
+    got = stats_json(old)
+    assert not got["stored"] and got["chunks_read"] > 0
+    assert {k: got[k] for k in ("rows", "columns")} == \
+        {k: v for k, v in stats_json(path).items() if k in ("rows", "columns")}
+    subprocess.run([CLI, "verify", old], check=True, capture_output=True)
+
+
+def test_wrong_statistics_fail_verify(leaves, tmp_path):
+    """A stored sum off by one unit in the last place: the footer reads (its
+    hash matches), stats prints what is stored, verify names the column."""
+    path, _ = leaves
+    tables, _ = read_file(path)
+    names = list(tables["hydro"]["columns"])
+    j = names.index("density")
+    want = tables["hydro"]["stats"]["columns"]["density"]["sum"]
+
+    def nudge(name, rec, at):
+        if name != "hydro":
+            return rec
+        nlevels = struct.unpack_from("<I", rec, at + 4 + 12)[0]
+        off = at + 4 + 16 + 8 * nlevels + 56 * j + 8 + 16  # flags, min, max, then sum
+        rec = bytearray(rec)
+        struct.pack_into("<d", rec, off, math.nextafter(want, math.inf))
+        return bytes(rec)
+
+    bad = str(tmp_path / "bad.snapkit")
+    rewrite_footer(path, bad, records_of(path, nudge), minor=1)
+    assert stats_json(bad)["columns"]["density"]["sum"] == math.nextafter(want, math.inf)
+    assert stats_json(bad, "--recompute")["columns"]["density"]["sum"] == want
+    r = subprocess.run([CLI, "verify", bad], capture_output=True, text=True)
+    assert r.returncode != 0 and r.stderr.count("\n") == 1, r.stderr
+    assert "table hydro: the stored statistics (density) are not those of its rows" in r.stderr
+
+
+def test_damaged_statistics_block_is_a_format_error(leaves, tmp_path):
+    """A block whose size does not fit its table: one line naming the table."""
+    path, _ = leaves
+
+    def grow(name, rec, at):
+        if name != "particles":
+            return rec
+        size = struct.unpack_from("<I", rec, at)[0]
+        return rec[:at] + struct.pack("<I", size + 8) + rec[at + 4:] + bytes(8)
+
+    bad = str(tmp_path / "bad.snapkit")
+    rewrite_footer(path, bad, records_of(path, grow), minor=1)
+    r = subprocess.run([CLI, "info", bad], capture_output=True, text=True)
+    assert r.returncode != 0 and r.stderr.count("\n") == 1, r.stderr
+    assert "footer: table particles: statistics of" in r.stderr and "byte " in r.stderr

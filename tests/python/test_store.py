@@ -88,15 +88,20 @@ def test_reads_equal_ramses(converted, key, folder, ref):
 @pytest.mark.parametrize("key,folder,ref", OUTPUTS, ids=IDS)
 def test_stats_of_file_match_yt_reference(converted, key, folder, ref):
     """snapkit stats FILE.snapkit gives yt's numbers, lmax included when the
-    file keeps refined cells; the JSON is stats' with chunks_read."""
+    file keeps refined cells; the JSON is stats' with chunks_read. Without a
+    selection they come from the file's stored statistics, no chunk read,
+    and --recompute reads the chunks for the same numbers."""
     leaves, coarse = converted[key]
     for comp, want in ref["full"].items():
-        got = json.loads(subprocess.run([CLI, "stats", leaves, "--component", comp, "--json"],
-                                        capture_output=True, text=True, check=True).stdout)
-        assert set(got) == {"component", "rows", "levels", "columns", "chunks_read", "seconds",
-                            "result_bytes", "bytes_allocated", "ranks"} - ({"levels"} if comp in
-                                                                   CATALOGUES else set())
-        compare(got, want, (key, comp))
+        for extra in ([], ["--recompute"]):
+            got = json.loads(subprocess.run([CLI, "stats", leaves, "--component", comp, "--json"]
+                                            + extra, capture_output=True, text=True,
+                                            check=True).stdout)
+            assert set(got) == {"component", "rows", "levels", "columns", "chunks_read",
+                                "seconds", "result_bytes", "bytes_allocated", "ranks",
+                                "stored"} - ({"levels"} if comp in CATALOGUES else set())
+            assert got["stored"] == (not extra) and (got["chunks_read"] == 0) == (not extra)
+            compare(got, want, (key, comp))
     for sel in ref["selections"]:
         for comp, want in sel["components"].items():
             path = coarse if sel.get("lmax") else leaves
@@ -117,7 +122,7 @@ def test_info_matches_output(converted):
     assert f.info["components"] == dict(out.info["components"], amr=False)
     assert f.units == out.units
     store = f.info["store"]
-    assert store["format_version"] == "1.0" and store["meta"]["convert.source"] == folder
+    assert store["format_version"] == "1.1" and store["meta"]["convert.source"] == folder
     assert store["tables"]["hydro"]["lmax"].startswith("filters leaves")
     coarse = snapkit.open(converted[key][1]).info["store"]["tables"]["hydro"]
     assert coarse["lmax"].startswith("exact") and coarse["refined_rows"] > 0
