@@ -4,6 +4,7 @@
 #define SNAPKIT_TEST_CHECK_H
 
 #include <dirent.h>
+#include <glob.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,6 +78,29 @@ static inline const char *test_shared(char *buf, size_t n, const char *rel)
     snprintf(buf, n, "%s/%s", root ? root : "../shared", rel);
     struct stat st;
     return stat(buf, &st) == 0 ? buf : NULL;
+}
+
+/* Call fn(path, ctx) for every RAMSES output folder (output_NNNNN) of
+ * tests/data/ramses, then of ../shared/fixtures/ramses when present;
+ * returns how many were found. */
+static inline int test_each_output(void (*fn)(const char *path, void *ctx), void *ctx)
+{
+    char local[1024], shared[1024], pattern[1100];
+    const char *bases[2] = {test_data(local, sizeof local, "ramses"),
+                            test_shared(shared, sizeof shared, "fixtures/ramses")};
+    int n = 0;
+    for (int b = 0; b < 2; b++) {
+        if (!bases[b])
+            continue;
+        snprintf(pattern, sizeof pattern, "%s/*/output_[0-9][0-9][0-9][0-9][0-9]", bases[b]);
+        glob_t g;
+        if (glob(pattern, GLOB_ONLYDIR, NULL, &g) != 0)
+            continue;
+        for (size_t i = 0; i < g.gl_pathc; i++, n++)
+            fn(g.gl_pathv[i], ctx);
+        globfree(&g);
+    }
+    return n;
 }
 
 /* The whole file as a NUL-terminated string (malloc'd), or NULL. */

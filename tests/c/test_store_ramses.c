@@ -4,7 +4,6 @@
  * of the output; lmax reads too when refined cells are stored; a ~1% region
  * reads fewer chunks than the file holds and gives exactly the brute-force
  * filtered rows of a full read; verify agrees, and notices a changed file. */
-#include <glob.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -326,43 +325,38 @@ static void verify_notices(const char *dir)
     sk_store_close(s);
 }
 
+/* Fixture labels (run/output_NNNNN) already compared: tests/data holds
+ * copies of some of ../shared's. */
+typedef struct seen_outputs {
+    char label[32][64];
+    int n;
+} seen_outputs;
+
+static void compare_fixture(const char *p, void *ctx)
+{
+    seen_outputs *seen = ctx;
+    const char *name = strrchr(p, '/');
+    const char *run = name - 1;
+    while (run > p && *run != '/')
+        run--;
+    char label[64];
+    snprintf(label, sizeof label, "%s", run + 1);
+    for (int k = 0; k < seen->n; k++)
+        if (!strcmp(seen->label[k], label))
+            return;
+    if (seen->n == 32)
+        return;
+    snprintf(seen->label[seen->n++], sizeof seen->label[0], "%s", label);
+    convert_one(p, label);
+}
+
 int main(void)
 {
     CHECK(test_tmpdir(g_tmp, sizeof g_tmp) != NULL);
-    char pattern[1024], shared[1024];
-    const char *bases[2] = {NULL, NULL};
-    char local[1024];
-    bases[0] = test_data(local, sizeof local, "ramses");
-    bases[1] = test_shared(shared, sizeof shared, "fixtures/ramses");
-    char seen[32][64];
-    int nseen = 0;
-    for (int b = 0; b < 2; b++) {
-        if (!bases[b])
-            continue;
-        snprintf(pattern, sizeof pattern, "%s/*/output_[0-9][0-9][0-9][0-9][0-9]", bases[b]);
-        glob_t g;
-        if (glob(pattern, GLOB_ONLYDIR, NULL, &g) != 0)
-            continue;
-        for (size_t i = 0; i < g.gl_pathc; i++) {
-            const char *p = g.gl_pathv[i];
-            const char *name = strrchr(p, '/');
-            const char *run = name - 1;
-            while (run > p && *run != '/')
-                run--;
-            char label[64];
-            snprintf(label, sizeof label, "%.*s", (int)(strlen(run + 1)), run + 1);
-            int dup = 0;
-            for (int k = 0; k < nseen; k++)
-                dup |= !strcmp(seen[k], label);
-            if (dup || nseen == 32)
-                continue;
-            snprintf(seen[nseen++], sizeof seen[0], "%s", label);
-            convert_one(p, label);
-        }
-        globfree(&g);
-    }
-    CHECK(nseen >= 3);
-    printf("%d outputs compared\n", nseen);
+    seen_outputs seen = {.n = 0};
+    test_each_output(compare_fixture, &seen);
+    CHECK(seen.n >= 3);
+    printf("%d outputs compared\n", seen.n);
     char dir[1024];
     verify_notices(test_data(dir, sizeof dir, "ramses/gravpart/output_00002"));
     capped_with_coarse(dir);
