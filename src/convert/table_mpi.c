@@ -438,10 +438,14 @@ int cv_mpi_write_segment(cv_mpi_file *f, const char *name, const sk_table *t,
     if (rc == SK_OK)
         rc = gather_index(&mine, lo.nchunks, &s, whole, err);
     rc = sk_mpi_agree(rc, err);
-    /* Every rank's statistics merged into rank 0's, for the footer. */
+    /* Every rank's statistics merged into rank 0's, for the footer; none
+     * when some rank's rows refused them (the writer then dropped its). */
+    int stats = sg->stats && mine.acc;
     if (rc == SK_OK && sg->stats)
+        MPI_Allreduce(MPI_IN_PLACE, &stats, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (rc == SK_OK && stats)
         rc = sk_mpi_stats_reduce(&mine.acc, err);
-    if (rc == SK_OK && whole && sg->stats) {
+    if (rc == SK_OK && whole && stats) {
         whole->acc = mine.acc;
         mine.acc = NULL;
     }

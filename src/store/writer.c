@@ -220,6 +220,7 @@ typedef struct worker {
     sk_table *rows;
     uint8_t *scratch;
     sk_stats_acc *acc;
+    int no_stats; /* a chunk's statistics could not be taken (a level beyond 63) */
 } worker;
 
 /* Encode one chunk's columns into its slot of the batch buffer; offsets
@@ -247,9 +248,18 @@ static int encode_chunk(batch *b, int64_t ci, worker *k, sk_error *err)
         pos += cc->stored;
     }
     /* Leaf chunks only: the statistics are those of the rows a plain read
-     * returns. The first row orders equal extremes as a chunk number would. */
-    if (k->acc && ch->kind == ST_KIND_ROWS)
-        return sk_stats_acc_add(k->acc, k->rows, ch->row0, err);
+     * returns. The first row orders equal extremes as a chunk number would.
+     * Rows the statistics refuse (a level beyond 63) are stored all the
+     * same, in a table without statistics. */
+    if (!k->acc || ch->kind != ST_KIND_ROWS)
+        return SK_OK;
+    int rc = sk_stats_acc_add(k->acc, k->rows, ch->row0, err);
+    if (rc == SK_ERR_NOMEM)
+        return rc;
+    if (rc != SK_OK) {
+        sk_error_clear(err);
+        k->no_stats = 1;
+    }
     return SK_OK;
 }
 
@@ -315,11 +325,17 @@ static int workers_init(worker *k, int threads, const batch *b, int64_t chunk_ro
     return rc;
 }
 
-/* The threads' statistics into the table's, then every worker freed. */
+/* The threads' statistics into the table's (none at all when a chunk's
+ * could not be taken), then every worker freed. */
 static int workers_finish(worker *k, int threads, st_table *st, int rc, sk_error *err)
 {
+    for (int i = 0; i < threads; i++)
+        if (k[i].no_stats) {
+            sk_stats_acc_free(st->acc);
+            st->acc = NULL;
+        }
     for (int i = 0; i < threads; i++) {
-        if (rc == SK_OK && k[i].acc)
+        if (rc == SK_OK && k[i].acc && st->acc)
             rc = sk_stats_acc_merge(st->acc, k[i].acc, err);
         worker_free(&k[i]);
     }

@@ -446,3 +446,19 @@ def test_damaged_statistics_block_is_a_format_error(leaves, tmp_path):
     r = subprocess.run([CLI, "info", bad], capture_output=True, text=True)
     assert r.returncode != 0 and r.stderr.count("\n") == 1, r.stderr
     assert "footer: table particles: statistics of" in r.stderr and "byte " in r.stderr
+
+
+def test_rows_the_statistics_refuse_are_stored_without_them(tmp_path):
+    """A cell table with a level beyond 63 in its third chunk: written as
+    before, its record's statistics field empty (size 0), its rows intact."""
+    n = 3000
+    level = np.where(np.arange(n) == 2500, 70, 5).astype(np.int32)
+    t = snapkit.Table.from_arrays({"level": level, "x": np.arange(n, dtype=np.float64)},
+                                  meta={"boxlen": "1", "kind": "cells"})
+    path = str(tmp_path / "levels.snapkit")
+    snapkit.save({"t": t}, path, chunk_rows=1024)
+    tables, _ = read_file(path)
+    assert tables["t"]["stats"] is None
+    assert tables["t"]["columns"]["level"].tobytes() == level.tobytes()
+    assert snapkit.colstats.stored_stats(snapkit.open(path)._h, "t") is None
+    subprocess.run([CLI, "verify", path], check=True, capture_output=True)
