@@ -38,7 +38,7 @@ static void read_table(sk_store *s, const char *name)
     t = NULL;
     sk_store_chunks_for(s, name, &sel, &opt, NULL, &e);
     sk_table_stats st;
-    if (sk_store_stored_stats(s, name, &st, &e) == SK_OK)
+    if (sk_store_stored_stats(s, name, &sel, &st, &e) == SK_OK)
         sk_table_stats_free(&st);
     if (sk_store_describe(s, name, &t, &e) == SK_OK)
         sk_table_free(t);

@@ -203,13 +203,17 @@ SK_API int sk_store_read(sk_store *s, const char *table, const sk_selection *sel
                          sk_error *err);
 
 /* The column statistics stored with `table` (files of format 1.1 and
- * later): those sk_table_stats_compute gives for a plain read of the whole
- * table, bit for bit, without reading a chunk. SK_ERR_EMPTY when the file
- * stores none for it (format 1.0; a table with refined cells). Column
- * names are the store's: valid while s is open. Free with
+ * later) for a read of it with `sel` (NULL: everything): those
+ * sk_table_stats_compute gives for the table sk_store_read returns, bit for
+ * bit, without reading a chunk, when the selection keeps every leaf row
+ * (no box or level cap that drops one, no family filter; variables pick
+ * the columns, as the read does). SK_ERR_EMPTY when the file stores none
+ * for the table (format 1.0; refined cells stored) or the selection keeps
+ * part of the rows; SK_ERR_ARG as sk_store_read for a variable the table
+ * lacks. Column names are the store's: valid while s is open. Free with
  * sk_table_stats_free. */
-SK_API int sk_store_stored_stats(const sk_store *s, const char *table, sk_table_stats *out,
-                                 sk_error *err);
+SK_API int sk_store_stored_stats(const sk_store *s, const char *table, const sk_selection *sel,
+                                 sk_table_stats *out, sk_error *err);
 
 /* How many chunks of `table` a selection would read (of `*total`). */
 SK_API int64_t sk_store_chunks_for(const sk_store *s, const char *table, const sk_selection *sel,

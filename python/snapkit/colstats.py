@@ -23,8 +23,8 @@ class _TableStats(ctypes.Structure):
 
 declare("sk_table_stats_compute", ctypes.c_int, P, ctypes.c_int, ctypes.POINTER(_TableStats), ERR)
 declare("sk_table_stats_free", None, ctypes.POINTER(_TableStats))
-declare("sk_store_stored_stats", ctypes.c_int, P, ctypes.c_char_p, ctypes.POINTER(_TableStats),
-        ERR)
+declare("sk_store_stored_stats", ctypes.c_int, P, ctypes.c_char_p, P,
+        ctypes.POINTER(_TableStats), ERR)
 SK_ERR_EMPTY = 8  # snapkit/error.h: sk_status
 
 
@@ -64,7 +64,7 @@ def stored_stats(store_handle, name):
     as column_stats gives them for the whole table, or None when it stores
     none (format 1.0, refined cells)."""
     s, err = _TableStats(), ErrorStruct()
-    rc = lib.sk_store_stored_stats(store_handle, name.encode(), ctypes.byref(s),
+    rc = lib.sk_store_stored_stats(store_handle, name.encode(), None, ctypes.byref(s),
                                    ctypes.byref(err))
     if rc == SK_ERR_EMPTY:
         return None

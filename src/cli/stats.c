@@ -23,8 +23,9 @@ static const char k_help[] =
     "read and the bytes snapkit allocated. The rows are streamed (one CPU file or chunk\n"
     "per thread at a time), never held whole; sums are exact, rounded once, so they do\n"
     "not depend on the thread count or on the source's row order. A .snapkit file\n"
-    "(format 1.1) stores the statistics of each table: without a selection they are\n"
-    "printed from the file's footer, no chunk read (the same bits).\n\n"
+    "(format 1.1) stores the statistics of each table: when the selection keeps every\n"
+    "row (--vars only picks columns) they are printed from the file's footer, no\n"
+    "chunk read (the same bits).\n\n"
     "  --component C         hydro (default), gravity, particles, rt, clump_field, sinks\n"
     "                        or clumps (catalogues: no levels, no volume sums)\n"
     "%s"
@@ -202,23 +203,16 @@ static void stats_free(stats_stream *st)
     sk_stats_acc_free(st->all);
 }
 
-/* No region, level cap, variables or families: the whole table. */
-static int whole_selection(const cli_selection *cs)
-{
-    for (int a = 0; a < 3; a++)
-        if (cs->region.has_range[a])
-            return 0;
-    return cs->lmax == 0 && !cs->vars[0] && !cs->families[0];
-}
-
-/* Print the statistics a .snapkit file stores for the component;
- * SK_ERR_EMPTY when it stores none (the caller reads the rows). */
-static int print_stored(const char *source, const char *component, int json, sk_error *err)
+/* Print the statistics a .snapkit file stores for the component and the
+ * selection; SK_ERR_EMPTY when it stores none or the selection keeps part
+ * of the rows (the caller reads them). */
+static int print_stored(const char *source, const char *component, const cli_selection *cs,
+                        int json, sk_error *err)
 {
     sk_store *keep = NULL;
     sk_table_stats s;
     cli_source_read res;
-    int rc = cli_store_stored_stats(source, component, &keep, &s, &res, err);
+    int rc = cli_store_stored_stats(source, component, cs, &keep, &s, &res, err);
     if (rc != SK_OK)
         return rc;
     if (json)
@@ -268,9 +262,8 @@ int cmd_stats(int argc, char **argv)
         return cli_usage("stats", "missing SOURCE");
     sk_error err;
     sk_error_clear(&err);
-    if (!recompute && whole_selection(&cs) && cli_mpi_world()->size == 1 &&
-        sk_store_is_file(source)) {
-        int rc = print_stored(source, component, json, &err);
+    if (!recompute && cli_mpi_world()->size == 1 && sk_store_is_file(source)) {
+        int rc = print_stored(source, component, &cs, json, &err);
         if (rc != SK_ERR_EMPTY)
             return rc == SK_OK ? CLI_OK : cli_error(&err);
         sk_error_clear(&err);

@@ -70,8 +70,9 @@ int cli_store_read(const char *path, const char *component, const cli_selection 
     return rc;
 }
 
-int cli_store_stored_stats(const char *path, const char *component, sk_store **keep,
-                           sk_table_stats *out, cli_source_read *res, sk_error *err)
+int cli_store_stored_stats(const char *path, const char *component, const cli_selection *cs,
+                           sk_store **keep, sk_table_stats *out, cli_source_read *res,
+                           sk_error *err)
 {
     memset(res, 0, sizeof *res);
     *keep = NULL;
@@ -80,7 +81,12 @@ int cli_store_stored_stats(const char *path, const char *component, sk_store **k
     int rc = sk_store_open(&s, path, NULL, err);
     if (rc != SK_OK)
         return rc;
-    rc = sk_store_stored_stats(s, component, out, err);
+    sk_selection sel;
+    sk_selection_init(&sel);
+    rc = cli_store_selection(s, component, cs, &sel, err);
+    if (rc == SK_OK)
+        rc = sk_store_stored_stats(s, component, &sel, out, err);
+    sk_selection_clear(&sel);
     int64_t total = 0;
     if (rc == SK_OK)
         sk_store_chunks_for(s, component, NULL, NULL, &total, err);

@@ -20,12 +20,14 @@ int cli_store_read(const char *path, const char *component, const cli_selection 
                    const sk_read_options *opt, const sk_consumer *consumer, sk_table **out,
                    sk_read_stats *stats, int *chunks_total, sk_error *err);
 
-/* The statistics stored with `component` of the .snapkit file `path`
- * (sk_store_stored_stats), res filled as for a read of no chunk. The
- * column names live in *keep, which the caller closes after use.
- * SK_ERR_EMPTY when the file stores none. */
-int cli_store_stored_stats(const char *path, const char *component, sk_store **keep,
-                           sk_table_stats *out, cli_source_read *res, sk_error *err);
+/* The statistics stored with `component` of the .snapkit file `path` for
+ * the options' selection (sk_store_stored_stats), res filled as for a read
+ * of no chunk. The column names live in *keep, which the caller closes
+ * after use. SK_ERR_EMPTY when the file stores none or the selection keeps
+ * part of the rows. */
+int cli_store_stored_stats(const char *path, const char *component, const cli_selection *cs,
+                           sk_store **keep, sk_table_stats *out, cli_source_read *res,
+                           sk_error *err);
 
 /* `snapkit info FILE.snapkit [--json]`. Returns the exit status. */
 int cli_store_info(const char *path, int json);

@@ -1,5 +1,6 @@
 /* Opening a .snapkit file: the fixed tail, then the footer it points to,
  * both checked before anything else is believed. */
+#include "store/plan.h"
 #include "store/reader.h"
 
 #include <errno.h>
@@ -303,8 +304,23 @@ const char *sk_store_meta_value(const sk_store *s, int i)
     return sk_table_meta_value(s->footer.meta, i);
 }
 
-int sk_store_stored_stats(const sk_store *s, const char *name, sk_table_stats *out,
-                          sk_error *err)
+/* Does the plan take every leaf row whole: no box or level cap that
+ * drops a row, no family filter? */
+static int takes_every_leaf(const st_plan *p, const sk_selection *sel)
+{
+    if (sel && sel->has_family)
+        return 0;
+    int64_t leaves = 0;
+    for (int64_t ci = 0; ci < p->t->nchunks; ci++)
+        leaves += p->t->chunks[ci].kind == ST_KIND_ROWS;
+    for (int64_t i = 0; i < p->nchunks; i++)
+        if (p->chunks[i].partial)
+            return 0;
+    return p->nchunks == leaves;
+}
+
+int sk_store_stored_stats(const sk_store *s, const char *name, const sk_selection *sel,
+                          sk_table_stats *out, sk_error *err)
 {
     memset(out, 0, sizeof *out);
     const st_table *t = st_find_table(s, name, err);
@@ -314,13 +330,27 @@ int sk_store_stored_stats(const sk_store *s, const char *name, sk_table_stats *o
         return sk_fail(err, SK_ERR_EMPTY, s->path, -1,
                        "table %s: the file stores no statistics (format %d.%d)", name,
                        s->footer.major, s->footer.minor);
+    st_plan plan;
+    int rc = st_plan_make(&plan, s, t, sel, 0, err);
+    if (rc != SK_OK)
+        return rc;
+    if (!takes_every_leaf(&plan, sel)) {
+        st_plan_free(&plan);
+        return sk_fail(err, SK_ERR_EMPTY, s->path, -1,
+                       "table %s: the selection keeps part of the rows; their statistics are "
+                       "not stored", name);
+    }
     *out = *t->stats;
-    out->cols = sk_malloc(((size_t)t->stats->ncols + 1) * sizeof *out->cols);
+    out->ncols = plan.nout;
+    out->cols = sk_malloc(((size_t)plan.nout + 1) * sizeof *out->cols);
     if (!out->cols) {
+        st_plan_free(&plan);
         memset(out, 0, sizeof *out);
         return sk_fail(err, SK_ERR_NOMEM, s->path, -1, "out of memory");
     }
-    memcpy(out->cols, t->stats->cols, (size_t)t->stats->ncols * sizeof *out->cols);
+    for (int k = 0; k < plan.nout; k++)
+        out->cols[k] = t->stats->cols[plan.out[k]];
+    st_plan_free(&plan);
     return SK_OK;
 }
 

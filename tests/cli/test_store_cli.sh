@@ -84,6 +84,14 @@ for d in (a, b, c):
 assert a == b == c, (a, b, c)
 PY
 done
+# Stored statistics serve every selection that keeps all the rows: --vars
+# picks columns, a box over the whole box or a cap at the top level drops
+# nothing; a box that cuts reads the chunks.
+for args in "--vars density" "--xrange 0 1 --lmax 30" "--component particles --vars mass"; do
+    # shellcheck disable=SC2086
+    "$cli" stats "$file" $args --json | grep -q '"stored":true' || fail "stats $args: not stored"
+done
+"$cli" stats "$file" --xrange 0.2 0.5 --json | grep -q '"stored":false' || fail "stats of a cut box"
 "$cli" stats "$file" --component hydro > "$tmp/stats.txt"
 grep -Eq "^hydro: 45487 rows; statistics stored in the file, 0 of [0-9]+ chunks read" \
     "$tmp/stats.txt" || fail "stats text, stored: $(head -1 "$tmp/stats.txt")"
