@@ -130,6 +130,19 @@ static void print_tables(const sk_store *s)
                                   : "filters the leaves (converted without --with-coarse: "
                                     "finer leaves are dropped, not replaced)");
     }
+    printf("statistics stored (stats of every row reads no chunk):");
+    int any = 0;
+    for (int i = 0; i < fi.ntables; i++) {
+        sk_store_table_info ti;
+        sk_table_stats st;
+        sk_store_get_table_info(s, i, &ti, NULL);
+        if (sk_store_stored_stats(s, ti.name, NULL, &st, NULL) == SK_OK) {
+            printf(" %s", ti.name);
+            sk_table_stats_free(&st);
+            any = 1;
+        }
+    }
+    printf(any ? "\n" : " none\n");
 }
 
 static void print_selection(const sk_table *m)

@@ -282,6 +282,8 @@ static void json_store(sk_json *j, const sk_store *s)
         sk_json_kv_int(j, "bytes_raw", ti.bytes_raw);
         sk_json_kv_int(j, "bytes_stored", ti.bytes_stored);
         sk_json_kv_int(j, "lz4_columns", ti.compressed_columns);
+        sk_json_key(j, "statistics"); /* stored: stats of every row reads no chunk */
+        sk_json_bool(j, t->stats != NULL);
         json_selection(j, t->schema);
         sk_json_object_end(j);
     }

@@ -100,6 +100,10 @@ grep -Eq "^hydro: 45487 rows from [0-9]+ of [0-9]+ chunks" "$tmp/stats.txt" || f
 "$cli" info "$file" > "$tmp/info.txt"
 grep -q "lmax filters the leaves" "$tmp/info.txt" || fail "info: lmax semantics"
 "$cli" info "$tmp/c.snapkit" | grep -q "lmax reads are exact" || fail "info: with coarse"
+grep -q "^statistics stored (stats of every row reads no chunk): hydro gravity particles$" \
+    "$tmp/info.txt" || fail "info: stored statistics"
+"$cli" info "$tmp/c.snapkit" | grep -q "^statistics stored (stats of every row reads no chunk): none$" ||
+    fail "info: a table with refined cells has no stored statistics"
 "$cli" info "$file" --json | $py -c "
 import json, sys
 d = json.load(sys.stdin)
