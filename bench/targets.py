@@ -164,7 +164,8 @@ def measure(args, tmp):
 
 def row(target, figures, ratio, goal):
     verdict = "met" if ratio >= goal else "missed"
-    return f"| {target} | {figures} | {ratio:.1f}x | {verdict} |"
+    shown = "no bytes" if ratio == float("inf") else f"{ratio:.1f}x"
+    return f"| {target} | {figures} | {shown} | {verdict} |"
 
 
 def table(f, res):
@@ -208,7 +209,8 @@ def table(f, res):
             limit = 64e6 + (maps if cmd == "project" else 0)
             lines.append(row(f"{cmd} from the {src}: bytes allocated <= 64 MB"
                              f"{' + the map' if cmd == 'project' else ''}",
-                             f"{mb(b)} (limit {mb(limit)}; ratio: limit / bytes)", limit / b, 1))
+                             f"{mb(b)} (limit {mb(limit)}; ratio: limit / bytes)",
+                             limit / b if b else float("inf"), 1))
     lines.append(row(f"atom convert ({f['atoms']:,} atoms, dump to extxyz) >= 25x ASE",
                      f"{ms(f['atoms_snapkit'])} vs {ms(f['atoms_ase'])}",
                      f["atoms_ase"] / f["atoms_snapkit"], 25))
