@@ -16,6 +16,7 @@ import json
 import numpy as np
 
 from ._lib import ERR, P, Closing, ErrorStruct, Progress, check, declare, lib, mirrors
+from .colstats import column_stats
 from .table import Table
 
 
@@ -225,6 +226,11 @@ class Output(Closing):
             lib.sk_selection_clear(ctypes.byref(sel))
             raise
         return sel
+
+    def stats(self, component, threads=0):
+        """snapkit.column_stats of the whole component (what `snapkit stats`
+        prints): computed from a read of it."""
+        return column_stats(self.read(component, threads=threads), threads)
 
     def read(self, component, lmax=None, xrange=None, yrange=None, zrange=None, center=None,
              unit="standard", vars=None, threads=0, with_refined=False, family=None):

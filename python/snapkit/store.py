@@ -16,7 +16,7 @@ import json
 import os
 
 from ._lib import ERR, P, ErrorStruct, Progress, check, declare, lib, mirrors
-from .colstats import column_stats, stored_stats
+from .colstats import stored_stats
 from .ramses import _SEL, Output, _Json, _ReadOptions, _ReadStats, use_comm
 from .ramses import open as _open_output
 from .table import Table
@@ -175,7 +175,7 @@ class File(Output):
         if self._h is None:
             raise ValueError("snapkit: the file is closed")
         stored = stored_stats(self._h, component)
-        return stored if stored is not None else column_stats(self.read(component), threads)
+        return stored if stored is not None else super().stats(component, threads)
 
     def verify(self, output=None, threads=0):
         """Check every checksum; with `output` (the RAMSES folder) also that
