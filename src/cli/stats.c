@@ -205,23 +205,25 @@ static void stats_free(stats_stream *st)
 
 /* Print the statistics a .snapkit file stores for the component and the
  * selection; SK_ERR_EMPTY when it stores none or the selection keeps part
- * of the rows (the caller reads them). */
+ * of the rows (the caller reads them). Under MPI every rank looks and
+ * they agree, so that all read the rows or none does; rank 0 prints. */
 static int print_stored(const char *source, const char *component, const cli_selection *cs,
                         int json, sk_error *err)
 {
     sk_store *keep = NULL;
-    sk_table_stats s;
+    sk_table_stats s = {0};
     cli_source_read res;
-    int rc = cli_store_stored_stats(source, component, cs, &keep, &s, &res, err);
-    if (rc != SK_OK)
-        return rc;
-    if (json)
-        print_json(component, &res, &s, 1);
-    else
-        print_text(component, &res, &s, 1);
+    int rc = sk_mpi_agree(cli_store_stored_stats(source, component, cs, &keep, &s, &res, err),
+                          err);
+    if (rc == SK_OK && cli_mpi_world()->rank == 0) {
+        if (json)
+            print_json(component, &res, &s, 1);
+        else
+            print_text(component, &res, &s, 1);
+    }
     sk_table_stats_free(&s);
     sk_store_close(keep);
-    return SK_OK;
+    return rc;
 }
 
 int cmd_stats(int argc, char **argv)
@@ -262,7 +264,7 @@ int cmd_stats(int argc, char **argv)
         return cli_usage("stats", "missing SOURCE");
     sk_error err;
     sk_error_clear(&err);
-    if (!recompute && cli_mpi_world()->size == 1 && sk_store_is_file(source)) {
+    if (!recompute && sk_store_is_file(source)) {
         int rc = print_stored(source, component, &cs, json, &err);
         if (rc != SK_ERR_EMPTY)
             return rc == SK_OK ? CLI_OK : cli_error(&err);

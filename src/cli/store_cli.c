@@ -1,6 +1,7 @@
 /* snapkit info on a .snapkit file, and selections for compact files. */
 #include "store_cli.h"
 
+#include "cli_mpi.h"
 #include "info_text.h"
 
 #include <string.h>
@@ -95,7 +96,7 @@ int cli_store_stored_stats(const char *path, const char *component, const cli_se
         return rc;
     }
     res->chunks = 1;
-    res->ranks = 1;
+    res->ranks = cli_mpi_world()->size; /* the job's ranks, though none read */
     res->files_total = (int)total;
     res->stats.seconds = cli_now() - t0;
     *keep = s;

@@ -57,6 +57,9 @@ compare_stats "synthetic particles" "$TMP/synth" --component particles
 
 "$SNAPKIT" convert "$G" -o "$TMP/g.snapkit" > /dev/null 2>&1 || { echo "FAIL: convert"; fail=1; }
 compare_stats ".snapkit chunks" "$TMP/g.snapkit" --recompute
+# The statistics the file stores: every rank looks, rank 0 prints them.
+compare_stats ".snapkit stored statistics" "$TMP/g.snapkit"
+ok grep -q '"stored":true' "$TMP/mpi.json"
 
 # Each rank's thread budget: the node's CPUs divided among its ranks.
 check "threads on 2 ranks" mpi 2 "$SNAPKIT" threads --json
