@@ -125,43 +125,30 @@ static void for_pack(sk_dtype t, const void *v, int64_t n, uint64_t mn, uint8_t 
     }
 }
 
-static uint64_t packed_at(const uint8_t *p, uint8_t width, int64_t i)
-{
-    switch (width) {
-    case 1: return p[i];
-    case 2: {
-        uint16_t u;
-        memcpy(&u, p + 2 * i, 2);
-        return u;
+/* Widen packed value - min back to the column's type. The sum is taken
+ * in the type's unsigned twin UT: modulo 2^bits it equals the low bits of
+ * the 64-bit sum, the value, and the loops stay simple enough for the
+ * compiler to vectorise (with a switch per value it took 6% of a re-read). */
+#define UNPACK_WIDTH(UT, PT)                                                             \
+    for (int64_t i = 0; i < n; i++) {                                                    \
+        PT u;                                                                            \
+        memcpy(&u, p + sizeof(PT) * (size_t)i, sizeof(PT));                             \
+        d[i] = (UT)(base + (UT)u);                                                       \
     }
-    case 4: {
-        uint32_t u;
-        memcpy(&u, p + 4 * i, 4);
-        return u;
-    }
-    case 8: {
-        uint64_t u;
-        memcpy(&u, p + 8 * i, 8);
-        return u;
-    }
-    default: return 0;
-    }
-}
 
-/* Widen packed value - min back to the column's type. The narrowing casts
- * keep the low bits, which is the value. */
-#define UNPACK_LOOP(T)                                                                   \
+#define UNPACK_LOOP(UT)                                                                  \
     do {                                                                                 \
-        T *d = dst;                                                                      \
-        if (width == 0) {                                                                \
+        UT *d = dst, base = (UT)mn;                                                      \
+        switch (width) {                                                                 \
+        case 0:                                                                          \
             for (int64_t i = 0; i < n; i++)                                              \
-                d[i] = (T)mn;                                                            \
-        } else if (width == 1) {                                                         \
-            for (int64_t i = 0; i < n; i++)                                              \
-                d[i] = (T)(mn + p[i]);                                                   \
-        } else {                                                                         \
-            for (int64_t i = 0; i < n; i++)                                              \
-                d[i] = (T)(mn + packed_at(p, width, i));                                 \
+                d[i] = base;                                                             \
+            break;                                                                       \
+        case 1: UNPACK_WIDTH(UT, uint8_t) break;                                         \
+        case 2: UNPACK_WIDTH(UT, uint16_t) break;                                        \
+        case 4: UNPACK_WIDTH(UT, uint32_t) break;                                        \
+        case 8: UNPACK_WIDTH(UT, uint64_t) break;                                        \
+        default: break;                                                                  \
         }                                                                                \
     } while (0)
 
@@ -169,14 +156,14 @@ static void for_unpack(sk_dtype t, const uint8_t *p, int64_t n, uint64_t mn, uin
                        void *dst)
 {
     switch (t) {
-    case SK_INT8: UNPACK_LOOP(int8_t); break;
+    case SK_INT8:
     case SK_UINT8: UNPACK_LOOP(uint8_t); break;
-    case SK_INT16: UNPACK_LOOP(int16_t); break;
+    case SK_INT16:
     case SK_UINT16: UNPACK_LOOP(uint16_t); break;
     case SK_INT32:
-    case SK_CATEGORY: UNPACK_LOOP(int32_t); break;
+    case SK_CATEGORY:
     case SK_UINT32: UNPACK_LOOP(uint32_t); break;
-    case SK_INT64: UNPACK_LOOP(int64_t); break;
+    case SK_INT64:
     case SK_UINT64: UNPACK_LOOP(uint64_t); break;
     default: break;
     }
