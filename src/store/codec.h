@@ -40,4 +40,9 @@ enum { ST_UNSHUFFLE_SCALAR = 0, ST_UNSHUFFLE_SSE2 = 1, ST_UNSHUFFLE_AVX2 = 2 };
 int st_unshuffle_best(void);
 int st_unshuffle_with(int variant, const uint8_t *in, uint8_t *out, int64_t n, size_t size);
 
+/* memcpy whose stores bypass the caches where the CPU allows it: for a
+ * whole table's columns, written once and larger than the caches, it saves
+ * reading each destination line from memory before it is overwritten. */
+void st_copy_around_cache(void *dst, const void *src, size_t n);
+
 #endif

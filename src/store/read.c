@@ -42,6 +42,7 @@ typedef struct reader {
     const sk_consumer *consumer; /* streams (stream.c's sk_store_stream) */
     int64_t group;               /* streams: consecutive chunks per batch */
     const sk_selection *sel;
+    int around_cache;            /* write the result around the caches */
 } reader;
 
 static int new_table(const reader *r, const sk_selection *sel, int64_t rows, sk_table **res,
@@ -155,6 +156,24 @@ static int is_direct(const reader *r, const st_planned *pc, int k)
     return !pc->partial && cc->codec == ST_CODEC_RAW && cc->encoding == ST_ENC_PLAIN;
 }
 
+/* A raw plain column of a whole chunk, whose stored bytes are its values:
+ * checked in the mapping and copied once (around the caches for a whole
+ * table), or read straight into dst and checked there. */
+static int read_direct(reader *r, worker *w, int64_t ci, int j, uint8_t *dst)
+{
+    const st_cc *cc = st_cc_at(r->t, ci, j);
+    const uint8_t *bytes = st_bytes_at(r->s, dst, (size_t)cc->stored, cc->offset, &w->err);
+    if (!bytes)
+        return (int)w->err.code;
+    atomic_fetch_add(&r->bytes_read, cc->stored);
+    int rc = st_check_hash(r->s, r->t, ci, j, bytes, &w->err);
+    if (rc == SK_OK && bytes != dst && r->around_cache)
+        st_copy_around_cache(dst, bytes, (size_t)cc->stored);
+    else if (rc == SK_OK && bytes != dst)
+        memcpy(dst, bytes, (size_t)cc->stored);
+    return rc;
+}
+
 /* Decode chunk pc's planned columns into rows [row, ...) of dst. */
 static int fill_chunk(reader *r, worker *w, const st_planned *pc, sk_table *dst_table,
                       int64_t row)
@@ -177,13 +196,14 @@ static int fill_chunk(reader *r, worker *w, const st_planned *pc, sk_table *dst_
         size_t size = sk_dtype_size(col->type);
         uint8_t *dst = (uint8_t *)col->data + (size_t)row * size;
         if (is_direct(r, pc, k)) {
-            const st_cc *cc = st_cc_at(r->t, pc->ci, p->out[k]);
-            rc = st_read_at(r->s, dst, (size_t)cc->stored, cc->offset, &w->err);
+            rc = read_direct(r, w, pc->ci, p->out[k], dst);
+        } else if (!pc->partial && r->around_cache) {
+            /* decode in cache, then write around it */
+            rc = st_decode_cc(r->s, r->t, pc->ci, p->out[k], at[k], w->column, w->scratch,
+                              &w->err);
             if (rc == SK_OK)
-                atomic_fetch_add(&r->bytes_read, cc->stored);
-            if (rc == SK_OK)
-                rc = st_check_hash(r->s, r->t, pc->ci, p->out[k], dst, &w->err);
-        } else if (!pc->partial) {
+                st_copy_around_cache(dst, w->column, (size_t)rows * size);
+        } else if (!pc->partial) { /* a stream's batch, which its consumer reads next */
             rc = st_decode_cc(r->s, r->t, pc->ci, p->out[k], at[k], dst, w->scratch, &w->err);
         } else {
             rc = st_decode_cc(r->s, r->t, pc->ci, p->out[k], at[k], w->column, w->scratch,
@@ -342,15 +362,24 @@ static int new_table(const reader *r, const sk_selection *sel, int64_t rows, sk_
     return SK_OK;
 }
 
+/* A result of at least this many bytes is written around the caches: a
+ * store to a line not in cache first reads it from memory, a third of the
+ * memory traffic of a re-read (1.1M cells, 70 MB: 12.8 -> 11.1 ms). A
+ * smaller result may still be in the last-level cache when first used. */
+#define AROUND_CACHE_BYTES ((int64_t)16 << 20)
+
 /* The empty result: the chunks' first rows, then the table. */
 static int make_result(reader *r, const sk_selection *sel, sk_error *err)
 {
-    int64_t rows = 0;
+    int64_t rows = 0, row_bytes = 0;
     for (int64_t i = 0; i < r->plan->nchunks; i++) {
         r->plan->chunks[i].out_row = rows;
         rows += r->plan->chunks[i].count;
     }
     r->plan->rows = rows;
+    for (int k = 0; k < r->plan->nout; k++)
+        row_bytes += (int64_t)sk_dtype_size(sk_table_col(r->t->schema, r->plan->out[k])->type);
+    r->around_cache = rows * row_bytes >= AROUND_CACHE_BYTES;
     return new_table(r, sel, rows, &r->out, err);
 }
 

@@ -5,6 +5,7 @@
  * machines. All give the same bytes (tests/c/test_store.c). */
 #include "store/codec.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -175,6 +176,34 @@ int st_unshuffle_with(int variant, const uint8_t *in, uint8_t *out, int64_t n, s
 #endif
     unshuffle_scalar(in, out, n, size, done);
     return 0;
+}
+
+/* Non-temporal stores (SSE2, which every x86-64 has) from the first
+ * 16-byte boundary of dst on; the fence orders them before whatever the
+ * caller does next, as plain stores would be. */
+void st_copy_around_cache(void *dst, const void *src, size_t n)
+{
+    uint8_t *d = dst;
+    const uint8_t *s = src;
+    size_t i = 0;
+#ifdef ST_X86
+    size_t head = (16 - ((uintptr_t)d & 15)) & 15;
+    if (n >= head + 64) {
+        memcpy(d, s, head);
+        for (i = head; i + 64 <= n; i += 64) {
+            __m128i a = _mm_loadu_si128((const __m128i *)(s + i));
+            __m128i b = _mm_loadu_si128((const __m128i *)(s + i + 16));
+            __m128i c = _mm_loadu_si128((const __m128i *)(s + i + 32));
+            __m128i e = _mm_loadu_si128((const __m128i *)(s + i + 48));
+            _mm_stream_si128((__m128i *)(d + i), a);
+            _mm_stream_si128((__m128i *)(d + i + 16), b);
+            _mm_stream_si128((__m128i *)(d + i + 32), c);
+            _mm_stream_si128((__m128i *)(d + i + 48), e);
+        }
+        _mm_sfence();
+    }
+#endif
+    memcpy(d + i, s + i, n - i);
 }
 
 void st_unshuffle(const uint8_t *in, uint8_t *out, int64_t n, size_t size)

@@ -49,6 +49,30 @@ static void test_unshuffle_forms(void)
     printf("unshuffle: best form %d, %d form runs checked\n", best, forms);
 }
 
+/* The copy around the caches equals memcpy at every alignment of the
+ * destination and length (the head before the first 16-byte boundary, the
+ * streamed middle, the tail), and writes nothing outside it. */
+static void test_copy_around_cache(void)
+{
+    enum { N = 8192 + 200 };
+    static uint8_t src[N], want[N + 64], got[N + 64];
+    for (int i = 0; i < N; i++)
+        src[i] = (uint8_t)(i * 131 + 7);
+    const size_t lens[] = {0, 1, 15, 63, 64, 65, 79, 80, 127, 128, 129, 1000, 8192, N - 20};
+    int runs = 0;
+    for (size_t li = 0; li < sizeof lens / sizeof *lens; li++)
+        for (size_t at = 0; at < 20; at++) {
+            size_t n = lens[li];
+            memset(want, 0x5A, sizeof want);
+            memset(got, 0x5A, sizeof got);
+            memcpy(want + at, src + 3, n);
+            st_copy_around_cache(got + at, src + 3, n);
+            CHECK_MSG(memcmp(got, want, sizeof got) == 0, "length %zu at offset %zu", n, at);
+            runs++;
+        }
+    printf("copy around the caches: %d copies checked\n", runs);
+}
+
 /* Codecs on their own: shuffle both ways, the choice between plain and
  * shuffled LZ4, integers of every type and width. */
 static void test_codecs(void)
@@ -603,11 +627,40 @@ static void test_threads_agree(void)
     sk_table_free(hydro);
 }
 
+/* A table of more than 16 MB is written around the caches (read.c):
+ * its reads, LZ4 or raw, by pread and through the mapping, on 1 and 2
+ * threads, give back the table saved. */
+static void test_large_table(void)
+{
+    sk_table *part = particle_table(400000); /* 53 bytes a row: 21 MB */
+    const sk_table *tables[] = {part};
+    char path[512];
+    tmp_path(g_dir, "large.snapkit", path, sizeof path);
+    sk_error e;
+    sk_store_write_options opt;
+    sk_store_write_options_init(&opt);
+    for (int compress = 1; compress >= 0; compress--) {
+        opt.compress = compress;
+        CHECK_OK(sk_store_save(path, tables, NULL, 1, &opt, NULL, &e), &e);
+        sk_store *s;
+        CHECK_OK(sk_store_open(&s, path, NULL, &e), &e);
+        for (int threads = 1; threads <= 2; threads++) {
+            sk_table *got = read_table(s, "particles", NULL, 0, threads, NULL);
+            check_same(got, part, compress ? "large table, LZ4" : "large table, raw");
+            sk_table_free(got);
+        }
+        CHECK(is_mapped(path));
+        sk_store_close(s);
+    }
+    sk_table_free(part);
+}
+
 int main(void)
 {
     CHECK(test_tmpdir(g_dir, sizeof g_dir) != NULL);
     build(&g_cells, 0, 0, 0, 0, 3, 7);
     test_unshuffle_forms();
+    test_copy_around_cache();
     test_codecs();
     test_roundtrip_all_tables();
     test_integer_widths_and_codecs();
@@ -617,6 +670,7 @@ int main(void)
     test_vars_and_metadata();
     test_empty_and_errors_writing();
     test_threads_agree();
+    test_large_table();
     char cmd[512];
     snprintf(cmd, sizeof cmd, "rm -rf %s", g_dir);
     CHECK(system(cmd) == 0);
