@@ -74,14 +74,15 @@ static void test_copy_around_cache(void)
 }
 
 /* Codecs on their own: shuffle both ways, the choice between plain and
- * shuffled LZ4, integers of every type and width. */
+ * shuffled LZ4 and raw, integers of every type and width. */
 static void test_codecs(void)
 {
     enum { N = 4099 };
-    static double noisy[N], flat[N], back[N];
+    static double noisy[N], coarse[N], flat[N], back[N];
     static uint8_t scratch[N * 8], out[N * 8 + LZ4_COMPRESSBOUND(N * 8)], sh[N * 8];
     for (int i = 0; i < N; i++) {
         noisy[i] = 1.0 + uniform();
+        coarse[i] = 1.0 + (double)(int)(uniform() * 65536) / 65536; /* 16 mantissa bits */
         flat[i] = i < N / 2 ? 1.0 : 0.125;
     }
     for (int64_t n = 1; n <= 40; n += 13) {
@@ -92,11 +93,24 @@ static void test_codecs(void)
     }
     st_cc cc;
     char why[128];
-    st_encode(SK_FLOAT64, noisy, N, 1, scratch, out, &cc);
+    st_encode(SK_FLOAT64, coarse, N, 1, scratch, out, &cc);
     CHECK_EQ_INT(cc.encoding, ST_ENC_SHUFFLE);
     CHECK_EQ_INT(cc.codec, ST_CODEC_LZ4);
-    CHECK(cc.stored < N * 8);
+    CHECK(5 * cc.stored <= 4 * N * 8);
     CHECK_EQ_INT(cc.hash, st_hash(out, (size_t)cc.stored));
+    CHECK_EQ_INT(st_decode(SK_FLOAT64, &cc, N, out, back, scratch, why, sizeof why), 0);
+    CHECK(memcmp(back, coarse, sizeof coarse) == 0);
+    CHECK_EQ_INT(st_check_minmax(SK_FLOAT64, back, N, &cc), 0);
+    /* Noisy floats, which shuffled LZ4 shrinks by less than a fifth, are
+     * kept raw and plain: the values themselves. */
+    st_shuffle((const uint8_t *)noisy, sh, N, 8);
+    int lz = LZ4_compress_default((const char *)sh, (char *)out, N * 8, (int)sizeof out);
+    CHECK_MSG(lz > 0 && lz < N * 8 && 5 * lz > 4 * N * 8, "shuffled LZ4: %d of %d bytes", lz,
+              N * 8);
+    st_encode(SK_FLOAT64, noisy, N, 1, scratch, out, &cc);
+    CHECK(cc.codec == ST_CODEC_RAW && cc.encoding == ST_ENC_PLAIN && cc.stored == N * 8);
+    CHECK(memcmp(out, noisy, sizeof noisy) == 0);
+    CHECK_EQ_INT(cc.hash, st_hash(noisy, sizeof noisy));
     CHECK_EQ_INT(st_decode(SK_FLOAT64, &cc, N, out, back, scratch, why, sizeof why), 0);
     CHECK(memcmp(back, noisy, sizeof noisy) == 0);
     CHECK_EQ_INT(st_check_minmax(SK_FLOAT64, back, N, &cc), 0);
