@@ -32,6 +32,13 @@ const uint8_t *st_bytes_at(const sk_store *s, uint8_t *buf, size_t n, int64_t of
  * the file is read through a mapping. Safe with reads on other threads. */
 void st_read_begins(sk_store *s);
 
+/* Whether reads of s come from memory (a mapping, or a file opened from
+ * memory) rather than pread. Once true, it stays true. */
+static inline int st_in_memory(const sk_store *s)
+{
+    return __atomic_load_n(&s->mem, __ATOMIC_ACQUIRE) != NULL;
+}
+
 /* The stored table called name, or NULL with SK_ERR_ARG listing the tables. */
 const st_table *st_find_table(const sk_store *s, const char *name, sk_error *err);
 
