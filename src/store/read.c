@@ -44,7 +44,7 @@ typedef struct reader {
     int64_t group;               /* streams: consecutive chunks per batch */
     const sk_selection *sel;
     int around_cache;            /* write the result around the caches */
-    int in_memory;               /* the file was mapped when the read began */
+    int in_memory;               /* the file was in memory (mapped) when the read began */
 } reader;
 
 static int new_table(const reader *r, const sk_selection *sel, int64_t rows, sk_table **res,

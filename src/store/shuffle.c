@@ -2,7 +2,9 @@
  * and its inverse, which every read of a shuffled float column runs: the
  * unshuffle of 8- and 4-byte values has SSE2 and AVX2 forms, the widest
  * the CPU runs chosen at run time, and a scalar one for the tail and other
- * machines. All give the same bytes (tests/c/test_store.c). */
+ * machines. All give the same bytes (tests/c/test_store.c). Also the copy
+ * of decoded columns into a large result with stores that bypass the
+ * caches. */
 #include "store/codec.h"
 
 #include <stdint.h>
