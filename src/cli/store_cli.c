@@ -48,18 +48,28 @@ int cli_store_selection(const sk_store *s, const char *table, const cli_selectio
     return select_in_units(cs, &u, sel, err);
 }
 
+/* Open the .snapkit file `path` and resolve the options' selection
+ * against its table `component`; *s stays NULL on failure. */
+static int open_selected(const char *path, const char *component, const cli_selection *cs,
+                         sk_store **s, sk_selection *sel, sk_error *err)
+{
+    sk_selection_init(sel);
+    int rc = sk_store_open(s, path, NULL, err);
+    if (rc == SK_OK && (rc = cli_store_selection(*s, component, cs, sel, err)) != SK_OK) {
+        sk_store_close(*s);
+        *s = NULL;
+    }
+    return rc;
+}
+
 int cli_store_read(const char *path, const char *component, const cli_selection *cs,
                    const sk_read_options *opt, const sk_consumer *consumer, sk_table **out,
                    sk_read_stats *stats, int *chunks_total, sk_error *err)
 {
-    sk_store *s;
-    int rc = sk_store_open(&s, path, NULL, err);
-    if (rc != SK_OK)
-        return rc;
+    sk_store *s = NULL;
     sk_selection sel;
-    sk_selection_init(&sel);
     int64_t total = 0;
-    rc = cli_store_selection(s, component, cs, &sel, err);
+    int rc = open_selected(path, component, cs, &s, &sel, err);
     if (rc == SK_OK)
         rc = consumer ? sk_store_stream(s, component, &sel, opt, consumer, stats, err)
                       : sk_store_read(s, component, &sel, opt, out, stats, err);
@@ -78,13 +88,9 @@ int cli_store_stored_stats(const char *path, const char *component, const cli_se
     memset(res, 0, sizeof *res);
     *keep = NULL;
     double t0 = cli_now();
-    sk_store *s;
-    int rc = sk_store_open(&s, path, NULL, err);
-    if (rc != SK_OK)
-        return rc;
+    sk_store *s = NULL;
     sk_selection sel;
-    sk_selection_init(&sel);
-    rc = cli_store_selection(s, component, cs, &sel, err);
+    int rc = open_selected(path, component, cs, &s, &sel, err);
     if (rc == SK_OK)
         rc = sk_store_stored_stats(s, component, &sel, out, err);
     sk_selection_clear(&sel);
