@@ -60,3 +60,55 @@ int proj_deposit_grid(const proj_job *job, const proj_target *t, int64_t r, doub
     proj_block_add(job, t->blk + at, it->total, b->k, coef);
     return 1;
 }
+
+int proj_grid_mass_only(const proj_job *job, const proj_target *t)
+{
+    return job->grid_level >= 0 && job->nacc == 1 && job->nlin == 1 &&
+           job->coef_kind[0] == C_MASS && job->slot_count < 0 && job->mass_src &&
+           t->r0 == 0 && t->r1 == job->f.ny;
+}
+
+/* The loop of proj_deposit_grid for one slot holding mass: per level, the
+ * cell volume and the share of it each pixel of a block gets, computed as
+ * proj_deposit_grid computes them, so the products are the same bits. */
+int64_t proj_deposit_grid_mass(const proj_job *job, const proj_target *t, int64_t r0,
+                               int64_t r1, proj_tally *tally)
+{
+    int p = job->grid_level;
+    double vol[PROJ_MAX_LEVEL + 1], share[PROJ_MAX_LEVEL + 1];
+    for (int l = 0; l <= PROJ_MAX_LEVEL; l++) {
+        double h = job->cell_size[l];
+        int k = job->blocks[l].k;
+        vol[l] = h * h * h;
+        share[l] = k ? vol[l] / ((double)k * k) : 0;
+    }
+    const int32_t *level = job->level, *cx = job->cx, *cy = job->cy, *cz = job->cz;
+    const int32_t *ku = job->key_u, *kv = job->key_v;
+    const double *mass = job->mass_src;
+    size_t nx = (size_t)job->f.nx;
+    int64_t r = r0;
+    for (; r < r1; r++) {
+        int l = level[r];
+        if (l < 0 || l > 62)
+            break;
+        uint64_t any = (uint64_t)(uint32_t)cx[r] | (uint32_t)cy[r] | (uint32_t)cz[r];
+        uint64_t cu = (uint32_t)ku[r], cv = (uint32_t)kv[r];
+        if (any >> l)
+            break;
+        double m = mass[r];
+        if (l >= p) {
+            t->acc[(cv >> (l - p)) * nx + (cu >> (l - p))] += m * vol[l];
+        } else {
+            const proj_blocks *b = &job->blocks[l];
+            if (!t->blk || b->k != 1 << (p - l))
+                break;
+            t->blk[b->start + cv * (size_t)b->nbu + cu] += m * share[l];
+        }
+        tally->min_level = l < tally->min_level ? l : tally->min_level;
+        tally->max_level = l > tally->max_level ? l : tally->max_level;
+        tally->mass += m * vol[l];
+    }
+    tally->selected += r - r0;
+    tally->deposited += r - r0;
+    return r;
+}

@@ -46,7 +46,9 @@ static void inverse_weights(const proj_job *job, const double *acc, double *inv,
 
 /* Every map in one parallel pass over blocks of pixels, and the mass on
  * the image: summed with compensation (Neumaier) in each thread, so a
- * million-pixel map adds up to the deposited mass to ~1e-15. */
+ * million-pixel map adds up to the deposited mass to ~1e-15. Map 0 may be
+ * the accumulators themselves (one slot a pixel): it is written last in
+ * each block, after everything else has read that block's slots. */
 static double finish_all(const proj_job *job, const double *acc, sk_maps *maps, size_t npix)
 {
     size_t nacc = (size_t)job->nacc;
@@ -61,13 +63,13 @@ static double finish_all(const proj_job *job, const double *acc, sk_maps *maps, 
             size_t p1 = p0 + FINISH_BLOCK < npix ? p0 + FINISH_BLOCK : npix;
             if (means)
                 inverse_weights(job, acc, inv, p0, p1);
-            for (int i = 0; i < nq; i++)
-                finish_block(job, &job->q[i], acc, inv, maps->maps[i].data, p0, p1);
             for (size_t p = p0; mslot >= 0 && p < p1; p++) {
                 double x = acc[p * nacc + (size_t)mslot], t = s + x;
                 c += fabs(s) >= fabs(x) ? (s - t) + x : (x - t) + s;
                 s = t;
             }
+            for (int i = nq - 1; i >= 0; i--)
+                finish_block(job, &job->q[i], acc, inv, maps->maps[i].data, p0, p1);
         }
         sum += s;
         comp += c;
@@ -75,9 +77,14 @@ static double finish_all(const proj_job *job, const double *acc, sk_maps *maps, 
     return mslot >= 0 ? sum + comp : NAN;
 }
 
-int proj_maps_finish(proj_job *job, double *acc, sk_maps *maps, sk_error *err)
+/* With one accumulator a pixel, pixel p's maps read only acc[p], so the
+ * first map can overwrite the accumulators in place: the process touches
+ * one image less of fresh memory (at ~1 GB/s on some machines, as much
+ * time as the whole finishing pass). */
+int proj_maps_finish(proj_job *job, double **acc, sk_maps *maps, sk_error *err)
 {
     size_t npix = (size_t)job->f.nx * (size_t)job->f.ny;
+    const double *slots = *acc;
     maps->nx = job->f.nx;
     maps->ny = job->f.ny;
     maps->maps = sk_calloc((size_t)job->nq, sizeof *maps->maps);
@@ -86,7 +93,12 @@ int proj_maps_finish(proj_job *job, double *acc, sk_maps *maps, sk_error *err)
     for (int i = 0; i < job->nq; i++) {
         const proj_quantity *q = &job->q[i];
         struct sk_map_entry *m = &maps->maps[i];
-        m->data = sk_malloc(npix * sizeof(double));
+        if (i == 0 && job->nacc == 1) {
+            m->data = *acc;
+            *acc = NULL;
+        } else {
+            m->data = sk_malloc(npix * sizeof(double));
+        }
         if (!m->data)
             return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory for map '%s'", q->name);
         maps->nmaps = i + 1;
@@ -95,7 +107,7 @@ int proj_maps_finish(proj_job *job, double *acc, sk_maps *maps, sk_error *err)
         snprintf(m->what, sizeof m->what, "%s", proj_quantity_what(job, q));
         m->dim = q->dim;
     }
-    maps->info.projected_mass = finish_all(job, acc, maps, npix);
+    maps->info.projected_mass = finish_all(job, slots, maps, npix);
     return SK_OK;
 }
 

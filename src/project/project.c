@@ -348,7 +348,7 @@ static int project_job(proj_job *job, const sk_project_options *opt, const proj_
         rc = run_reduce(job, acc, &maps->info, ranks->all, err);
     *finished = !ranks || ranks->rank == 0 || ranks->all;
     if (rc == SK_OK && *finished)
-        rc = proj_maps_finish(job, acc, maps, err);
+        rc = proj_maps_finish(job, &acc, maps, err);
     sk_free(acc);
     if (rc == SK_OK)
         proj_fill_info(job, opt, &s, &maps->info);

@@ -192,6 +192,22 @@ int proj_dim_positive(proj_dim dim);
  * filling it's level, h and total and coef: 1 when it reached the image,
  * -1 when the row needs the general path. */
 void proj_grid_plan(proj_job *job);
+/* What a pass over rows counts: rows selected and deposited, their levels
+ * and the mass they carry (summed in row order). */
+typedef struct proj_tally {
+    int64_t selected, deposited;
+    int min_level, max_level;
+    double mass;
+} proj_tally;
+/* Does proj_deposit_grid_mass apply: cells on the grid, one slot (mass:
+ * a surface density or mass map), the whole image in t? */
+int proj_grid_mass_only(const proj_job *job, const proj_target *t);
+/* Rows r0.. up to r1 deposited as proj_deposit_grid would, bit for bit,
+ * in a loop without the general path's per-row calls (most of a streamed
+ * density projection's deposit time); stops at the first row that needs
+ * the general path and returns it (r1 when none). */
+int64_t proj_deposit_grid_mass(const proj_job *job, const proj_target *t, int64_t r0,
+                               int64_t r1, proj_tally *tally);
 int proj_deposit_grid(const proj_job *job, const proj_target *t, int64_t r, double *coef,
                       proj_item *it);
 /* geometry.c */
@@ -300,7 +316,9 @@ struct sk_maps {
     struct sk_map_entry *maps;
     sk_maps_info info;
 };
-int proj_maps_finish(proj_job *job, double *acc, sk_maps *maps, sk_error *err);
+/* The maps from the accumulators *acc; with one slot a pixel the first
+ * map takes *acc over (set to NULL), else *acc stays the caller's. */
+int proj_maps_finish(proj_job *job, double **acc, sk_maps *maps, sk_error *err);
 
 /* maps.c: finite minimum and maximum of map i, and of its positive values
  * (NaN when none), in one pass; only JSON and PNG output need them. */

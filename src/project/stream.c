@@ -44,9 +44,8 @@ struct sk_project_stream {
     int64_t waiting_bytes, waiting_peak;
 
     /* what sk_project's scan and pass count, over the deposited batches */
-    int64_t rows, selected, deposited;
-    int min_level, max_level;
-    double mass;
+    int64_t rows;
+    proj_tally tally;
     int failed;
     sk_error err;           /* the first failure of a deposit */
 };
@@ -75,7 +74,7 @@ int sk_project_stream_new(int nq, const char *const *quantities, const sk_projec
         sk_project_options_init(&ps->opt);
     pthread_mutex_init(&ps->lock, NULL);
     pthread_cond_init(&ps->moved, NULL);
-    ps->min_level = PROJ_MAX_LEVEL;
+    ps->tally.min_level = PROJ_MAX_LEVEL;
     ps->start = omp_get_wtime();
     int rc = copy_names(ps, nq, quantities, err);
     if (rc == SK_OK && ps->opt.res <= 0 && !(ps->opt.pixel > 0))
@@ -161,7 +160,11 @@ static int deposit(sk_project_stream *ps, const sk_table *batch, sk_error *err)
                                        job->nblk ? ps->acc + ps->npix : NULL);
         double coef[PROJ_MAX_SLOTS];
         const double *mass = job->mass_src;
+        proj_tally *tl = &ps->tally;
+        int fast = proj_grid_mass_only(job, &t);
         for (int64_t r = 0; r < job->nrows && rc == SK_OK; r++) {
+            if (fast && (r = proj_deposit_grid_mass(job, &t, r, job->nrows, tl)) == job->nrows)
+                break;
             if (job->is_cells && (job->level[r] < 0 || job->level[r] > PROJ_MAX_LEVEL)) {
                 rc = sk_fail(err, SK_ERR_ARG, NULL, -1, "row %lld has level %d, outside 0..%d",
                              (long long)(ps->rows + r), job->level[r], PROJ_MAX_LEVEL);
@@ -171,14 +174,14 @@ static int deposit(sk_project_stream *ps, const sk_table *batch, sk_error *err)
             int reached = proj_deposit_item(job, &t, r, coef, &it);
             if (reached < 0)
                 continue;
-            ps->selected++;
+            tl->selected++;
             if (job->is_cells) {
-                ps->min_level = job->level[r] < ps->min_level ? job->level[r] : ps->min_level;
-                ps->max_level = job->level[r] > ps->max_level ? job->level[r] : ps->max_level;
+                tl->min_level = job->level[r] < tl->min_level ? job->level[r] : tl->min_level;
+                tl->max_level = job->level[r] > tl->max_level ? job->level[r] : tl->max_level;
             }
             if (mass)
-                ps->mass += mass[r] * it.total;
-            ps->deposited += reached;
+                tl->mass += mass[r] * it.total;
+            tl->deposited += reached;
         }
         ps->rows += job->nrows;
     }
@@ -284,7 +287,7 @@ static void spread_blocks(sk_project_stream *ps)
         return;
     m->block_finest = -1;
     for (int l = 0; l <= PROJ_MAX_LEVEL; l++) {
-        if (l < ps->min_level || l > ps->max_level)
+        if (l < ps->tally.min_level || l > ps->tally.max_level)
             m->blocks[l].k = 0;
         if (m->blocks[l].k)
             m->block_finest = l;
@@ -298,31 +301,33 @@ int sk_project_stream_finish(sk_project_stream *ps, sk_maps **out, sk_error *err
     if (!ps || !ps->master || !ps->acc)
         return sk_fail(err, SK_ERR_ARG, NULL, -1, "no stream was projected");
     int rc = drain(ps, err);
-    if (rc == SK_OK && ps->selected == 0)
+    if (rc == SK_OK && ps->tally.selected == 0)
         rc = sk_fail(err, SK_ERR_EMPTY, NULL, -1, "the selection holds none of the %lld rows",
                      (long long)ps->rows);
+    int64_t acc_bytes = (int64_t)sk_block_size(ps->acc); /* the maps may take it */
     sk_maps *maps = rc == SK_OK ? sk_calloc(1, sizeof *maps) : NULL;
     if (rc == SK_OK && !maps)
         rc = sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
     if (rc == SK_OK) {
         spread_blocks(ps);
-        rc = proj_maps_finish(ps->master, ps->acc, maps, err);
+        rc = proj_maps_finish(ps->master, &ps->acc, maps, err);
     }
     if (rc != SK_OK) {
         sk_maps_free(maps);
         return rc;
     }
     proj_job *m = ps->master;
-    proj_scan s = {.rows = ps->rows, .selected = ps->selected, .min_level = ps->min_level,
-                   .max_level = ps->max_level, .mass = m->mass_src ? ps->mass : NAN,
+    const proj_tally *tl = &ps->tally;
+    proj_scan s = {.rows = ps->rows, .selected = tl->selected, .min_level = tl->min_level,
+                   .max_level = tl->max_level, .mass = m->mass_src ? tl->mass : NAN,
                    .bad_row = -1};
     proj_fill_info(m, &ps->opt, &s, &maps->info);
     sk_maps_info *in = &maps->info;
     in->rows = ps->rows;
-    in->deposited = ps->deposited;
+    in->deposited = tl->deposited;
     in->threads = ps->nthreads;
     snprintf(in->strategy, sizeof in->strategy, "stream");
-    in->accumulator_bytes = (int64_t)sk_block_size(ps->acc) + ps->waiting_peak;
+    in->accumulator_bytes = acc_bytes + ps->waiting_peak;
     in->seconds = omp_get_wtime() - ps->start;
     *out = maps;
     return SK_OK;

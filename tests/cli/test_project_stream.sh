@@ -37,28 +37,32 @@ done
 # pixels and blocks come from their keys (src/project/grid.c). A line of
 # sight range that keeps every cell (--los) takes the general path through
 # floating-point placement: the maps must be the same bits, streamed and
-# whole, for levels coarser and finer than the pixels (5-9 at 64 and 128).
+# whole, for levels coarser and finer than the pixels (5-9 at 64 and 128);
+# sd,mass (one accumulator a pixel: the grid's own loop, and the first map
+# finished in place) as well as several slots.
 g=0
 for src in "$out" "$tmp/o.snapkit"; do
     for t in 1 2; do
         for whole in "" --whole; do
             for geo in "--res 128 --axis z" "--res 64 --axis x"; do
-                tag=$(basename "$src").$t$whole.${geo//[ -]/}
-                # shellcheck disable=SC2086
-                "$CLI" project "$src" --vars sd,T,velocity_y,count $geo --threads "$t" $whole \
-                    -o "$tmp/grid_${tag}_{var}.npy" >/dev/null || fail "grid $tag"
-                # shellcheck disable=SC2086
-                "$CLI" project "$src" --vars sd,T,velocity_y,count $geo --threads "$t" $whole \
-                    --los -1 1 -o "$tmp/gen_${tag}_{var}.npy" >/dev/null || fail "general $tag"
-                for f in "$tmp"/grid_"${tag}"_*.npy; do
-                    cmp -s "$f" "${f/\/grid_/\/gen_}" || fail "$tag: $(basename "$f") differs on the grid path"
-                    g=$((g + 1))
+                for vars in sd,T,velocity_y,count sd,mass; do
+                    tag=$(basename "$src").$t$whole.${geo//[ -]/}.${vars//,/}
+                    # shellcheck disable=SC2086
+                    "$CLI" project "$src" --vars $vars $geo --threads "$t" $whole \
+                        -o "$tmp/grid_${tag}_{var}.npy" >/dev/null || fail "grid $tag"
+                    # shellcheck disable=SC2086
+                    "$CLI" project "$src" --vars $vars $geo --threads "$t" $whole \
+                        --los -1 1 -o "$tmp/gen_${tag}_{var}.npy" >/dev/null || fail "general $tag"
+                    for f in "$tmp"/grid_"${tag}"_*.npy; do
+                        cmp -s "$f" "${f/\/grid_/\/gen_}" || fail "$tag: $(basename "$f") differs on the grid path"
+                        g=$((g + 1))
+                    done
                 done
             done
         done
     done
 done
-[ "$g" -eq 64 ] || fail "only $g grid maps compared"
+[ "$g" -eq 96 ] || fail "only $g grid maps compared"
 
 $PY - "$tmp" <<'PYEOF' || failures=$((failures + 1))
 import glob, json, os, sys
