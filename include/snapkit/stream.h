@@ -52,7 +52,9 @@ typedef struct sk_batch_info {
      * batch index + 1 starts at row + its rows, or later) and the whole
      * table's rows. 0 and 0 where the reader does not count ahead (other
      * RAMSES streams size their batches from the files' headers;
-     * sk_store_stream). */
+     * sk_store_stream, except that to an ordered consumer it gives the
+     * first row, and the table's rows when no chunk is partly selected
+     * and no family filter applies). */
     int64_t row;
     int64_t rows;
 } sk_batch_info;
@@ -72,11 +74,13 @@ typedef struct sk_consumer {
      * still run, so the error reported is deterministic). */
     int (*batch)(void *ctx, int thread, const sk_table *batch, const sk_batch_info *info,
                  sk_error *err);
-    /* Optional (RAMSES streams): nonzero calls `batch` in index order, one
-     * call at a time. Files are still read in parallel, each thread
+    /* Optional: nonzero calls `batch` in index order, one call at a
+     * time. Files (chunks) are still read in parallel, each thread
      * waiting (asleep) with its filled batch for the calls before it, so
-     * a consumer that needs the table's order (a writer) holds no batch
-     * of its own. sk_store_stream ignores it. */
+     * a consumer that needs the table's order (a writer, a projection's
+     * bit-exact sums) holds no batch of its own. A RAMSES stream then
+     * counts every file's rows first (one more pass over the amr
+     * headers); sk_store_stream has the counts already. */
     int ordered;
 } sk_consumer;
 

@@ -402,7 +402,11 @@ static int make_maps(project_args *a, const char *const *names, int nq, sk_maps 
     if (rc != SK_OK)
         return rc;
     project_feed feed = {.inner = sk_project_stream_consumer(ps)};
-    sk_consumer c = {.ctx = &feed, .begin = feed_begin, .batch = feed_batch};
+    /* A .snapkit file's chunks come in their turn at no cost (the file
+     * knows its rows): no batch is copied to wait for its turn. A RAMSES
+     * output would count its files first; early batches are copied there. */
+    sk_consumer c = {.ctx = &feed, .begin = feed_begin, .batch = feed_batch,
+                     .ordered = sk_store_is_file(a->source)};
     rc = cli_stream_source(a->source, a->component, &a->sel, a->opt.threads, &c, src, err);
     if (rc == SK_OK)
         rc = cli_mpi_sum_read(src, err); /* one process here: ranks 1 */

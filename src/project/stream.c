@@ -292,6 +292,8 @@ static void spread_blocks(sk_project_stream *ps)
         if (m->blocks[l].k)
             m->block_finest = l;
     }
+    /* proj_blocks_spread shares its rows among the threads of a region */
+#pragma omp parallel num_threads(m->threads)
     proj_blocks_spread(m, ps->acc, ps->acc + ps->npix);
 }
 

@@ -1,6 +1,7 @@
 /* Reading a table: plan the chunks, count the rows of partly covered chunks
  * from their position columns, allocate the result once, then read and
  * decode chunks in parallel straight into their rows of the result. */
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -42,6 +43,13 @@ typedef struct reader {
     int64_t done;
     const sk_consumer *consumer; /* streams (stream.c's sk_store_stream) */
     int64_t group;               /* streams: consecutive chunks per batch */
+    /* ordered streams: the batch whose turn it is; threads holding a later
+     * one sleep on `moved` (see turn_wait) */
+    pthread_mutex_t turn_lock;
+    pthread_cond_t moved;
+    int64_t next_batch;
+    int64_t rows_handed;         /* rows of the batches handed over */
+    int64_t rows_total;          /* the table's rows when known ahead, else 0 */
     const sk_selection *sel;
     int around_cache;            /* write the result around the caches */
     int in_memory;               /* the file was in memory (mapped) when the read began */
@@ -249,6 +257,36 @@ static void lower_failed_at(reader *r, int64_t chunk)
     int64_t seen = atomic_load(&r->failed_at);
     while (chunk < seen && !atomic_compare_exchange_weak(&r->failed_at, &seen, chunk))
         ;
+    if (r->consumer && r->consumer->ordered) { /* waiters behind it give up */
+        pthread_mutex_lock(&r->turn_lock);
+        pthread_cond_broadcast(&r->moved);
+        pthread_mutex_unlock(&r->turn_lock);
+    }
+}
+
+/* An ordered stream: wait (asleep) for batch g's turn, whose first chunk
+ * is `first`. 0 when a chunk before it failed instead: its error wins.
+ * Groups are claimed in increasing order, so the batch whose turn it is
+ * is always being read or handed over by some thread. */
+static int turn_wait(reader *r, int64_t g, int64_t first)
+{
+    pthread_mutex_lock(&r->turn_lock);
+    int failed = atomic_load(&r->failed_at) < first;
+    while (r->next_batch != g && !failed) {
+        pthread_cond_wait(&r->moved, &r->turn_lock);
+        failed = atomic_load(&r->failed_at) < first;
+    }
+    pthread_mutex_unlock(&r->turn_lock);
+    return !failed;
+}
+
+static void turn_pass(reader *r, int64_t g)
+{
+    pthread_mutex_lock(&r->turn_lock);
+    if (r->next_batch == g)
+        r->next_batch = g + 1;
+    pthread_cond_broadcast(&r->moved);
+    pthread_mutex_unlock(&r->turn_lock);
 }
 
 /* Run phase(r, w, chunk) over the planned chunks (only partial ones when
@@ -284,7 +322,7 @@ static int run_parallel(reader *r, int threads, int partial_only,
     {
         worker w;
         if (worker_init(&w, r) != SK_OK)
-            atomic_store(&r->failed_at, -1);
+            lower_failed_at(r, -1);
         w.thread = omp_get_thread_num();
         /* Streams take groups of consecutive chunks (one batch each), in
          * order within a group; reads have groups of one. */
@@ -548,6 +586,14 @@ static int phase_stream(reader *r, worker *w, st_planned *pc)
     int64_t ngroups = (r->plan->nchunks + r->group - 1) / r->group;
     sk_batch_info info = {.index = group, .nbatches = ngroups,
                           .source = r->plan->chunks[first].ci};
+    int ordered = r->consumer->ordered;
+    if (ordered && !turn_wait(r, group, first))
+        return SK_OK;
+    if (ordered) { /* in its turn: every batch before it is counted */
+        info.row = r->rows_handed;
+        info.rows = r->rows_total;
+        r->rows_handed += sk_table_nrows(w->batch);
+    }
     if (sk_table_nrows(w->batch) > 0) {
         rc = r->consumer->batch(r->consumer->ctx, w->thread, w->batch, &info, &w->err);
         if (rc != SK_OK && w->err.code == SK_OK)
@@ -555,6 +601,11 @@ static int phase_stream(reader *r, worker *w, st_planned *pc)
                     (long long)info.source + 1, (long long)pc->ci + 1);
         if (rc != SK_OK)
             w->err.record = info.source + 1; /* the lowest failing chunk's error wins */
+    }
+    if (ordered) {
+        if (rc != SK_OK)
+            lower_failed_at(r, pc - r->plan->chunks);
+        turn_pass(r, group);
     }
     if (rc == SK_OK)
         report(r, w);
@@ -572,6 +623,19 @@ static int64_t stream_group(const reader *r)
     int64_t even = r->plan->nchunks / STREAM_MIN_BATCHES;
     g = g < even ? g : even;
     return g > 1 ? g : 1;
+}
+
+/* The rows of the whole stream when the plan knows them (no chunk partly
+ * selected, no family filter), else 0. */
+static int64_t stream_rows_known(const reader *r)
+{
+    int64_t rows = 0;
+    for (int64_t i = 0; i < r->plan->nchunks; i++) {
+        if (r->plan->chunks[i].partial)
+            return 0;
+        rows += r->t->chunks[r->plan->chunks[i].ci].nrows;
+    }
+    return r->sel && r->sel->has_family ? 0 : rows;
 }
 
 /* The consumer's begin, with a 0-row table of the batches' columns. */
@@ -614,16 +678,21 @@ int sk_store_stream(sk_store *s, const char *name, const sk_selection *sel,
     int threads = sk_thread_budget_get(opt ? opt->threads : 0, &budget);
     reader r = {.s = s, .t = t, .plan = &plan, .consumer = consumer, .sel = sel,
                 .in_memory = st_in_memory(s)};
+    pthread_mutex_init(&r.turn_lock, NULL);
+    pthread_cond_init(&r.moved, NULL);
     if (opt)
         r.progress = opt->progress;
     if (rc == SK_OK) {
         measure(&r);
         r.group = stream_group(&r);
+        r.rows_total = stream_rows_known(&r);
         int used = run_threads(&r, threads, 0);
         rc = stream_begin(&r, used ? used : 1, err);
     }
     if (rc == SK_OK)
         rc = run_parallel(&r, threads, 0, phase_stream, err);
+    pthread_cond_destroy(&r.moved);
+    pthread_mutex_destroy(&r.turn_lock);
     if (rc == SK_OK && stats)
         read_measurements(&r, &m0, t0, stats);
     st_plan_free(&plan);

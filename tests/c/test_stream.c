@@ -222,7 +222,7 @@ typedef struct collect {
     int mismatches, calls, began;
     int fail_from;           /* >= 0: batches of this index and above fail */
     sk_stats_acc *acc[8];
-    /* An ordered consumer (RAMSES): calls by increasing index, each batch
+    /* An ordered consumer: calls by increasing index, each batch
      * starting at the row after the last one's, the table's rows known. */
     int ordered, out_of_turn;
     int64_t last_index, next_row, total;
@@ -388,11 +388,15 @@ static void check_stream(void *src, stream_fn fn, const sk_table *whole, const c
               (long long)off, (long long)sk_table_nrows(whole));
     sk_table_stats want;
     CHECK_OK(sk_table_stats_compute(whole, 1, &want, &err), &err);
-    for (int run = 0; run < (fn == ramses_stream ? 4 : 2); run++) {
+    /* A .snapkit stream knows the table's rows ahead only without a region
+     * or a family: the chunks whose rows it cuts are counted as they come. */
+    int64_t total = fn == ramses_stream || (!sel->has_box && !sel->has_family)
+                        ? sk_table_nrows(whole) : 0;
+    for (int run = 0; run < 4; run++) {
         int threads = 1 + run % 2;
         c.whole = whole;
         c.mismatches = 0;
-        collect_start(&c, &cons, run >= 2, sk_table_nrows(whole));
+        collect_start(&c, &cons, run >= 2, total);
         opt.threads = threads;
         progress_seen prog = {0, 0};
         opt.progress = (sk_progress){note_progress, &prog};
@@ -486,6 +490,42 @@ static void check_output(const char *dir)
     sk_ramses_close(r);
 }
 
+/* The same refusal from a .snapkit file of small chunks (one batch each):
+ * batch 3's error, and an ordered consumer sees no batch after it (the
+ * threads waiting with later batches give up instead of waiting forever). */
+static void test_store_refused(sk_ramses *r, collect *c, sk_consumer *cons)
+{
+    sk_error err;
+    sk_table *t;
+    CHECK_OK(sk_ramses_read(r, "hydro", NULL, NULL, &t, NULL, &err), &err);
+    char tmp[256], path[512];
+    test_tmpdir(tmp, sizeof tmp);
+    snprintf(path, sizeof path, "%s/small.snapkit", tmp);
+    sk_store_write_options wo;
+    sk_store_write_options_init(&wo);
+    wo.chunk_rows = SK_STORE_CHUNK_ROWS_MIN;
+    const sk_table *tabs[] = {t};
+    CHECK_OK(sk_store_save(path, tabs, NULL, 1, &wo, NULL, &err), &err);
+    sk_store *s;
+    CHECK_OK(sk_store_open(&s, path, NULL, &err), &err);
+    for (int run = 0; run < 4; run++) {
+        sk_read_options opt = {.threads = 1 + run % 2};
+        collect_start(c, cons, run >= 2, sk_table_nrows(t));
+        sk_error_clear(&err);
+        CHECK(sk_store_stream(s, "hydro", NULL, &opt, cons, NULL, &err) == SK_ERR_ARG);
+        CHECK_CONTAINS(err.message, "refused batch 3");
+        CHECK_MSG(c->out_of_turn == 0 && (!c->ordered || c->last_index == 3),
+                  ".snapkit ordered: %d calls out of turn, last batch %lld", c->out_of_turn,
+                  (long long)c->last_index);
+        collect_free(c);
+    }
+    c->ordered = cons->ordered = 0;
+    sk_store_close(s);
+    sk_table_free(t);
+    unlink(path);
+    rmdir(tmp);
+}
+
 /* A consumer refusing batches from index 3 on: the error is batch 3's on
  * any thread count; a damaged file: the lowest one's. */
 static void test_errors(const char *dir)
@@ -508,6 +548,7 @@ static void test_errors(const char *dir)
     }
     c.ordered = 0;
     cons.ordered = 0;
+    test_store_refused(r, &c, &cons);
     sk_ramses_close(r);
     /* Truncate hydro files 2 and 5 of a copy. */
     char tmp[256], cmd[2048], out[600];
