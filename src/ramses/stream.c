@@ -8,12 +8,12 @@
  * or the consumer takes batches in order (it is told each batch's first
  * row and the table's rows). The count pass cost a tenth of the CPU of
  * `stats` from an output: every amr file walked twice. */
-#include <pthread.h>
 #include <stddef.h>
 #include <string.h>
 
 #include "core/clock.h"
 #include "core/table_rows.h"
+#include "core/turns.h"
 #include "ramses/internal.h"
 #include "snapkit/memory.h"
 
@@ -153,47 +153,12 @@ static int count_all(rs_read_ctx *ctx, const rs_file_reader *fr, counts *c, sk_e
     return rc == SK_OK ? count_files(ctx, fr, c, err) : rc;
 }
 
-/* Whose turn it is to hand a batch to an ordered consumer: file `next`.
- * Waiting threads sleep (an OpenMP ordered loop spins, taking a core from
- * the thread whose turn it is on a busy machine). Files are claimed in
- * increasing order, so the file whose turn it is is always being read or
- * handed over; after a failure, files above it stop waiting. */
-typedef struct turns {
-    pthread_mutex_t lock;
-    pthread_cond_t moved;
-    int next;
-} turns;
-
-/* Wait for file k's turn; 0 when a file before it failed instead. */
-static int turn_wait(turns *t, int k, const int *failed_at)
-{
-    pthread_mutex_lock(&t->lock);
-    int failed = __atomic_load_n(failed_at, __ATOMIC_ACQUIRE) < k;
-    while (t->next != k && !failed) {
-        pthread_cond_wait(&t->moved, &t->lock);
-        failed = __atomic_load_n(failed_at, __ATOMIC_ACQUIRE) < k;
-    }
-    pthread_mutex_unlock(&t->lock);
-    return !failed;
-}
-
-/* File k is done (or failed): the next file's turn, and a wake-up for the
- * waiters either way (they check for a failure). */
-static void turn_pass(turns *t, int k)
-{
-    pthread_mutex_lock(&t->lock);
-    if (t->next == k)
-        t->next = k + 1;
-    pthread_cond_broadcast(&t->moved);
-    pthread_mutex_unlock(&t->lock);
-}
-
 /* Read file k and hand it over, unless a file before it failed (for an
  * ordered consumer, in its turn). The lowest failing file's error wins,
  * as in rs_walk_files. */
 static void file_step(rs_read_ctx *ctx, const rs_file_reader *fr, rs_kind kind, int k,
                       const counts *c, int thread, batch_buf *b, void *scratch, turns *t,
-                      int *failed_at, int64_t *done, sk_error *err)
+                      int64_t *failed_at, int64_t *done, sk_error *err)
 {
     if (k > __atomic_load_n(failed_at, __ATOMIC_ACQUIRE))
         return;
@@ -202,7 +167,7 @@ static void file_step(rs_read_ctx *ctx, const rs_file_reader *fr, rs_kind kind, 
     int64_t bytes = 0;
     int rc = b->out ? fill_file(ctx, fr, kind, k, c, b, scratch, &bytes, &e)
                     : sk_fail(&e, SK_ERR_NOMEM, NULL, -1, "out of memory");
-    int go = rc == SK_OK && (!t || turn_wait(t, k, failed_at));
+    int go = rc == SK_OK && (!t || turns_wait(t, k, k));
     if (go)
         rc = hand_file(ctx, k, c, thread, b, &e);
     if (rc != SK_OK) {
@@ -217,7 +182,7 @@ static void file_step(rs_read_ctx *ctx, const rs_file_reader *fr, rs_kind kind, 
         rs_progress_step(ctx, done, bytes);
     }
     if (t)
-        turn_pass(t, k);
+        turns_pass(t, k);
 }
 
 /* The fill pass: each thread fills its own batch, made once for the
@@ -225,12 +190,11 @@ static void file_step(rs_read_ctx *ctx, const rs_file_reader *fr, rs_kind kind, 
 static int fill_files(rs_read_ctx *ctx, const rs_file_reader *fr, rs_kind kind, const counts *c,
                       sk_error *err)
 {
-    int failed_at = ctx->ncpus;
+    int64_t failed_at = ctx->ncpus;
     int64_t done = 0;
-    turns order = {.next = 0};
+    turns order;
+    turns_init(&order, &failed_at);
     turns *t = ctx->consumer->ordered ? &order : NULL;
-    pthread_mutex_init(&order.lock, NULL);
-    pthread_cond_init(&order.moved, NULL);
 #pragma omp parallel num_threads(ctx->threads)
     {
         _Alignas(max_align_t) unsigned char scratch[RS_SCRATCH_BYTES] = {0};
@@ -243,8 +207,7 @@ static int fill_files(rs_read_ctx *ctx, const rs_file_reader *fr, rs_kind kind, 
         sk_table_free(b.t);
         sk_free(b.out);
     }
-    pthread_cond_destroy(&order.moved);
-    pthread_mutex_destroy(&order.lock);
+    turns_destroy(&order);
     return failed_at == ctx->ncpus ? SK_OK : err && err->code ? err->code : SK_ERR_FORMAT;
 }
 

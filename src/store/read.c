@@ -1,7 +1,6 @@
 /* Reading a table: plan the chunks, count the rows of partly covered chunks
  * from their position columns, allocate the result once, then read and
  * decode chunks in parallel straight into their rows of the result. */
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +10,7 @@
 #include "snapkit/stream.h"
 #include "snapkit/threads.h"
 #include "core/table_rows.h"
+#include "core/turns.h"
 #include "store/codec.h"
 #include "store/plan.h"
 #include "store/reader.h"
@@ -38,16 +38,12 @@ typedef struct reader {
     sk_table *out;
     int64_t max_rows, max_stored;
     _Atomic int64_t bytes_read;
-    _Atomic int64_t failed_at; /* lowest failing chunk; INT64_MAX: none */
+    int64_t failed_at;         /* lowest failing chunk; INT64_MAX: none (atomic) */
     sk_progress progress;
     int64_t done;
     const sk_consumer *consumer; /* streams (stream.c's sk_store_stream) */
     int64_t group;               /* streams: consecutive chunks per batch */
-    /* ordered streams: the batch whose turn it is; threads holding a later
-     * one sleep on `moved` (see turn_wait) */
-    pthread_mutex_t turn_lock;
-    pthread_cond_t moved;
-    int64_t next_batch;
+    turns turns;                 /* ordered streams: whose turn it is */
     int64_t rows_handed;         /* rows of the batches handed over */
     int64_t rows_total;          /* the table's rows when known ahead, else 0 */
     const sk_selection *sel;
@@ -254,39 +250,12 @@ static void report(reader *r, worker *w)
 
 static void lower_failed_at(reader *r, int64_t chunk)
 {
-    int64_t seen = atomic_load(&r->failed_at);
-    while (chunk < seen && !atomic_compare_exchange_weak(&r->failed_at, &seen, chunk))
+    int64_t seen = __atomic_load_n(&r->failed_at, __ATOMIC_ACQUIRE);
+    while (chunk < seen && !__atomic_compare_exchange_n(&r->failed_at, &seen, chunk, 1,
+                                                         __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
         ;
-    if (r->consumer && r->consumer->ordered) { /* waiters behind it give up */
-        pthread_mutex_lock(&r->turn_lock);
-        pthread_cond_broadcast(&r->moved);
-        pthread_mutex_unlock(&r->turn_lock);
-    }
-}
-
-/* An ordered stream: wait (asleep) for batch g's turn, whose first chunk
- * is `first`. 0 when a chunk before it failed instead: its error wins.
- * Groups are claimed in increasing order, so the batch whose turn it is
- * is always being read or handed over by some thread. */
-static int turn_wait(reader *r, int64_t g, int64_t first)
-{
-    pthread_mutex_lock(&r->turn_lock);
-    int failed = atomic_load(&r->failed_at) < first;
-    while (r->next_batch != g && !failed) {
-        pthread_cond_wait(&r->moved, &r->turn_lock);
-        failed = atomic_load(&r->failed_at) < first;
-    }
-    pthread_mutex_unlock(&r->turn_lock);
-    return !failed;
-}
-
-static void turn_pass(reader *r, int64_t g)
-{
-    pthread_mutex_lock(&r->turn_lock);
-    if (r->next_batch == g)
-        r->next_batch = g + 1;
-    pthread_cond_broadcast(&r->moved);
-    pthread_mutex_unlock(&r->turn_lock);
+    if (r->consumer && r->consumer->ordered) /* waiters behind it give up */
+        turns_wake(&r->turns);
 }
 
 /* Run phase(r, w, chunk) over the planned chunks (only partial ones when
@@ -317,7 +286,7 @@ static int run_parallel(reader *r, int threads, int partial_only,
     sk_error first;
     sk_error_clear(&first);
     int64_t first_chunk = -1;
-    atomic_store(&r->failed_at, INT64_MAX);
+    __atomic_store_n(&r->failed_at, INT64_MAX, __ATOMIC_RELEASE);
 #pragma omp parallel num_threads(threads)
     {
         worker w;
@@ -332,7 +301,8 @@ static int run_parallel(reader *r, int threads, int partial_only,
         for (int64_t g = 0; g < ngroups; g++) {
             for (int64_t i = g * group; i < (g + 1) * group && i < r->plan->nchunks; i++) {
                 st_planned *pc = &r->plan->chunks[i];
-                if (i > atomic_load(&r->failed_at) || (partial_only && !pc->partial))
+                int64_t failed_at = __atomic_load_n(&r->failed_at, __ATOMIC_ACQUIRE);
+                if (i > failed_at || (partial_only && !pc->partial))
                     continue;
                 if (phase(r, &w, pc) != SK_OK)
                     lower_failed_at(r, i);
@@ -587,7 +557,7 @@ static int phase_stream(reader *r, worker *w, st_planned *pc)
     sk_batch_info info = {.index = group, .nbatches = ngroups,
                           .source = r->plan->chunks[first].ci};
     int ordered = r->consumer->ordered;
-    if (ordered && !turn_wait(r, group, first))
+    if (ordered && !turns_wait(&r->turns, group, first))
         return SK_OK;
     if (ordered) { /* in its turn: every batch before it is counted */
         info.row = r->rows_handed;
@@ -605,7 +575,7 @@ static int phase_stream(reader *r, worker *w, st_planned *pc)
     if (ordered) {
         if (rc != SK_OK)
             lower_failed_at(r, pc - r->plan->chunks);
-        turn_pass(r, group);
+        turns_pass(&r->turns, group);
     }
     if (rc == SK_OK)
         report(r, w);
@@ -678,8 +648,7 @@ int sk_store_stream(sk_store *s, const char *name, const sk_selection *sel,
     int threads = sk_thread_budget_get(opt ? opt->threads : 0, &budget);
     reader r = {.s = s, .t = t, .plan = &plan, .consumer = consumer, .sel = sel,
                 .in_memory = st_in_memory(s)};
-    pthread_mutex_init(&r.turn_lock, NULL);
-    pthread_cond_init(&r.moved, NULL);
+    turns_init(&r.turns, &r.failed_at);
     if (opt)
         r.progress = opt->progress;
     if (rc == SK_OK) {
@@ -691,8 +660,7 @@ int sk_store_stream(sk_store *s, const char *name, const sk_selection *sel,
     }
     if (rc == SK_OK)
         rc = run_parallel(&r, threads, 0, phase_stream, err);
-    pthread_cond_destroy(&r.moved);
-    pthread_mutex_destroy(&r.turn_lock);
+    turns_destroy(&r.turns);
     if (rc == SK_OK && stats)
         read_measurements(&r, &m0, t0, stats);
     st_plan_free(&plan);
