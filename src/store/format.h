@@ -39,6 +39,7 @@ enum { ST_CHUNK_HAS_BBOX = 1 };
 typedef struct st_cc {
     int64_t offset, stored;
     uint8_t codec, encoding, width;
+    uint32_t checked;          /* reader: the generation its hash matched in (checks.c) */
     uint64_t min, max;
     uint64_t hash;
 } st_cc;

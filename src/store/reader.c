@@ -160,6 +160,7 @@ static int open_common(sk_store *s, const sk_store_open_options *opt, sk_store *
  * process (SIGBUS); ours are written beside and renamed. */
 void st_read_begins(sk_store *s)
 {
+    st_checks_read_begins(s);
     if (s->fd < 0 || __atomic_fetch_add(&s->reads, 1, __ATOMIC_RELAXED) < 1 || bytes_of(s) ||
         s->size <= 0 || (uint64_t)s->size > SIZE_MAX)
         return;
@@ -191,6 +192,7 @@ int sk_store_open(sk_store **out, const char *path, const sk_store_open_options 
         return rc;
     }
     s->size = (int64_t)st.st_size;
+    st_checks_init(s, &st);
     return open_common(s, opt, out, err);
 }
 
@@ -206,6 +208,7 @@ int sk_store_open_memory(sk_store **out, const void *data, size_t size, const ch
     s->fd = -1;
     s->mem = data;
     s->size = (int64_t)size;
+    st_checks_init(s, NULL);
     return open_common(s, opt, out, err);
 }
 
@@ -218,6 +221,7 @@ void sk_store_close(sk_store *s)
     if (s->mapped)
         munmap((void *)s->mem, s->mapped);
     st_footer_clear(&s->footer);
+    pthread_mutex_destroy(&s->checks_lock);
     sk_free(s->path);
     sk_free(s);
 }
@@ -376,25 +380,6 @@ int sk_store_describe(const sk_store *s, const char *name, sk_table **out, sk_er
     }
     *out = d;
     return SK_OK;
-}
-
-int st_check_hash(const sk_store *s, const st_table *t, int64_t ci, int j, const uint8_t *stored,
-                  sk_error *err)
-{
-    const st_cc *cc = st_cc_at(t, ci, j);
-    if (s->skip_checksums)
-        return SK_OK;
-    uint64_t got = st_hash(stored, (size_t)cc->stored);
-    if (got == cc->hash)
-        return SK_OK;
-    sk_fail(err, SK_ERR_CHECKSUM, s->path, cc->offset,
-            "table %s, chunk %lld of %lld, column %s: checksum mismatch (stored %016" PRIx64
-            ", computed %016" PRIx64 "): the file is damaged",
-            t->name, (long long)ci + 1, (long long)t->nchunks, sk_table_col(t->schema, j)->name,
-            cc->hash, got);
-    if (err)
-        err->record = ci + 1;
-    return SK_ERR_CHECKSUM;
 }
 
 int st_decode_cc(const sk_store *s, const st_table *t, int64_t ci, int j, const uint8_t *stored,

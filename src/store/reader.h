@@ -2,8 +2,10 @@
 #ifndef SNAPKIT_STORE_READER_H
 #define SNAPKIT_STORE_READER_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 #include "snapkit/store.h"
 #include "store/format.h"
@@ -18,6 +20,12 @@ struct sk_store {
     int skip_checksums;
     int64_t footer_offset, footer_bytes;
     st_footer footer;
+    /* checks.c: chunk-columns checked in generation checks_gen are not
+     * hashed again while checks_kept (atomics; checked_file under the lock) */
+    pthread_mutex_t checks_lock;
+    uint32_t checks_gen;
+    int checks_kept;
+    struct stat checked_file;
 };
 
 /* Read exactly n bytes at offset (pread, or from memory). */
@@ -42,8 +50,17 @@ static inline int st_in_memory(const sk_store *s)
 /* The stored table called name, or NULL with SK_ERR_ARG listing the tables. */
 const st_table *st_find_table(const sk_store *s, const char *name, sk_error *err);
 
+/* checks.c. The handle's record of the checks made (st is the file as
+ * opened; NULL for bytes in memory, which are hashed at every read). */
+void st_checks_init(sk_store *s, const struct stat *st);
+/* At a read's start (from st_read_begins): keep the checks made while the
+ * file is the same and its last change more than a second old. */
+void st_checks_read_begins(sk_store *s);
+/* Disown every check made so far (verify hashes every byte it reads). */
+void st_checks_forget(sk_store *s);
 /* Check the stored bytes of chunk ci, column j against their checksum
- * (unless the handle skips checksums): SK_ERR_CHECKSUM naming them. */
+ * (unless the handle skips checksums, or checked them already in the
+ * file's current state): SK_ERR_CHECKSUM naming them. */
 int st_check_hash(const sk_store *s, const st_table *t, int64_t ci, int j, const uint8_t *stored,
                   sk_error *err);
 

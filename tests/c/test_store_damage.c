@@ -3,6 +3,7 @@
  * midway (as on a full disk) leaving the old file as it was. */
 #include <dirent.h>
 #include <fcntl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "store/format.h"
@@ -127,6 +128,56 @@ static void test_damage(void)
     sk_table_free(hydro);
 }
 
+/* Read the hydro table of an open handle: its status. */
+static int read_hydro(sk_store *s, sk_error *e)
+{
+    sk_table *t = NULL;
+    int rc = sk_store_read(s, "hydro", NULL, NULL, &t, NULL, e);
+    sk_table_free(t);
+    return rc;
+}
+
+/* A handle keeps the checks of chunk-columns only while the file is the
+ * one they were made in and its last change is over a second old
+ * (src/store/checks.c): a byte changed in place between two reads of one
+ * handle is found, young file or settled, and verify hashes every byte. */
+static void test_damage_between_reads(void)
+{
+    sk_table *hydro = cell_table(&g_cells, "hydro", 0);
+    const sk_table *tables[] = {hydro};
+    char path[512];
+    tmp_path(g_dir, "held.snapkit", path, sizeof path);
+    sk_error e;
+    CHECK_OK(sk_store_save(path, tables, NULL, 1, NULL, NULL, &e), &e);
+    struct timespec settle = {1, 300000000}; /* the change time over a second old */
+    for (int settled = 0; settled < 2; settled++) {
+        if (settled)
+            nanosleep(&settle, NULL);
+        sk_store *s;
+        CHECK_OK(sk_store_open(&s, path, NULL, &e), &e);
+        const st_table *t = st_find_table(s, "hydro", &e);
+        int dens = sk_table_index(t->schema, "density");
+        const st_cc *cc = st_cc_at(t, 3, dens);
+        int64_t byte = cc->offset + cc->stored / 2;
+        CHECK_OK(read_hydro(s, &e), &e);
+        CHECK_OK(read_hydro(s, &e), &e);
+        /* a young file is hashed at every read; a settled one keeps its checks */
+        CHECK_EQ_INT(s->checks_kept, settled);
+        CHECK_EQ_INT(cc->checked == s->checks_gen, settled);
+        flip_byte(path, byte);
+        if (settled) /* settled again: only the file's new times tell the change */
+            nanosleep(&settle, NULL);
+        CHECK_EQ_INT(read_hydro(s, &e), SK_ERR_CHECKSUM);
+        CHECK_CONTAINS(e.message, "chunk 4 of");
+        CHECK_EQ_INT(sk_store_verify(s, 0, (sk_progress){0}, &e), SK_ERR_CHECKSUM);
+        flip_byte(path, byte); /* the same bytes again, changed once more */
+        CHECK_OK(read_hydro(s, &e), &e);
+        CHECK_OK(sk_store_verify(s, 0, (sk_progress){0}, &e), &e);
+        sk_store_close(s);
+    }
+    sk_table_free(hydro);
+}
+
 static int count_temp_files(const char *dir)
 {
     DIR *d = opendir(dir);
@@ -183,6 +234,7 @@ int main(void)
     CHECK(test_tmpdir(g_dir, sizeof g_dir) != NULL);
     build(&g_cells, 0, 0, 0, 0, 3, 7);
     test_damage();
+    test_damage_between_reads();
     test_interrupted_write_keeps_old_file();
     char cmd[512];
     snprintf(cmd, sizeof cmd, "rm -rf %s", g_dir);
