@@ -573,7 +573,7 @@ static int phase_stream(reader *r, worker *w, st_planned *pc)
             w->err.record = info.source + 1; /* the lowest failing chunk's error wins */
     }
     if (ordered) {
-        if (rc != SK_OK)
+        if (rc != SK_OK) /* before the turn passes, so that the batches behind it see it */
             lower_failed_at(r, pc - r->plan->chunks);
         turns_pass(&r->turns, group);
     }
@@ -654,7 +654,7 @@ int sk_store_stream(sk_store *s, const char *name, const sk_selection *sel,
     if (rc == SK_OK) {
         measure(&r);
         r.group = stream_group(&r);
-        r.rows_total = stream_rows_known(&r);
+        r.rows_total = consumer->ordered ? stream_rows_known(&r) : 0;
         int used = run_threads(&r, threads, 0);
         rc = stream_begin(&r, used ? used : 1, err);
     }
