@@ -1,5 +1,6 @@
 /* The snapkit command: dispatch to one subcommand per file. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -30,8 +31,28 @@ static void usage(FILE *out)
 
 static int run(const char *cmd, int argc, char **argv);
 
+/* OpenMP threads waiting for work sleep instead of spinning, unless the
+ * user chose (OMP_WAIT_POLICY, GOMP_SPINCOUNT). Why: a new thread can start
+ * on its parent's CPU, and a spinning waiter then holds the CPU the other
+ * thread needs until the scheduler's next tick moves one of them: on a
+ * 2-CPU VM the first parallel region of a run took 4-12 ms instead of
+ * 0.1 ms, and the commands' medians drop 3-8 ms (docs/performance.md).
+ * libgomp reads its environment once, in its own constructor, so the CLI
+ * links libgomp statically (CMakeLists.txt) and sets the variable in a
+ * constructor that runs before libgomp's; main takes it out again, so the
+ * programs snapkit starts (bench's peers) see the user's environment. */
+static int g_set_wait_policy;
+
+__attribute__((constructor(101))) static void prefer_passive_wait(void)
+{
+    if (!getenv("OMP_WAIT_POLICY") && !getenv("GOMP_SPINCOUNT"))
+        g_set_wait_policy = setenv("OMP_WAIT_POLICY", "passive", 0) == 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (g_set_wait_policy)
+        unsetenv("OMP_WAIT_POLICY");
     if (argc < 2) {
         usage(stderr);
         return CLI_USAGE;
