@@ -84,10 +84,40 @@ static void pull_row(const proj_job *job, double *blk, int l, int cj)
     int pj = (cj * b->k + b->offv - p->offv) / p->k;
     double *dst = blk + b->start + (size_t)cj * b->nbu * nacc;
     const double *src = blk + p->start + (size_t)pj * p->nbu * nacc;
+    /* Block ci's left edge, in pixels from the left edge of block pi of
+     * level l, steps by b->k (an integer division per block was most of
+     * this pass). The coarse block holding pixel 0 holds the fine one. */
+    int in = b->offu - p->offu;
+    size_t pi = (size_t)(in / p->k);
+    in %= p->k;
     for (int ci = 0; ci < b->nbu; ci++) {
-        int pi = (ci * b->k + b->offu - p->offu) / p->k;
         for (size_t s = 0; s < nacc; s++)
-            dst[(size_t)ci * nacc + s] += src[(size_t)pi * nacc + s];
+            dst[(size_t)ci * nacc + s] += src[pi * nacc + s];
+        if ((in += b->k) >= p->k) {
+            in -= p->k;
+            pi++;
+        }
+    }
+}
+
+/* expand_row with one accumulator a pixel (sd or mass alone, the usual
+ * map): the blocks inside the row take no clamping, and blocks of two
+ * pixels (the level above the finest, at 2^lmax pixels) no inner loop. */
+static void expand_row_single(double *row, const double *src, const proj_blocks *b, int nx)
+{
+    int k = b->k;
+    for (int bu = 0; bu < b->nbu; bu++) {
+        int i0 = b->offu + bu * k, i1 = i0 + k;
+        double v = src[bu];
+        if (k == 2 && i0 >= 0 && i1 <= nx) {
+            row[i0] += v;
+            row[i0 + 1] += v;
+            continue;
+        }
+        i0 = i0 < 0 ? 0 : i0;
+        i1 = i1 > nx ? nx : i1;
+        for (int i = i0; i < i1; i++)
+            row[i] += v;
     }
 }
 
@@ -99,15 +129,14 @@ static void expand_row(const proj_job *job, double *acc, const double *blk, int 
     size_t nacc = (size_t)job->nacc;
     double *row = acc + (size_t)j * (size_t)f->nx * nacc;
     const double *src = blk + b->start + (size_t)((j - b->offv) / b->k) * b->nbu * nacc;
+    if (nacc == 1) {
+        expand_row_single(row, src, b, f->nx);
+        return;
+    }
     for (int bu = 0; bu < b->nbu; bu++, src += nacc) {
         int i0 = b->offu + bu * b->k, i1 = i0 + b->k;
         i0 = i0 < 0 ? 0 : i0;
         i1 = i1 > f->nx ? f->nx : i1;
-        if (nacc == 1) {
-            for (int i = i0; i < i1; i++)
-                row[i] += src[0];
-            continue;
-        }
         for (int i = i0; i < i1; i++)
             for (size_t s = 0; s < nacc; s++)
                 row[(size_t)i * nacc + s] += src[s];
