@@ -5,7 +5,8 @@
                      [--res 1024] [--atoms N] [--json FILE]
 
 Every time is a process's wall time from start to exit (the best of
---repeat runs, files warm in the page cache), so snapkit's commands and
+--repeat runs, files warm in the page cache; snapkit's medians are
+printed under the table), so snapkit's commands and
 the peers' scripts pay their start-up alike: yt's import, ASE's import,
 snapkit's libraries. The ratios against yt are the stricter ones: snapkit's
 whole process against yt's time after `import yt` (yt's process time is
@@ -36,6 +37,7 @@ import glob
 import json
 import os
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -96,9 +98,10 @@ ase.io.write(sys.argv[2], a, format="extxyz")
 """
 
 
-def wall(argv, repeat, env=None, capture=True):
+def wall(argv, repeat, env=None, capture=True, times=None):
     """Best process wall time of argv over repeat runs, and its last stdout
-    (capture=False: stdout goes to /dev/null, as `cat > /dev/null`)."""
+    (capture=False: stdout goes to /dev/null, as `cat > /dev/null`); every
+    run's time is appended to times when given."""
     best, out = float("inf"), ""
     for _ in range(repeat):
         t0 = time.perf_counter()
@@ -107,9 +110,20 @@ def wall(argv, repeat, env=None, capture=True):
         elapsed = time.perf_counter() - t0
         if p.returncode != 0:
             sys.exit(f"targets.py: {' '.join(argv)} failed: {p.stderr.strip()}")
+        if times is not None:
+            times.append(elapsed)
         if elapsed < best:
             best, out = elapsed, p.stdout
     return best, out
+
+
+def timed(f, key, argv, repeat, **kw):
+    """wall(), keeping the best time as f[key] and the median as
+    f[key + "_median"]; returns the stdout."""
+    times = []
+    f[key], out = wall(argv, repeat, times=times, **kw)
+    f[key + "_median"] = statistics.median(times)
+    return out
 
 
 def first_touch(output):
@@ -134,18 +148,18 @@ def measure(args, tmp):
     files = sorted(glob.glob(os.path.join(out, "amr_*.out*")) +
                    glob.glob(os.path.join(out, "hydro_*.out*")))
     f = {"first_touch": first_touch(out)}
-    f["cat"] = wall(["cat"] + files, r, env={"PATH": "/usr/bin:/bin"}, capture=False)[0]
+    timed(f, "cat", ["cat"] + files, r, env={"PATH": "/usr/bin:/bin"}, capture=False)
     for name, src in (("output", out), ("compact", compact)):
-        t, js = wall([CLI, "stats", src, "--component", "hydro", "--json"], r)
-        f[f"stats_{name}"], f[f"stats_{name}_bytes"] = t, json.loads(js)["bytes_allocated"]
+        js = timed(f, f"stats_{name}", [CLI, "stats", src, "--component", "hydro", "--json"], r)
+        f[f"stats_{name}_bytes"] = json.loads(js)["bytes_allocated"]
         f[f"stats_{name}_stored"] = json.loads(js).get("stored", False)
         if name == "compact":  # the same statistics from the rows, not the footer
-            f["stats_compact_rows"] = wall([CLI, "stats", src, "--component", "hydro",
-                                            "--recompute"], r)[0]
+            timed(f, "stats_compact_rows", [CLI, "stats", src, "--component", "hydro",
+                                            "--recompute"], r)
         npy = os.path.join(tmp, f"m_{name}.npy")
-        t, js = wall([CLI, "project", src, "--vars", "sd", "--res", str(args.res), "-o", npy,
-                      "--no-fsync", "--json"], r)
-        f[f"project_{name}"], f[f"project_{name}_bytes"] = t, json.loads(js)["bytes_allocated"]
+        js = timed(f, f"project_{name}", [CLI, "project", src, "--vars", "sd", "--res",
+                                          str(args.res), "-o", npy, "--no-fsync", "--json"], r)
+        f[f"project_{name}_bytes"] = json.loads(js)["bytes_allocated"]
         f[f"reread_{name}"] = float(wall([PY, "-c", REREAD, src, str(max(r, 3))], 1)[1])
     t, o = wall([PY, "-c", YT_READ, info_file(out)], r)
     f["yt_read"], f["yt_read_inside"] = t, float(o.split()[0])
@@ -214,6 +228,11 @@ def table(f, res):
     lines.append(row(f"atom convert ({f['atoms']:,} atoms, dump to extxyz) >= 25x ASE",
                      f"{ms(f['atoms_snapkit'])} vs {ms(f['atoms_ase'])}",
                      f["atoms_ase"] / f["atoms_snapkit"], 25))
+    lines.append("")
+    lines.append(f"Medians of the runs (the ratios use the best): cat {ms(f['cat_median'])}; "
+                 + "; ".join(f"{key.replace('_', ' ')} {ms(f[key + '_median'])}"
+                             for key in ("stats_output", "stats_compact", "stats_compact_rows",
+                                         "project_output", "project_compact")))
     return "\n".join(lines)
 
 
