@@ -43,8 +43,8 @@ static void inverse_weights(const proj_job *job, const double *acc, double *inv,
 }
 
 /* Only means (fields weighted by mass or volume) divide by the weight: sd,
- * mass, weight and count maps alone skip the division, a tenth of a
- * projection's time from a .snapkit file. */
+ * mass, weight and count maps alone skip the division, a third of the
+ * finishing pass of a surface density. */
 static int needs_inverse_weights(const proj_job *job)
 {
     if (job->mode_sum || (job->weight_volume ? job->slot_volume : job->slot_mass) < 0)
@@ -67,10 +67,10 @@ static double finish_all(const proj_job *job, const double *acc, sk_maps *maps, 
     size_t nacc = (size_t)job->nacc;
     int mslot = job->slot_mass, nq = job->nq;
     double sum = 0, comp = 0;
+    int means = needs_inverse_weights(job);
 #pragma omp parallel num_threads(job->threads) reduction(+ : sum, comp)
     {
         double s = 0, c = 0, inv[FINISH_BLOCK];
-        int means = needs_inverse_weights(job);
 #pragma omp for schedule(static)
         for (size_t p0 = 0; p0 < npix; p0 += FINISH_BLOCK) {
             size_t p1 = p0 + FINISH_BLOCK < npix ? p0 + FINISH_BLOCK : npix;
