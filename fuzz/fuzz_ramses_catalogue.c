@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "ramses/internal.h"
+#include "formats/ramses/internal.h"
 #include "snapkit/memory.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

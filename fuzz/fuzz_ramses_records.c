@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "ramses/fortran.h"
-#include "ramses/internal.h"
+#include "formats/ramses/fortran.h"
+#include "formats/ramses/internal.h"
 #include "snapkit/memory.h"
 
 static void walk_records(const uint8_t *data, size_t size)

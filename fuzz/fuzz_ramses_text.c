@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "ramses/text.h"
+#include "formats/ramses/text.h"
 #include "snapkit/memory.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Writes src/core/pow5_table.h: for q in [SK_POW5_MIN, SK_POW5_MAX], the
+"""Writes lib/core/pow5_table.h: for q in [SK_POW5_MIN, SK_POW5_MAX], the
 128-bit integer T(q) = floor(5^q * 2^-s(q)) with s(q) chosen so that
 2^127 <= T(q) < 2^128, and s(q). Exact integer arithmetic; T(q) is 5^q
 itself (shifted) for 0 <= q <= 55. Used by number parsing (Eisel-Lemire
 style) and shortest printing (Schubfach style).
 
-    python3 scripts/gen_pow5_table.py > src/core/pow5_table.h
+    python3 scripts/gen_pow5_table.py > lib/core/pow5_table.h
 """
 from fractions import Fraction
 

@@ -5,7 +5,7 @@
  * sk_parse_double is correctly rounded (equal to strtod for every decimal
  * input). Both are locale independent and allocate nothing. Our own
  * implementations: Schubfach-style printing, Eisel-Lemire-style parsing with
- * an exact big-integer fallback (src/core/number_*.c).
+ * an exact big-integer fallback (lib/core/number_*.c).
  */
 #ifndef SNAPKIT_NUMBER_H
 #define SNAPKIT_NUMBER_H

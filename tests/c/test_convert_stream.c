@@ -11,8 +11,8 @@
 
 #include "check.h"
 #include "snapkit/snapkit.h"
-#include "store/order.h"
-#include "store/writer_internal.h"
+#include "formats/snapkit/order.h"
+#include "formats/snapkit/writer_internal.h"
 
 static char g_tmp[256];
 

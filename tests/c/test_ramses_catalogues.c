@@ -3,7 +3,7 @@
  * headerless sink csv, Fortran's E-less three-digit exponents, and errors
  * that name line and column. Expected values are the files' own text. */
 #include "check.h"
-#include "ramses/internal.h"
+#include "formats/ramses/internal.h"
 #include "snapkit/snapkit.h"
 
 static const void *column(const sk_table *t, const char *name, sk_dtype type)

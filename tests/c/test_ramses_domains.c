@@ -11,8 +11,8 @@
 #include <math.h>
 
 #include "check.h"
-#include "ramses/amr.h"
-#include "ramses/mapfile.h"
+#include "formats/ramses/amr.h"
+#include "formats/ramses/mapfile.h"
 #include "snapkit/snapkit.h"
 
 /* The grid index of box-unit x on 2^bits points per axis. */

@@ -2,8 +2,8 @@
  * one-oct output of fuzz/corpus/fuzz_ramses_records/one_oct (made by
  * fuzz/make_seeds.py): 8 leaves at level 1; and its error paths. */
 #include "check.h"
-#include "ramses/fortran.h"
-#include "ramses/internal.h"
+#include "formats/ramses/fortran.h"
+#include "formats/ramses/internal.h"
 #include "snapkit/snapkit.h"
 
 static void test_one_oct(void)

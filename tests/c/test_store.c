@@ -4,9 +4,9 @@
 #include <lz4.h>
 #include <unistd.h>
 
-#include "store/codec.h"
-#include "store/format.h"
-#include "store/reader.h"
+#include "formats/snapkit/codec.h"
+#include "formats/snapkit/format.h"
+#include "formats/snapkit/reader.h"
 #include "store_tables.h"
 
 /* ---- tests ---- */

@@ -6,8 +6,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "store/format.h"
-#include "store/reader.h"
+#include "formats/snapkit/format.h"
+#include "formats/snapkit/reader.h"
 #include "store_tables.h"
 
 static cells g_cells;
@@ -139,7 +139,7 @@ static int read_hydro(sk_store *s, sk_error *e)
 
 /* A handle keeps the checks of chunk-columns only while the file is the
  * one they were made in and its last change is over a second old
- * (src/store/checks.c): a byte changed in place between two reads of one
+ * (lib/formats/snapkit/checks.c): a byte changed in place between two reads of one
  * handle is found, young file or settled, and verify hashes every byte. */
 static void test_damage_between_reads(void)
 {

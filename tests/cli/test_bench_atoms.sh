@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # snapkit bench atoms: the inputs are the generator's fcc copper (checked
-# here with bench/cu_fcc.py and numpy, without snapkit), the JSON's shape,
+# here with peers/cu_fcc.py and numpy, without snapkit), the JSON's shape,
 # counts that cannot hold by accident (4 n^3 atoms per row, the atoms
 # checked summed from the rows that ran), ratios recomputed, the peers
 # that are installed measured and the others named, kept inputs reused
@@ -22,7 +22,7 @@ have_lmp=0; command -v lmp >/dev/null && have_lmp=1
 (cd "$TMP" && "$cli" bench atoms --sizes 32 --runs 1 --peers none --formats data,dump >none.txt)
 ok test -z "$(ls "$TMP" | grep -v -e '^in$' -e atoms.json -e none.txt -e runs.csv)"
 
-$py - "$TMP" "$root/bench" "$have_ase" "$have_lmp" <<'PY'
+$py - "$TMP" "$root/peers" "$have_ase" "$have_lmp" <<'PY'
 import csv, json, os, sys
 import numpy as np
 tmp, bench, have_ase, have_lmp = sys.argv[1], sys.argv[2], sys.argv[3] == "1", sys.argv[4] == "1"

@@ -34,7 +34,7 @@ done
 [ "$n" -eq 36 ] || fail "only $n maps compared"
 
 # A whole box at 2^P pixels puts the cells on the pixel grid, where their
-# pixels and blocks come from their keys (src/project/grid.c). A line of
+# pixels and blocks come from their keys (lib/project/grid.c). A line of
 # sight range that keeps every cell (--los) takes the general path through
 # floating-point placement: the maps must be the same bits, streamed and
 # whole, for levels coarser and finer than the pixels (5-9 at 64 and 128);

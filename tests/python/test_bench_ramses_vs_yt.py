@@ -1,4 +1,4 @@
-"""bench/ramses_vs_yt.py times every RAMSES fixture and every component
+"""peers/ramses_vs_yt.py times every RAMSES fixture and every component
 each holds (issue 10): its --list names them without timing anything."""
 import os
 import subprocess
@@ -6,7 +6,7 @@ import sys
 
 from ramses_fixtures import ROOT, SHARED
 
-BENCH = os.path.join(ROOT, "bench", "ramses_vs_yt.py")
+BENCH = os.path.join(ROOT, "peers", "ramses_vs_yt.py")
 # fixture: components it must time (as the fixtures' READMEs list them)
 WANT = {"tube1d": {"hydro"}, "sedov2d": {"hydro"}, "coarse222": {"hydro"},
         "coarse211b": {"hydro"}, "mhd3d": {"hydro"}, "rt3d": {"hydro", "rt"},

@@ -151,7 +151,7 @@ def stray_outputs(tmp_path_factory):
     ]
 
 
-# RAMSES's Hilbert curve (the tables of src/core/hilbert.c), vectorised.
+# RAMSES's Hilbert curve (the tables of lib/core/hilbert.c), vectorised.
 H_NEXT = np.array([[1, 2, 3, 2, 4, 5, 3, 5], [2, 6, 0, 7, 8, 8, 0, 7], [0, 9, 10, 9, 1, 1, 11, 11],
                    [6, 0, 6, 11, 9, 0, 9, 8], [11, 11, 0, 7, 5, 9, 0, 7], [4, 4, 8, 8, 0, 6, 10, 6],
                    [5, 7, 5, 3, 1, 1, 11, 11], [6, 1, 6, 10, 9, 4, 9, 10], [10, 3, 1, 1, 10, 3, 5, 9],
