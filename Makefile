@@ -11,7 +11,7 @@ FUZZ_SECONDS ?= 20
 EXAMPLE    := tests/data/ramses/gravpart/output_00002
 SNAPKIT    := $(BUILD)/snapkit
 
-.PHONY: run test deps deps-test build test-c test-asan fuzz clean install
+.PHONY: run test deps deps-test build test-main test-asan fuzz clean install
 
 run: deps build
 	$(SNAPKIT) info $(EXAMPLE)
@@ -20,10 +20,17 @@ run: deps build
 	$(SNAPKIT) project $(EXAMPLE) --vars sd,T --unit Msun/pc2 --unit K -o '$(BUILD)/maps/gravpart_{var}.png'
 	@echo "maps: surface density $(CURDIR)/$(BUILD)/maps/gravpart_sd.png, temperature $(CURDIR)/$(BUILD)/maps/gravpart_T.png (figures with axes and colour bar; the colour ranges also in the .png.json beside each)"
 
+# Every test, then what each passed, failed and skipped (scripts/test-summary.py;
+# its last line counts them all). ctest's JUnit file says which tests skipped.
 test: deps-test build
-	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+	$(MAKE) test-main
 	$(MAKE) test-asan
 	$(MAKE) fuzz
+	@/usr/bin/python3 scripts/test-summary.py $(BUILD) $(BUILD_ASAN)
+
+test-main:
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) --output-junit ctest.xml \
+	  || { /usr/bin/python3 scripts/test-summary.py $(BUILD); exit 1; }
 
 deps:
 	@scripts/install-deps.sh
@@ -42,7 +49,8 @@ test-asan:
 	cmake -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=Debug -DSNAPKIT_SANITIZE=ON -DSNAPKIT_MPI=OFF > /dev/null
 	cmake --build $(BUILD_ASAN) -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  ctest --test-dir $(BUILD_ASAN) --output-on-failure -j $(JOBS) -L "c|cli"
+	  ctest --test-dir $(BUILD_ASAN) --output-on-failure -j $(JOBS) -L "c|cli" --output-junit ctest.xml \
+	  || { /usr/bin/python3 scripts/test-summary.py $(BUILD_ASAN); exit 1; }
 
 # Every libFuzzer target for FUZZ_SECONDS, seeded from tests/data.
 fuzz:

@@ -16,6 +16,7 @@ build=(build-essential cmake pkg-config
 test=(python3-pytest     # Python tests
       clang libclang-rt-14-dev libomp-dev  # libFuzzer targets (clang + its OpenMP)
       python3-yt         # independent RAMSES reader the tests compare with
+      python3-scipy      # brute-force references of the clump tests (cKDTree, pdist, quad)
       python3-ase        # independent atom-file reader/writer
       lammps             # LAMMPS itself reads the data files we write
       python3-astropy    # FITS maps read back with astropy.io.fits and astropy.wcs; to_astropy()

@@ -53,14 +53,40 @@ static int g_failures, g_checks;
 #define CHECK_CONTAINS(text, sub)                                                     \
     CHECK_MSG(strstr((text), (sub)) != NULL, "\"%s\" does not contain \"%s\"", (text), (sub))
 
+/* The test's exit status: 1 when a check failed, and when none was made
+ * (a test that checks nothing cannot fail, so it does not pass either). */
 static int test_done(void)
 {
     if (g_failures) {
         fprintf(stderr, "%d of %d checks failed\n", g_failures, g_checks);
         return 1;
     }
+    if (g_checks == 0) {
+        fprintf(stderr, "no check was made\n");
+        return 1;
+    }
     printf("%d checks passed\n", g_checks);
     return 0;
+}
+
+/* A part of the test not run for a missing input: a line the test summary
+ * (scripts/test-summary.py) counts, while the rest of the test runs. */
+static inline void test_skip_part(const char *what)
+{
+    printf("SKIP: %s\n", what);
+}
+
+/* The exit status of a test that stops for a missing input (CTest's
+ * SKIP_RETURN_CODE, 77), unless a check already failed: a skip never hides
+ * a failure that came before it. */
+static inline int test_skip(const char *why)
+{
+    printf("SKIP: %s\n", why);
+    if (g_failures) {
+        fprintf(stderr, "%d of %d checks failed before the skip\n", g_failures, g_checks);
+        return 1;
+    }
+    return 77;
 }
 
 /* Path under tests/data (SNAPKIT_TEST_DATA), written into buf. */

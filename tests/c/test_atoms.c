@@ -562,7 +562,7 @@ int main(void)
             check_config(sh, &k_configs[i]);
     }
     if (!sh)
-        printf("skipped: %s (no shared fixtures)\n", "32000 atoms");
+        test_skip_part("32000 atoms (no shared fixtures)");
     test_extra_and_rich(data);
     test_frames(data);
     test_round_trips(data);

@@ -145,7 +145,7 @@ int main(void)
         snprintf(pattern, sizeof pattern, "%s/*/output_[0-9]*[0-9]", buf);
         each_output(pattern, &count);
     } else {
-        printf("shared fixtures absent: skipped\n");
+        test_skip_part("the shared fixtures (absent)");
     }
     return test_done();
 }

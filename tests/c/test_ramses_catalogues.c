@@ -128,9 +128,7 @@ int main(void)
     check_parser();
     if (!test_shared(sinks, sizeof sinks, "fixtures/ramses/sink3d/output_00002") ||
         !test_shared(clumps, sizeof clumps, "fixtures/ramses/clumps3d/output_00002")) {
-        fprintf(stderr, "shared fixtures sink3d/clumps3d absent: skipped\n");
-        test_done();
-        return 77;
+        return test_skip("shared fixtures sink3d/clumps3d absent");
     }
     check_sinks(sinks);
     check_clumps(clumps);

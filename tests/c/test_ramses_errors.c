@@ -132,7 +132,7 @@ static void rt_cases(void)
 {
     char src[4096], p[8192];
     if (!test_shared(src, sizeof src, "fixtures/ramses/rt3d/output_00002")) {
-        printf("rt3d absent: its cases skipped\n");
+        test_skip_part("the rt3d cases (shared fixture absent)");
         return;
     }
     printf("coarse cells of the box that do not form a block\n");

@@ -18,3 +18,6 @@ expect_error() { # expect_error "what" "message part" command...: non-zero, one 
 }
 has() { grep -qF -- "$1" "$TMP/out" || { echo "FAIL: output lacks '$1'"; cat "$TMP/out"; fail=1; }; }
 ok() { "$@" || { echo "FAIL: $*"; fail=1; }; }
+# skip "why": stop the test as skipped (exit 77, CTest's SKIP_RETURN_CODE),
+# or as failed when a check already failed: a skip never hides a failure.
+skip() { echo "SKIP: $*"; [[ $fail -eq 0 ]] || exit 1; exit 77; }

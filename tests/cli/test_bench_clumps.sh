@@ -9,7 +9,7 @@ shared=${SNAPKIT_SHARED:-../shared}
 py=/usr/bin/python3
 fail() { echo "FAIL: $*" >&2; exit 1; }
 src="$shared/fixtures/ramses/clumps3d/output_00002"
-[[ -d "$src" ]] || { echo "no clumps3d fixture: skipped"; exit 77; }
+[[ -d "$src" ]] || { echo "SKIP: no clumps3d fixture"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -144,7 +144,7 @@ if su nobody -s /bin/sh -c "'$(realpath "$CLI")' --version" > /dev/null 2>&1; th
         su nobody -s /bin/sh -c "'$(realpath "$CLI")' stats '$TMP/locked/output_00002'"
     chmod 755 "$TMP/locked/output_00002"
 else
-    echo "skipped: the mode-000 case (nobody cannot run $CLI here)"
+    echo "SKIP: the mode-000 case (nobody cannot run $CLI here)"
 fi
 
 # 3. Several outputs: one that cannot be written fails the command first.

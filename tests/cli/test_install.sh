@@ -8,7 +8,7 @@ cli=${SNAPKIT_CLI:-build/snapkit}
 data=$(cd "${SNAPKIT_TEST_DATA:-tests/data}" && pwd)
 build=$(cd "$(dirname "$cli")" && pwd)
 if grep -q "SNAPKIT_SANITIZE:BOOL=ON" "$build/CMakeCache.txt"; then
-    echo "skipped: a sanitizer build is not installed"
+    echo "SKIP: a sanitizer build is not installed"
     exit 77  # reported as skipped by CTest
 fi
 tmp=$(mktemp -d)

@@ -10,7 +10,7 @@ SNAPKIT=${SNAPKIT_CLI:?}
 DATA=${SNAPKIT_TEST_DATA:?}
 MPIEXEC=${SNAPKIT_MPIEXEC:-}
 if [[ -z "$MPIEXEC" ]]; then
-    echo "snapkit was built without MPI (SNAPKIT_MPI=OFF): skipped"
+    echo "SKIP: snapkit was built without MPI (SNAPKIT_MPI=OFF)"
     exit 77
 fi
 TMP=$(mktemp -d)
@@ -80,7 +80,7 @@ if command -v strace > /dev/null && strace -qq -o /dev/null true 2> /dev/null; t
         [[ $n -eq 0 ]] || { echo "FAIL: rank $k statted $n CPU files (rank 0 stats them for all)"; fail=1; }
     done
 else
-    echo "strace not usable here: the one-rank stat check skipped"
+    echo "SKIP: the one-rank stat check (strace not usable here)"
 fi
 
 # A missing CPU file: every rank stops with the file's one-line error.
@@ -248,7 +248,7 @@ if /usr/bin/python3 -c "import mpi4py" 2> /dev/null; then
             > "$TMP/out" 2>&1 || { echo "FAIL: python comm on $k ranks"; cat "$TMP/out"; fail=1; }
     done
 else
-    echo "python comm: skipped, python3-mpi4py is not installed (scripts/install-deps.sh --test installs it)"
+    echo "SKIP: python comm: python3-mpi4py is not installed (scripts/install-deps.sh --test installs it)"
 fi
 
 # convert: one .snapkit written by every rank with MPI-IO, byte for byte

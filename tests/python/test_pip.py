@@ -9,6 +9,10 @@ import sys
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# What pip needs of the source tree: the tests install from a copy, so that
+# neither pip's build folder nor an editable install's library lands in it.
+SOURCES = ("CMakeLists.txt", "LICENSE", "README.md", "pyproject.toml", "setup.py", "snapkit.pc.in",
+           "include", "lib", "python")
 GRAVPART_ROWS = 45487  # leaf cells of gravpart/output_00002 (its reference.json)
 
 
@@ -27,10 +31,23 @@ def _clean_env():
     return env
 
 
-def _pip_install(python, *args):
+def _source_copy(tmp_path):
+    tree = tmp_path / "src"
+    for name in SOURCES:
+        origin = os.path.join(ROOT, name)
+        if os.path.isdir(origin):
+            shutil.copytree(origin, tree / name,
+                            ignore=shutil.ignore_patterns("__pycache__", "libsnapkit.so"))
+        else:
+            tree.mkdir(exist_ok=True)
+            shutil.copy(origin, tree / name)
+    return tree
+
+
+def _pip_install(python, tree, *args):
     cmd = [str(python), "-m", "pip", "install", "--no-build-isolation", "--no-deps", "-q",
            *args]
-    run = subprocess.run(cmd, cwd=ROOT, env=_clean_env(), capture_output=True, text=True)
+    run = subprocess.run(cmd, cwd=tree, env=_clean_env(), capture_output=True, text=True)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
 
 
@@ -48,7 +65,7 @@ def _import_from(python, folder):
 
 def test_pip_install(tmp_path):
     python = _venv(tmp_path)
-    _pip_install(python, ".")
+    _pip_install(python, _source_copy(tmp_path), ".")
     path, rows = _import_from(python, tmp_path)
     assert path.startswith(str(tmp_path / "venv")), path
     assert os.path.exists(os.path.join(os.path.dirname(path), "libsnapkit.so"))
@@ -59,14 +76,8 @@ def test_pip_install(tmp_path):
 
 def test_pip_install_editable(tmp_path):
     python = _venv(tmp_path)
-    library = os.path.join(ROOT, "python", "snapkit", "libsnapkit.so")
-    had_library = os.path.exists(library)
-    try:
-        _pip_install(python, "-e", ".")
-        path, rows = _import_from(python, tmp_path)
-        assert path == os.path.join(ROOT, "python", "snapkit", "__init__.py"), path
-        assert rows == GRAVPART_ROWS
-    finally:
-        if not had_library and os.path.exists(library):
-            os.remove(library)  # the source tree as it was
-        shutil.rmtree(tmp_path / "venv", ignore_errors=True)
+    tree = _source_copy(tmp_path)
+    _pip_install(python, tree, "-e", ".")
+    path, rows = _import_from(python, tmp_path)
+    assert path == str(tree / "python" / "snapkit" / "__init__.py"), path
+    assert rows == GRAVPART_ROWS
