@@ -76,6 +76,10 @@ SK_API int sk_ramses_open(sk_ramses **out, const char *dir, sk_error *err);
 SK_API void sk_ramses_close(sk_ramses *r);
 
 SK_API const sk_ramses_info *sk_ramses_get_info(const sk_ramses *r);
+/* The output's units (boxlen, unit_l, unit_d, unit_t from its info file;
+ * aexp and h = H0 / 100 too when it is cosmological), for selections
+ * given in physical or comoving lengths. */
+SK_API void sk_ramses_units(const sk_ramses *r, sk_units *out);
 
 /* Every text fact of the output as metadata pairs on `dst`:
  * ramses.info.<key> for each info key (as written), ramses.header.<family>

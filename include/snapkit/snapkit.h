@@ -38,6 +38,7 @@
 #include "snapkit/synth.h"
 #include "snapkit/clumps.h"
 #include "snapkit/mpi.h"
+#include "snapkit/source.h"
 
 #ifdef __cplusplus
 extern "C" {

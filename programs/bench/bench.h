@@ -25,6 +25,7 @@
 #include "snapkit/progress.h"
 #include "snapkit/ramses.h"
 #include "snapkit/select.h"
+#include "snapkit/source.h"
 #include "snapkit/table.h"
 #include "snapkit/threads.h"
 
@@ -245,39 +246,30 @@ typedef struct sk_source_usage {
     } components[8];
 } sk_source_usage;
 
-/* What a stage measures: a RAMSES output folder (opening reads only its
- * text files) or a .snapkit file (opening reads its footer). */
-typedef struct sk_bench_source sk_bench_source;
-
-int sk_bench_source_open(sk_bench_source **out, const char *path, sk_error *err);
-void sk_bench_source_close(sk_bench_source *s);
-
-/* The components present, in reading order (sk_ramses_component_name's;
- * a .snapkit file's tables); returns the count (at most
- * SKB_MAX_COMPONENTS).
- * The names live as long as s. */
-int sk_bench_source_components(const sk_bench_source *s, const char **names);
+/* What a stage measures is an sk_source (snapkit/source.h): a RAMSES
+ * output folder (opening reads only its text files) or a .snapkit file
+ * (opening reads its footer). */
 
 /* Resolve a region request (in any unit the source knows), an lmax cap
  * (0: none) and a variable list ("a,b" or NULL) into sel, which the caller
  * has initialised and clears. */
-int sk_bench_source_select(const sk_bench_source *s, const sk_region_request *req, int lmax,
+int sk_bench_source_select(const sk_source *s, const sk_region_request *req, int lmax,
                            const char *vars, sk_selection *sel, sk_error *err);
 
 /* Files and bytes on disk, by component. */
-int sk_bench_source_usage(const sk_bench_source *s, sk_source_usage *out, sk_error *err);
+int sk_bench_source_usage(const sk_source *s, sk_source_usage *out, sk_error *err);
 
 /* Estimated bytes in memory of reading every component with sel, with
  * the level cap lmax (0: sel->lmax, or none): cell rows from the octs per
  * level in the amr headers (scaled by the region's volume), particles from
  * their files' size. A .snapkit file: its tables' sizes in memory, scaled
  * by the region's volume (lmax is not taken into account). */
-int sk_bench_source_estimate(sk_bench_source *s, const sk_selection *sel, int lmax,
+int sk_bench_source_estimate(sk_source *s, const sk_selection *sel, int lmax,
                              int64_t *bytes, sk_error *err);
 
 /* Read one component with a selection at `threads` threads (0: the
  * budget); *out is a new table. stats may be NULL. */
-int sk_bench_source_read(sk_bench_source *s, const char *component, const sk_selection *sel,
+int sk_bench_source_read(sk_source *s, const char *component, const sk_selection *sel,
                          int threads, sk_table **out, sk_read_stats *stats, sk_error *err);
 
 /* ----------------------------------------------------- other stage results */
@@ -320,13 +312,13 @@ typedef struct sk_read_bench_options {
  * the reason, when the files stay cached: e.g. tmpfs) or else an untimed
  * warm-up read (unless no_warmup), then `runs` warm reads: mean and standard deviation of the time, rows, result bytes,
  * bytes the library allocated and held at most, and peak resident memory. */
-int sk_bench_read(sk_bench_source *src, const sk_selection *sel,
+int sk_bench_read(sk_source *src, const sk_selection *sel,
                   const sk_read_bench_options *opt, sk_read_bench *out, sk_error *err);
 
 /* A thread sweep of full reads (every component of `components`, NULL:
  * all present) with the selection; opt as for sk_bench_sweep, with one
  * warm-up read first. */
-int sk_bench_read_sweep(sk_bench_source *src, const sk_selection *sel,
+int sk_bench_read_sweep(sk_source *src, const sk_selection *sel,
                         const char *const *components, const sk_sweep_options *opt,
                         sk_scaling *out, int *dropped, sk_error *err);
 
@@ -438,7 +430,7 @@ typedef struct sk_lmax_bench_options {
  * when set; within sel's region): one untimed read, then `runs` timed
  * reads, of the RAMSES output and of the file; then the fits. src must be
  * a RAMSES output. */
-int sk_bench_lmax(sk_bench_source *src, const sk_selection *sel,
+int sk_bench_lmax(sk_source *src, const sk_selection *sel,
                   const sk_lmax_bench_options *opt, sk_lmax_bench *out, sk_error *err);
 
 /* Fill the ratios and the fits from the measured points. */
@@ -473,7 +465,7 @@ typedef struct sk_project_bench_options {
 /* Read the component once with sel, then sweep the thread levels for one
  * quantity and for all of them in one pass, along z and off-axis (along
  * (1, 2, 3)): four cases. */
-int sk_bench_project(sk_bench_source *src, const sk_selection *sel,
+int sk_bench_project(sk_source *src, const sk_selection *sel,
                      const sk_project_bench_options *opt, sk_project_bench *out, sk_error *err);
 
 /* Several outputs: one process each with budget/k threads against one

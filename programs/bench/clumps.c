@@ -178,7 +178,7 @@ static int run_scaling(const sk_table *t, const sk_clumps_bench_options *opt, in
     return rc == SK_OK ? sk_bench_sweep(&so, sweep_once, &c, &out->statistics, NULL, err) : rc;
 }
 
-static int read_cells(sk_bench_source *src, const sk_selection *sel, int runs, sk_table **t,
+static int read_cells(sk_source *src, const sk_selection *sel, int runs, sk_table **t,
                       double *seconds, sk_error *err)
 {
     double sec[256];
@@ -196,12 +196,12 @@ static int read_cells(sk_bench_source *src, const sk_selection *sel, int runs, s
     return SK_OK;
 }
 
-int sk_bench_clumps(sk_bench_source *src, const sk_selection *sel,
+int sk_bench_clumps(sk_source *src, const sk_selection *sel,
                     const sk_clumps_bench_options *opt, sk_clumps_bench *out, sk_error *err)
 {
     memset(out, 0, sizeof *out);
     int runs = opt->runs > 0 ? (opt->runs < 256 ? opt->runs : 255) : 3;
-    snprintf(out->source, sizeof out->source, "%s", src->path);
+    snprintf(out->source, sizeof out->source, "%s", sk_source_path(src));
     out->runs = runs;
     out->threshold = opt->find.threshold;
     out->bound_threshold = isnan(opt->bound_threshold) ? opt->find.threshold : opt->bound_threshold;

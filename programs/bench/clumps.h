@@ -51,7 +51,7 @@ typedef struct sk_clumps_bench {
     double direct_over_tree;   /* direct seconds / tree seconds (NaN: direct skipped) */
 } sk_clumps_bench;
 
-int sk_bench_clumps(sk_bench_source *src, const sk_selection *sel,
+int sk_bench_clumps(sk_source *src, const sk_selection *sel,
                     const sk_clumps_bench_options *opt, sk_clumps_bench *out, sk_error *err);
 void sk_clumps_bench_json(const sk_clumps_bench *b, sk_json *j);
 /* Pasteable text (sk_malloc, NULL when memory ran out). */

@@ -49,11 +49,11 @@ static int in_list(const char *list, const char *name)
 
 /* Every component `names` lists (comma-separated; NULL: all present) of
  * src once: seconds and bytes allocated. */
-static int read_all(sk_bench_source *src, const char *names, const sk_selection *sel,
+static int read_all(sk_source *src, const char *names, const sk_selection *sel,
                     int threads, double *seconds, int64_t *allocated, sk_error *err)
 {
     const char *present[4];
-    int n = sk_bench_source_components(src, present);
+    int n = sk_source_components(src, present, SKB_MAX_COMPONENTS);
     *seconds = 0;
     *allocated = 0;
     for (int i = 0; i < n; i++) {
@@ -74,8 +74,8 @@ static int read_all(sk_bench_source *src, const char *names, const sk_selection 
 static int rereads(const sk_convert_bench_options *opt, int runs, sk_convert_bench *out,
                    int64_t *done, int64_t total, sk_error *err)
 {
-    sk_bench_source *file;
-    int rc = sk_bench_source_open(&file, opt->path, err);
+    sk_source *file;
+    int rc = sk_source_open(&file, opt->path, err);
     if (rc != SK_OK)
         return rc;
     double t, times[256];
@@ -84,7 +84,7 @@ static int rereads(const sk_convert_bench_options *opt, int runs, sk_convert_ben
         rc = read_all(file, NULL, NULL, opt->threads, &times[r], &out->alloc_reread, err);
         step(opt, done, total);
     }
-    sk_bench_source_close(file);
+    sk_source_close(file);
     if (rc == SK_OK)
         out->reread_seconds = sk_bench_median(times, runs);
     return rc;
@@ -97,16 +97,18 @@ int sk_bench_convert(const char *dir, const sk_convert_bench_options *opt, sk_co
     int runs = opt->runs > 0 ? opt->runs : 3;
     if (runs > 256)
         return sk_fail(err, SK_ERR_ARG, NULL, -1, "at most 256 runs, not %d", runs);
-    if (sk_store_is_file(dir))
-        return sk_fail(err, SK_ERR_ARG, dir, -1,
-                       "already a .snapkit file: bench convert measures converting a RAMSES output");
-    sk_bench_source *src;
-    int rc = sk_bench_source_open(&src, dir, err);
+    sk_source *src;
+    int rc = sk_source_open(&src, dir, err);
     if (rc != SK_OK)
         return rc;
+    if (sk_source_kind(src) == SK_SOURCE_SNAPKIT) {
+        sk_source_close(src);
+        return sk_fail(err, SK_ERR_ARG, dir, -1,
+                       "already a .snapkit file: bench convert measures converting a RAMSES output");
+    }
     double t;
     rc = read_all(src, opt->components, opt->selection, opt->threads, &t, &out->alloc_read, err);
-    sk_bench_source_close(src);
+    sk_source_close(src);
     sk_store_convert_options copt;
     sk_store_convert_options_init(&copt);
     copt.components = opt->components;

@@ -62,7 +62,7 @@ static void step(lmax_ctx *c)
 
 /* With cold reads asked: drop the path's files from the cache; 1 when
  * they left it (else the reason goes to the bench's note). */
-static int drop(sk_bench_source *src, const char *component, sk_lmax_bench *b)
+static int drop(sk_source *src, const char *component, sk_lmax_bench *b)
 {
     char note[sizeof b->cache_note] = "";
     if (skb_drop_component(src, component, note, sizeof note))
@@ -75,7 +75,7 @@ static int drop(sk_bench_source *src, const char *component, sk_lmax_bench *b)
 
 /* One untimed read (the cache warm, the sizes known; timed as the cold
  * read when its files were dropped first), then the timed ones. */
-static int measure(lmax_ctx *c, sk_bench_source *src, const sk_selection *sel, int threads,
+static int measure(lmax_ctx *c, sk_source *src, const sk_selection *sel, int threads,
                    sk_lmax_bench *b, sk_lmax_path *out, sk_error *err)
 {
     double times[256];
@@ -151,63 +151,67 @@ void sk_lmax_derive(sk_lmax_bench *b)
 
 /* Whether the file's table holds refined cells, without which its lmax
  * reads drop the finer leaves instead of returning their parents. */
-static int file_exact(const sk_bench_source *f, const char *component, int *exact,
+static int file_exact(const sk_source *f, const char *component, int *exact,
                       sk_error *err)
 {
     sk_store_file_info fi;
-    sk_store_get_file_info(f->store, &fi);
+    sk_store_get_file_info(sk_source_store(f), &fi);
     for (int i = 0; i < fi.ntables; i++) {
         sk_store_table_info ti;
-        if (sk_store_get_table_info(f->store, i, &ti, NULL) == SK_OK &&
+        if (sk_store_get_table_info(sk_source_store(f), i, &ti, NULL) == SK_OK &&
             strcmp(ti.name, component) == 0) {
             *exact = ti.has_refined;
             return SK_OK;
         }
     }
-    return sk_fail(err, SK_ERR_ARG, f->path, -1, "the file holds no %s table", component);
+    return sk_fail(err, SK_ERR_ARG, sk_source_path(f), -1, "the file holds no %s table", component);
 }
 
 static int open_file(const sk_lmax_bench_options *opt, const char *component,
-                     sk_bench_source **file, sk_lmax_bench *out, sk_error *err)
+                     sk_source **file, sk_lmax_bench *out, sk_error *err)
 {
     *file = NULL;
     if (!opt->file)
         return SK_OK;
-    if (!sk_store_is_file(opt->file))
-        return sk_fail(err, SK_ERR_ARG, opt->file, -1, "not a .snapkit file");
-    int rc = sk_bench_source_open(file, opt->file, err);
+    int rc = sk_source_open(file, opt->file, err);
+    if (rc == SK_OK && sk_source_kind(*file) != SK_SOURCE_SNAPKIT)
+        rc = sk_fail(err, SK_ERR_ARG, opt->file, -1, "not a .snapkit file");
     if (rc == SK_OK)
         rc = file_exact(*file, component, &out->file_exact, err);
-    if (rc == SK_OK)
+    if (rc == SK_OK) {
         snprintf(out->file, sizeof out->file, "%s", opt->file);
+        return SK_OK;
+    }
+    sk_source_close(*file);
+    *file = NULL;
     return rc;
 }
 
-static int check_source(const sk_bench_source *src, const char *component, sk_error *err)
+static int check_source(const sk_source *src, const char *component, sk_error *err)
 {
-    if (!src->ramses)
-        return sk_fail(err, SK_ERR_ARG, src->path, -1,
+    if (!sk_source_ramses(src))
+        return sk_fail(err, SK_ERR_ARG, sk_source_path(src), -1,
                        "bench lmax needs the RAMSES output (its compact file goes with --file)");
     if (!is_cell_component(component))
         return sk_fail(err, SK_ERR_ARG, NULL, -1, "lmax caps cells: %s is not a cell component",
                        component);
-    if (!sk_ramses_has_component(src->ramses, component))
-        return sk_fail(err, SK_ERR_ARG, src->path, -1, "no %s component to read", component);
+    if (!sk_ramses_has_component(sk_source_ramses(src), component))
+        return sk_fail(err, SK_ERR_ARG, sk_source_path(src), -1, "no %s component to read", component);
     return SK_OK;
 }
 
-static int plan(const sk_bench_source *src, const sk_selection *sel,
+static int plan(const sk_source *src, const sk_selection *sel,
                 const sk_lmax_bench_options *opt, sk_lmax_bench *out, sk_error *err)
 {
-    const sk_ramses_info *in = sk_ramses_get_info(src->ramses);
+    const sk_ramses_info *in = sk_ramses_get_info(sk_source_ramses(src));
     out->levelmin = in->levelmin > 0 ? in->levelmin : 1;
     out->levelmax = sel->lmax > 0 && sel->lmax < in->levelmax ? sel->lmax : in->levelmax;
     if (out->levelmax < out->levelmin)
-        return sk_fail(err, SK_ERR_ARG, src->path, -1, "lmax %d is below levelmin %d",
+        return sk_fail(err, SK_ERR_ARG, sk_source_path(src), -1, "lmax %d is below levelmin %d",
                        out->levelmax, out->levelmin);
     out->npoints = out->levelmax - out->levelmin + 1;
     if (out->npoints < 1 || out->npoints > SK_BENCH_MAX_LMAX)
-        return sk_fail(err, SK_ERR_RANGE, src->path, -1, "levelmin %d, levelmax %d: not 1 to %d levels",
+        return sk_fail(err, SK_ERR_RANGE, sk_source_path(src), -1, "levelmin %d, levelmax %d: not 1 to %d levels",
                        out->levelmin, out->levelmax, SK_BENCH_MAX_LMAX);
     out->runs = opt->runs > 0 ? opt->runs : 3;
     if (out->runs > 256)
@@ -217,7 +221,7 @@ static int plan(const sk_bench_source *src, const sk_selection *sel,
     return SK_OK;
 }
 
-int sk_bench_lmax(sk_bench_source *src, const sk_selection *sel,
+int sk_bench_lmax(sk_source *src, const sk_selection *sel,
                   const sk_lmax_bench_options *opt, sk_lmax_bench *out, sk_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -226,7 +230,7 @@ int sk_bench_lmax(sk_bench_source *src, const sk_selection *sel,
     int rc = check_source(src, component, err);
     if (rc == SK_OK)
         rc = plan(src, sel, opt, out, err);
-    sk_bench_source *file = NULL;
+    sk_source *file = NULL;
     if (rc == SK_OK)
         rc = open_file(opt, component, &file, out, err);
     if (rc != SK_OK)
@@ -244,7 +248,7 @@ int sk_bench_lmax(sk_bench_source *src, const sk_selection *sel,
         if (rc == SK_OK && file)
             rc = measure(&c, file, &capped, out->threads, out, &p->file, err);
     }
-    sk_bench_source_close(file);
+    sk_source_close(file);
     if (rc == SK_OK)
         sk_lmax_derive(out);
     return rc;

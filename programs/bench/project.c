@@ -115,7 +115,7 @@ int skb_project_table(const sk_table *t, const sk_project_bench_options *opt,
     return run_cases(t, q, nq, opt, out, err);
 }
 
-int sk_bench_project(sk_bench_source *src, const sk_selection *sel,
+int sk_bench_project(sk_source *src, const sk_selection *sel,
                      const sk_project_bench_options *opt, sk_project_bench *out, sk_error *err)
 {
     memset(out, 0, sizeof *out);

@@ -23,7 +23,7 @@ int sk_project_grid_parse(const char *text, int *res, int *n, sk_error *err)
     return SK_OK;
 }
 
-int sk_bench_project_grid(sk_bench_source *src, const sk_selection *sel,
+int sk_bench_project_grid(sk_source *src, const sk_selection *sel,
                           const sk_project_bench_options *opt, const int *res, int nres,
                           sk_project_grid *out, sk_error *err)
 {

@@ -20,7 +20,7 @@ static double now(void)
 }
 
 /* One read of this rank's share of `ranks`, in seconds (0 when idle). */
-static int read_share(sk_bench_source *src, const char *component, const sk_selection *sel,
+static int read_share(sk_source *src, const char *component, const sk_selection *sel,
                       int rank, const sk_ranks_point *p, double *sec, sk_error *err)
 {
     *sec = 0;
@@ -34,15 +34,14 @@ static int read_share(sk_bench_source *src, const char *component, const sk_sele
     sk_table *t = NULL;
     sk_read_stats rs;
     double t0 = now();
-    int rc = src->store ? sk_store_read(src->store, component, sel, &opt, &t, &rs, err)
-                        : sk_ramses_read(src->ramses, component, sel, &opt, &t, &rs, err);
+    int rc = sk_source_read(src, component, sel, &opt, &t, &rs, err);
     sk_table_free(t);
     *sec = now() - t0;
     return rc;
 }
 
 /* The best of `runs` of one point; every rank gets the same time. */
-static int measure(sk_bench_source *src, const char *component, const sk_selection *sel,
+static int measure(sk_source *src, const char *component, const sk_selection *sel,
                    int runs, sk_ranks_point *p, sk_error *err)
 {
     sk_mpi_world w;
@@ -61,14 +60,14 @@ static int measure(sk_bench_source *src, const char *component, const sk_selecti
     return SK_OK;
 }
 
-int sk_bench_ranks(sk_bench_source *src, const sk_selection *sel,
+int sk_bench_ranks(sk_source *src, const sk_selection *sel,
                    const sk_ranks_bench_options *opt, sk_ranks_bench *out, sk_error *err)
 {
     memset(out, 0, sizeof *out);
     sk_mpi_world w;
     sk_mpi_get_world(&w);
     const char *component = opt->component ? opt->component : "hydro";
-    snprintf(out->source, sizeof out->source, "%s", src->path);
+    snprintf(out->source, sizeof out->source, "%s", sk_source_path(src));
     snprintf(out->component, sizeof out->component, "%s", component);
     out->world = w.size;
     out->runs = opt->runs > 0 ? opt->runs : 3;
@@ -80,8 +79,8 @@ int sk_bench_ranks(sk_bench_source *src, const sk_selection *sel,
     for (int r = 1; r <= w.size; r = r * 2 > w.size && r < w.size ? w.size : r * 2)
         for (int t = 0; t < nlevels && out->npoints < SK_RANKS_MAX_POINTS; t++)
             out->points[out->npoints++] = (sk_ranks_point){r, levels[t], 0};
-    if (src->ramses) { /* rank 0 stats the files for every rank */
-        int rc = sk_mpi_ramses_sizes(src->ramses, err);
+    if (sk_source_ramses(src)) { /* rank 0 stats the files for every rank */
+        int rc = sk_mpi_ramses_sizes(sk_source_ramses(src), err);
         if (rc != SK_OK)
             return rc;
     }

@@ -35,7 +35,7 @@ typedef struct sk_ranks_bench {
 
 /* Measure the grid (collective: every rank of the world calls it, with
  * the same options). Every rank gets the result. */
-int sk_bench_ranks(sk_bench_source *src, const sk_selection *sel,
+int sk_bench_ranks(sk_source *src, const sk_selection *sel,
                    const sk_ranks_bench_options *opt, sk_ranks_bench *out, sk_error *err);
 /* Fill the fastest, sweet spot, economical and Amdahl members from the
  * points (points[0] is the reference: 1 rank x the fewest threads). */

@@ -53,27 +53,27 @@ static int drop_file(const char *path, int64_t *pages, int64_t *resident, int *f
 /* The pages of the files reading `component` opens: every file of the
  * component's kinds in a RAMSES folder, or the .snapkit file. Returns 0, or
  * -1 with the reason in note. */
-static int drop_files(const sk_bench_source *src, const char *component, int64_t *pages,
+static int drop_files(const sk_source *src, const char *component, int64_t *pages,
                       int64_t *resident, int *fadvise_errno, char *note, size_t n)
 {
-    if (src->store) {
-        if (drop_file(src->path, pages, resident, fadvise_errno) == 0)
+    if (sk_source_store(src)) {
+        if (drop_file(sk_source_path(src), pages, resident, fadvise_errno) == 0)
             return 0;
-        snprintf(note, n, "cannot open %.120s: %s", src->path, strerror(errno));
+        snprintf(note, n, "cannot open %.120s: %s", sk_source_path(src), strerror(errno));
         return -1;
     }
     const char *prefixes[2];
     int np = skb_source_file_kinds(component, prefixes);
-    DIR *d = opendir(src->path);
+    DIR *d = opendir(sk_source_path(src));
     if (!d) {
-        snprintf(note, n, "cannot list %.120s: %s", src->path, strerror(errno));
+        snprintf(note, n, "cannot list %.120s: %s", sk_source_path(src), strerror(errno));
         return -1;
     }
-    char path[sizeof src->path + 256];
+    char path[4096];
     for (struct dirent *e; (e = readdir(d)) != NULL;)
         for (int k = 0; k < np; k++)
             if (strncmp(e->d_name, prefixes[k], strlen(prefixes[k])) == 0) {
-                snprintf(path, sizeof path, "%s/%s", src->path, e->d_name);
+                snprintf(path, sizeof path, "%s/%s", sk_source_path(src), e->d_name);
                 drop_file(path, pages, resident, fadvise_errno);
             }
     closedir(d);
@@ -83,7 +83,7 @@ static int drop_files(const sk_bench_source *src, const char *component, int64_t
 /* Drop the files a component's read opens from the page cache. Returns 1
  * when (almost) none of their pages stayed cached, else 0 with the reason
  * in note. */
-static int drop_component(const sk_bench_source *src, const char *component, char *note,
+static int drop_component(const sk_source *src, const char *component, char *note,
                           size_t n)
 {
     int64_t pages = 0, resident = 0;
@@ -137,7 +137,7 @@ typedef struct one_read {
     int64_t rows, bytes_result, bytes_read, bytes_allocated, peak_bytes;
 } one_read;
 
-static int timed_read(sk_bench_source *src, const char *component, const sk_selection *sel,
+static int timed_read(sk_source *src, const char *component, const sk_selection *sel,
                       int threads, one_read *r, sk_error *err)
 {
     sk_mem_stats before, after;
@@ -161,11 +161,11 @@ static int timed_read(sk_bench_source *src, const char *component, const sk_sele
 }
 
 /* The asked components (all present when none asked) into names[*n]. */
-static int pick_components(sk_bench_source *src, const char *const *asked, const char **names,
+static int pick_components(sk_source *src, const char *const *asked, const char **names,
                            int *n, sk_error *err)
 {
     const char *present[SKB_MAX_COMPONENTS];
-    int np = sk_bench_source_components(src, present);
+    int np = sk_source_components(src, present, SKB_MAX_COMPONENTS);
     *n = 0;
     if (!asked || !asked[0]) {
         memcpy(names, present, (size_t)np * sizeof *names);
@@ -176,11 +176,11 @@ static int pick_components(sk_bench_source *src, const char *const *asked, const
         for (int k = 0; k < np; k++)
             found |= strcmp(asked[i], present[k]) == 0;
         if (!found)
-            return sk_fail(err, SK_ERR_ARG, src->path, -1, "no %s component to read", asked[i]);
+            return sk_fail(err, SK_ERR_ARG, sk_source_path(src), -1, "no %s component to read", asked[i]);
         names[(*n)++] = asked[i];
     }
     if (*n == 0)
-        return sk_fail(err, SK_ERR_EMPTY, src->path, -1, "nothing to read");
+        return sk_fail(err, SK_ERR_EMPTY, sk_source_path(src), -1, "nothing to read");
     return SK_OK;
 }
 
@@ -195,7 +195,7 @@ static void mean_sd(const double *v, int n, double *mean, double *sd)
     *sd = n > 1 ? sqrt(q / (n - 1)) : 0;
 }
 
-static int bench_component(sk_bench_source *src, const sk_selection *sel,
+static int bench_component(sk_source *src, const sk_selection *sel,
                            const sk_read_bench_options *opt, const char *name, int runs,
                            sk_read_bench *out, int64_t *done, int64_t total, sk_error *err)
 {
@@ -242,7 +242,7 @@ static int bench_component(sk_bench_source *src, const sk_selection *sel,
     return SK_OK;
 }
 
-int sk_bench_read(sk_bench_source *src, const sk_selection *sel,
+int sk_bench_read(sk_source *src, const sk_selection *sel,
                   const sk_read_bench_options *opt, sk_read_bench *out, sk_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -267,7 +267,7 @@ int sk_bench_read(sk_bench_source *src, const sk_selection *sel,
 }
 
 typedef struct sweep_ctx {
-    sk_bench_source *src;
+    sk_source *src;
     const sk_selection *sel;
     const char *names[SKB_MAX_COMPONENTS];
     int n;
@@ -289,7 +289,7 @@ static int full_read(void *p, int threads, double *seconds, int64_t *peak, sk_er
     return SK_OK;
 }
 
-int sk_bench_read_sweep(sk_bench_source *src, const sk_selection *sel,
+int sk_bench_read_sweep(sk_source *src, const sk_selection *sel,
                         const char *const *components, const sk_sweep_options *opt,
                         sk_scaling *out, int *dropped, sk_error *err)
 {
@@ -302,7 +302,7 @@ int sk_bench_read_sweep(sk_bench_source *src, const sk_selection *sel,
     return sk_bench_sweep(&o, full_read, &ctx, out, dropped, err);
 }
 
-int skb_drop_component(const sk_bench_source *src, const char *component, char *note, size_t n)
+int skb_drop_component(const sk_source *src, const char *component, char *note, size_t n)
 {
     return drop_component(src, component, note, n);
 }

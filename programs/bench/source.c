@@ -1,4 +1,5 @@
-/* The sources a bench stage measures, behind one small interface. */
+/* What the bench asks of a source (snapkit/source.h) beyond the library:
+ * selections from its options, its files on disk, memory estimates. */
 #include <stdio.h>
 #include <string.h>
 
@@ -7,91 +8,25 @@
 #include "snapkit/memory.h"
 #include "snapkit/units.h"
 
-int sk_bench_source_open(sk_bench_source **out, const char *path, sk_error *err)
-{
-    *out = NULL;
-    if (strlen(path) >= sizeof((sk_bench_source *)0)->path)
-        return sk_fail(err, SK_ERR_ARG, NULL, -1, "path longer than %zu bytes",
-                       sizeof((sk_bench_source *)0)->path - 1);
-    sk_bench_source *s = sk_calloc(1, sizeof *s);
-    if (!s)
-        return sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory");
-    snprintf(s->path, sizeof s->path, "%s", path);
-    int rc = sk_store_is_file(path) ? sk_store_open(&s->store, path, NULL, err)
-                                    : sk_ramses_open(&s->ramses, path, err);
-    if (rc != SK_OK) {
-        sk_free(s);
-        return rc;
-    }
-    *out = s;
-    return SK_OK;
-}
-
-void sk_bench_source_close(sk_bench_source *s)
-{
-    if (!s)
-        return;
-    sk_ramses_close(s->ramses);
-    sk_store_close(s->store);
-    sk_free(s);
-}
-
-int sk_bench_source_components(const sk_bench_source *s, const char **names)
-{
-    if (s->store) {
-        sk_store_file_info fi;
-        sk_store_get_file_info(s->store, &fi);
-        int n = 0;
-        for (int i = 0; i < fi.ntables && n < SKB_MAX_COMPONENTS; i++) {
-            sk_store_table_info ti;
-            if (sk_store_get_table_info(s->store, i, &ti, NULL) == SK_OK)
-                names[n++] = ti.name;
-        }
-        return n;
-    }
-    const sk_ramses_info *in = sk_ramses_get_info(s->ramses);
-    (void)in;
-    int n = 0;
-    for (int k = 0; sk_ramses_component_name(k) && n < SKB_MAX_COMPONENTS; k++)
-        if (sk_ramses_has_component(s->ramses, sk_ramses_component_name(k)))
-            names[n++] = sk_ramses_component_name(k);
-    return n;
-}
-
-int sk_bench_source_select(const sk_bench_source *s, const sk_region_request *req, int lmax,
+int sk_bench_source_select(const sk_source *s, const sk_region_request *req, int lmax,
                            const char *vars, sk_selection *sel, sk_error *err)
 {
     sk_units u;
-    if (s->store) {
-        /* The units of the stored tables (the first holds the source's). */
-        const char *names[SKB_MAX_COMPONENTS];
-        sk_table *t = NULL;
-        int rc = sk_bench_source_components(s, names) > 0
-                     ? sk_store_describe(s->store, names[0], &t, err)
-                     : sk_fail(err, SK_ERR_EMPTY, s->path, -1, "the file holds no table");
-        if (rc != SK_OK)
-            return rc;
-        sk_units_from_table(&u, t);
-        sk_table_free(t);
-    } else {
-        const sk_ramses_info *in = sk_ramses_get_info(s->ramses);
-        sk_units_set(&u, in->boxlen, in->unit_l, in->unit_d, in->unit_t);
-    }
+    int rc = sk_source_units(s, NULL, &u, err);
+    if (rc != SK_OK)
+        return rc;
     sel->lmax = lmax;
-    int rc = req ? sk_selection_set_region(sel, req, &u, err) : SK_OK;
+    rc = req ? sk_selection_set_region(sel, req, &u, err) : SK_OK;
     if (rc == SK_OK && vars && vars[0])
         rc = sk_selection_set_vars(sel, vars, err);
     return rc;
 }
 
-int sk_bench_source_read(sk_bench_source *s, const char *component, const sk_selection *sel,
+int sk_bench_source_read(sk_source *s, const char *component, const sk_selection *sel,
                          int threads, sk_table **out, sk_read_stats *stats, sk_error *err)
 {
     sk_read_options opt = {.threads = threads};
-    sk_read_stats local;
-    if (s->store)
-        return sk_store_read(s->store, component, sel, &opt, out, stats ? stats : &local, err);
-    return sk_ramses_read(s->ramses, component, sel, &opt, out, stats ? stats : &local, err);
+    return sk_source_read(s, component, sel, &opt, out, stats, err);
 }
 
 /* Files a component's read touches, for dropping them from the cache:
@@ -140,17 +75,17 @@ static int store_usage(sk_store *st, sk_source_usage *out)
     return SK_OK;
 }
 
-int sk_bench_source_usage(const sk_bench_source *s, sk_source_usage *out, sk_error *err)
+int sk_bench_source_usage(const sk_source *s, sk_source_usage *out, sk_error *err)
 {
     memset(out, 0, sizeof *out);
-    snprintf(out->path, sizeof out->path, "%s", s->path);
-    snprintf(out->kind, sizeof out->kind, s->store ? "snapkit" : "ramses");
-    int rc = sk_fs_type(s->path, out->fs_type, sizeof out->fs_type, err);
-    if (rc == SK_OK && s->store)
-        return store_usage(s->store, out);
+    snprintf(out->path, sizeof out->path, "%s", sk_source_path(s));
+    snprintf(out->kind, sizeof out->kind, "%s", sk_source_kind_name(sk_source_kind(s)));
+    int rc = sk_fs_type(sk_source_path(s), out->fs_type, sizeof out->fs_type, err);
+    if (rc == SK_OK && sk_source_store(s))
+        return store_usage(sk_source_store(s), out);
     sk_ramses_usage u;
     if (rc == SK_OK)
-        rc = sk_ramses_disk_usage(s->ramses, &u, err);
+        rc = sk_ramses_disk_usage(sk_source_ramses(s), &u, err);
     if (rc != SK_OK)
         return rc;
     for (int k = 0; k < SK_RAMSES_NKINDS; k++) {
@@ -191,20 +126,21 @@ static int store_estimate(sk_store *st, const sk_selection *sel, int64_t *bytes)
     return SK_OK;
 }
 
-int sk_bench_source_estimate(sk_bench_source *s, const sk_selection *sel, int lmax,
+int sk_bench_source_estimate(sk_source *s, const sk_selection *sel, int lmax,
                              int64_t *bytes, sk_error *err)
 {
-    if (s->store)
-        return store_estimate(s->store, sel, bytes);
-    const sk_ramses_info *in = sk_ramses_get_info(s->ramses);
+    if (sk_source_store(s))
+        return store_estimate(sk_source_store(s), sel, bytes);
+    sk_ramses *r = sk_source_ramses(s);
+    const sk_ramses_info *in = sk_ramses_get_info(r);
     if (lmax <= 0)
         lmax = sel && sel->lmax > 0 ? sel->lmax : in->levelmax;
     if (lmax > in->levelmax)
         lmax = in->levelmax;
     int64_t octs[128];
     if (in->levelmax > 128)
-        return sk_fail(err, SK_ERR_RANGE, s->path, -1, "levelmax %d is beyond 128", in->levelmax);
-    int rc = sk_ramses_level_octs(s->ramses, octs, err);
+        return sk_fail(err, SK_ERR_RANGE, sk_source_path(s), -1, "levelmax %d is beyond 128", in->levelmax);
+    int rc = sk_ramses_level_octs(r, octs, err);
     if (rc != SK_OK)
         return rc;
     /* Leaves below the cap, and every cell at the cap (finer ones are
@@ -223,7 +159,7 @@ int sk_bench_source_estimate(sk_bench_source *s, const sk_selection *sel, int lm
         total += rows * (16.0 + 8.0 * 4);
     if (in->has_particles) {
         sk_ramses_usage u;
-        rc = sk_ramses_disk_usage(s->ramses, &u, err);
+        rc = sk_ramses_disk_usage(r, &u, err);
         if (rc != SK_OK)
             return rc;
         total += (double)u.bytes[SK_RAMSES_PARTICLES] * volume;

@@ -1,16 +1,10 @@
-/* The bench module's view of a source: a RAMSES output folder or a
- * .snapkit file. */
+/* What the bench module asks of a source's files. */
 #ifndef SNAPKIT_BENCH_SOURCE_H
 #define SNAPKIT_BENCH_SOURCE_H
 
-#include "snapkit/ramses.h"
-#include "snapkit/store.h"
+#include <stddef.h>
 
-struct sk_bench_source {
-    char path[1024];
-    sk_ramses *ramses;   /* one of ramses and store is set */
-    sk_store *store;
-};
+#include "snapkit/source.h"
 
 /* The files reading `component` opens, for dropping them from the cache:
  * name prefixes in a RAMSES folder (at most 2), or none for a .snapkit
@@ -20,6 +14,6 @@ int skb_source_file_kinds(const char *component, const char **prefixes);
 /* Drop the files reading `component` opens from the page cache (dirty
  * pages written back first). Returns 1 when (almost) none of their pages
  * stayed cached, else 0 with the reason in note (read.c). */
-int skb_drop_component(const struct sk_bench_source *src, const char *component, char *note, size_t n);
+int skb_drop_component(const sk_source *src, const char *component, char *note, size_t n);
 
 #endif

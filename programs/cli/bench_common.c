@@ -243,17 +243,17 @@ int bench_print(int json, const void *stage, bench_json_fn to_json, char *text)
     return rc;
 }
 
-int bench_open(const char *path, const cli_selection *cs, sk_bench_source **src,
+int bench_open(const char *path, const cli_selection *cs, sk_source **src,
                sk_selection *sel)
 {
     sk_error err;
     sk_selection_init(sel);
-    int rc = sk_bench_source_open(src, path, &err);
+    int rc = sk_source_open(src, path, &err);
     if (rc == SK_OK)
         rc = sk_bench_source_select(*src, &cs->region, cs->lmax, cs->vars, sel, &err);
     if (rc == SK_OK)
         return CLI_OK;
-    sk_bench_source_close(*src);
+    sk_source_close(*src);
     *src = NULL;
     return cli_error(&err);
 }
@@ -271,7 +271,7 @@ int bench_run_close(bench_run *r, int rc, const sk_error *err)
 {
     cli_progress_done(&r->progress);
     sk_selection_clear(&r->sel);
-    sk_bench_source_close(r->src);
+    sk_source_close(r->src);
     return rc == SK_OK ? CLI_OK : cli_error(err);
 }
 

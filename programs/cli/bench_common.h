@@ -61,13 +61,13 @@ int bench_csv(const bench_common *b, sk_report *r, int threads, const char *cach
 /* Open SOURCE and resolve the selection options into sel (initialised
  * here; the caller clears it). Prints the error and returns CLI_FAIL on
  * failure. */
-int bench_open(const char *path, const cli_selection *cs, sk_bench_source **src,
+int bench_open(const char *path, const cli_selection *cs, sk_source **src,
                sk_selection *sel);
 
 /* A stage's measurement of SOURCE: the source opened with the selection,
  * and the stage's progress line (bench_progress_hook(&run.progress)). */
 typedef struct bench_run {
-    sk_bench_source *src;
+    sk_source *src;
     sk_selection sel;
     cli_progress progress;
 } bench_run;

@@ -63,11 +63,11 @@ int cmd_bench_convert(int argc, char **argv)
         snprintf(path, sizeof path, "snapkit-bench-%ld.snapkit", (long)getpid());
         file = path;
     }
-    sk_bench_source *src;
+    sk_source *src;
     sk_selection sel;
     if (bench_open(source, &common.cs, &src, &sel) != CLI_OK)
         return CLI_FAIL;
-    sk_bench_source_close(src);
+    sk_source_close(src);
     cli_progress progress;
     cli_progress_init(&progress, "bench convert");
     sk_convert_bench_options opt = {.path = file, .components = components, .selection = &sel,

@@ -51,7 +51,7 @@ static int convert_file(const char *source, const char *component, const sk_sele
 static int run(const bench_common *common, sk_lmax_bench_options *opt, int convert,
                const char *path)
 {
-    sk_bench_source *src;
+    sk_source *src;
     sk_selection sel;
     if (bench_open(common->source, &common->cs, &src, &sel) != CLI_OK)
         return CLI_FAIL;
@@ -71,7 +71,7 @@ static int run(const bench_common *common, sk_lmax_bench_options *opt, int conve
             cli_error(&err);
     }
     sk_selection_clear(&sel);
-    sk_bench_source_close(src);
+    sk_source_close(src);
     if (rc != CLI_OK)
         return rc;
     sk_report rep = {.lmax = &b};

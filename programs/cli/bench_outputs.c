@@ -31,18 +31,18 @@ static const char k_help[] =
 /* Every component of one output at `threads` threads. */
 static int read_output(const char *path, int threads, sk_error *err)
 {
-    sk_bench_source *src;
-    int rc = sk_bench_source_open(&src, path, err);
+    sk_source *src;
+    int rc = sk_source_open(&src, path, err);
     if (rc != SK_OK)
         return rc;
     const char *names[SKB_MAX_COMPONENTS];
-    int n = sk_bench_source_components(src, names);
+    int n = sk_source_components(src, names, SKB_MAX_COMPONENTS);
     for (int i = 0; i < n && rc == SK_OK; i++) {
         sk_table *t = NULL;
         rc = sk_bench_source_read(src, names[i], NULL, threads, &t, NULL, err);
         sk_table_free(t);
     }
-    sk_bench_source_close(src);
+    sk_source_close(src);
     return rc;
 }
 

@@ -26,7 +26,7 @@ static const char k_help[] =
 int bench_run_ranks(const char *source, const cli_selection *cs, const char *component,
                     const int *levels, int nlevels, int runs, sk_ranks_bench *out)
 {
-    sk_bench_source *src = NULL;
+    sk_source *src = NULL;
     sk_selection sel;
     sk_error err;
     sk_error_clear(&err);
@@ -45,7 +45,7 @@ int bench_run_ranks(const char *source, const cli_selection *cs, const char *com
     }
     if (opened) {
         sk_selection_clear(&sel);
-        sk_bench_source_close(src);
+        sk_source_close(src);
     }
     if (rc != SK_OK)
         return opened ? cli_error(&err) : CLI_FAIL; /* bench_open printed its own */

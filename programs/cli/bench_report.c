@@ -102,7 +102,7 @@ static int parse_stages(const char *text, int *stages)
 
 /* Refuse a read that would not fit: above 60% of the memory the job may
  * use; name the finest lmax that fits. */
-static int memory_guard(sk_bench_source *src, const sk_selection *sel, double memory)
+static int memory_guard(sk_source *src, const sk_selection *sel, double memory)
 {
     sk_error err;
     int64_t need;
@@ -172,7 +172,7 @@ typedef struct report_run {
     sk_report report;
 } report_run;
 
-static int run_sweep(sk_bench_source *src, const sk_selection *sel, int max_threads, int runs,
+static int run_sweep(sk_source *src, const sk_selection *sel, int max_threads, int runs,
                      report_run *rr)
 {
     sk_sweep_options opt = {.runs = runs};
@@ -213,7 +213,7 @@ static int run_storage(const char *path, int max_threads, int runs, report_run *
     return CLI_OK;
 }
 
-static int run_read(sk_bench_source *src, const sk_selection *sel, int threads, int runs,
+static int run_read(sk_source *src, const sk_selection *sel, int threads, int runs,
                     report_run *rr)
 {
     sk_read_bench_options opt = {.threads = threads, .runs = runs, .cold = 1};
@@ -231,10 +231,10 @@ static int run_read(sk_bench_source *src, const sk_selection *sel, int threads, 
 }
 
 /* The conversion's file goes into the report's folder and is removed. */
-static int run_convert(const char *source, const char *out, const sk_selection *sel, int threads,
-                       int runs, report_run *rr)
+static int run_convert(const sk_source *src, const char *out, const sk_selection *sel,
+                       int threads, int runs, report_run *rr)
 {
-    if (sk_store_is_file(source)) {
+    if (sk_source_kind(src) == SK_SOURCE_SNAPKIT) {
         printf("convert: skipped, the source is already a .snapkit file\n\n");
         return CLI_OK;
     }
@@ -247,7 +247,7 @@ static int run_convert(const char *source, const char *out, const sk_selection *
     cli_progress_init(&progress, "bench convert");
     sk_convert_bench_options opt = {.path = path, .selection = sel, .threads = threads,
                                     .runs = runs, .progress = bench_progress_hook(&progress)};
-    int rc = sk_bench_convert(source, &opt, &rr->convert, &err);
+    int rc = sk_bench_convert(sk_source_path(src), &opt, &rr->convert, &err);
     cli_progress_done(&progress);
     unlink(path);
     if (rc != SK_OK)
@@ -257,7 +257,7 @@ static int run_convert(const char *source, const char *out, const sk_selection *
     return CLI_OK;
 }
 
-static int run_project(sk_bench_source *src, const sk_selection *sel, int max_threads, int runs,
+static int run_project(sk_source *src, const sk_selection *sel, int max_threads, int runs,
                        const int *res, int nres, report_run *rr)
 {
     if (nres > 1) {
@@ -282,10 +282,10 @@ static int run_project(sk_bench_source *src, const sk_selection *sel, int max_th
 }
 
 /* The study's compact file goes into the report's folder and is removed. */
-static int run_lmax(const char *source, sk_bench_source *src, const char *out,
-                    const sk_selection *sel, int threads, int runs, report_run *rr)
+static int run_lmax(sk_source *src, const char *out, const sk_selection *sel, int threads,
+                    int runs, report_run *rr)
 {
-    if (sk_store_is_file(source)) {
+    if (sk_source_kind(src) == SK_SOURCE_SNAPKIT) {
         printf("lmax: skipped, the source is already a .snapkit file\n\n");
         return CLI_OK;
     }
@@ -301,7 +301,7 @@ static int run_lmax(const char *source, sk_bench_source *src, const char *out,
     copt.write.threads = threads;
     sk_store_convert_stats cs;
     sk_error err;
-    int rc = sk_store_convert(source, path, &copt, &cs, &err);
+    int rc = sk_store_convert(sk_source_path(src), path, &copt, &cs, &err);
     if (rc == SK_OK) {
         cli_progress progress;
         cli_progress_init(&progress, "bench lmax");
@@ -357,7 +357,7 @@ typedef struct source_plan {
 
 static int run_source(const source_plan *p, report_run *rr, int *threads)
 {
-    sk_bench_source *src;
+    sk_source *src;
     sk_selection sel;
     if (bench_open(p->path, p->cs, &src, &sel) != CLI_OK)
         return CLI_FAIL;
@@ -390,11 +390,11 @@ static int run_source(const source_plan *p, report_run *rr, int *threads)
     if (rc == CLI_OK && (stages & STAGE_READ))
         rc = run_read(src, &sel, *threads, runs, rr);
     if (rc == CLI_OK && (stages & STAGE_CONVERT))
-        rc = run_convert(p->path, p->out, &sel, *threads, runs, rr);
+        rc = run_convert(src, p->out, &sel, *threads, runs, rr);
     if (rc == CLI_OK && (stages & STAGE_PROJECT))
         rc = run_project(src, &sel, rr->machine.budget.threads, runs, p->res, p->nres, rr);
     if (rc == CLI_OK && (stages & STAGE_LMAX))
-        rc = run_lmax(p->path, src, p->out, &sel, *threads, runs, rr);
+        rc = run_lmax(src, p->out, &sel, *threads, runs, rr);
     if (rc == CLI_OK && (stages & STAGE_CLUMPS)) {
         rc = bench_report_clumps(src, &sel, rr->machine.budget.threads, runs, p->clumps_threshold,
                                  &rr->clumps);
@@ -404,7 +404,7 @@ static int run_source(const source_plan *p, report_run *rr, int *threads)
     if (rc == CLI_OK && (stages & STAGE_RANKS))
         rc = run_ranks(p->path, p->cs, rr->machine.budget.threads, runs, rr);
     sk_selection_clear(&sel);
-    sk_bench_source_close(src);
+    sk_source_close(src);
     return rc;
 }
 

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-int bench_report_grid(sk_bench_source *src, const sk_selection *sel, int max_threads, int runs,
+int bench_report_grid(sk_source *src, const sk_selection *sel, int max_threads, int runs,
                       const int *res, int n, sk_project_grid *out)
 {
     sk_project_bench_options opt = {.runs = runs};
@@ -44,7 +44,7 @@ int bench_report_atoms(const char *dir, int threads, int runs, const int64_t *si
     return CLI_OK;
 }
 
-int bench_report_clumps(sk_bench_source *src, const sk_selection *sel, int max_threads, int runs,
+int bench_report_clumps(sk_source *src, const sk_selection *sel, int max_threads, int runs,
                         double threshold, sk_clumps_bench *out)
 {
     sk_clumps_bench_options opt;

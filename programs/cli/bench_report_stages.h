@@ -12,7 +12,7 @@
 
 /* The project stage at each resolution of res[n] (n >= 2), every thread
  * level up to max_threads; prints its text. CLI_OK or CLI_FAIL. */
-int bench_report_grid(sk_bench_source *src, const sk_selection *sel, int max_threads, int runs,
+int bench_report_grid(sk_source *src, const sk_selection *sel, int max_threads, int runs,
                       const int *res, int n, sk_project_grid *out);
 
 /* The atoms stage, its files in DIR/atoms (removed after); prints its
@@ -22,7 +22,7 @@ int bench_report_atoms(const char *dir, int threads, int runs, const int64_t *si
 
 /* The clumps stage (as snapkit bench clumps with its defaults) at the
  * threshold (code units); prints its text. */
-int bench_report_clumps(sk_bench_source *src, const sk_selection *sel, int max_threads, int runs,
+int bench_report_clumps(sk_source *src, const sk_selection *sel, int max_threads, int runs,
                         double threshold, sk_clumps_bench *out);
 
 /* The ranks x threads grid of SOURCE's component (NULL: hydro) on the

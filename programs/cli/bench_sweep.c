@@ -45,7 +45,7 @@ int cmd_bench_sweep(int argc, char **argv)
     if (bench_run_open(&run, &common) != CLI_OK)
         return CLI_FAIL;
     const char *present[4];
-    int npresent = sk_bench_source_components(run.src, present);
+    int npresent = sk_source_components(run.src, present, SKB_MAX_COMPONENTS);
     int ncomp = 0;
     while (names[ncomp])
         ncomp++;

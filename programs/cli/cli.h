@@ -63,15 +63,22 @@ typedef struct cli_source_read {
     int ranks;            /* MPI ranks that shared the read (cli_mpi_sum_read); 1 alone */
     int64_t result_bytes; /* the table's bytes, over every rank (cli_mpi_sum_read) */
 } cli_source_read;
-/* Open SOURCE (a RAMSES output folder or a .snapkit file) and read
- * `component` ("hydro", "gravity", "particles") with the selection's
- * region, lmax and variables, showing progress on a terminal. Under MPI,
- * this rank's share only (cli_mpi_share). */
-int cli_read_source(const char *source, const char *component, const cli_selection *cs,
-                    int threads, cli_source_read *res, sk_error *err);
+/* The selection options in the units u (sk_source_units,
+ * sk_ramses_units) into sel, which the caller has initialised and clears. */
+int cli_selection_in_units(const cli_selection *cs, const sk_units *u, sk_selection *sel,
+                           sk_error *err);
+/* The same in the units of the source's `component` (source.c). */
+int cli_source_selection(const sk_source *src, const char *component, const cli_selection *cs,
+                         sk_selection *sel, sk_error *err);
+/* Read `component` ("hydro", "gravity", "particles", ...) of a source the
+ * caller opened (sk_source_open_mpi) with the selection's region, lmax and
+ * variables, showing progress on a terminal. Under MPI, this rank's share
+ * only (cli_mpi_share). */
+int cli_read_source(sk_source *src, const char *component, const cli_selection *cs, int threads,
+                    cli_source_read *res, sk_error *err);
 /* The same, handing the rows to consumer in batches (snapkit/stream.h):
  * res->table stays NULL. */
-int cli_stream_source(const char *source, const char *component, const cli_selection *cs,
+int cli_stream_source(sk_source *src, const char *component, const cli_selection *cs,
                       int threads, const sk_consumer *consumer, cli_source_read *res,
                       sk_error *err);
 

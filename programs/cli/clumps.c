@@ -280,11 +280,15 @@ int cmd_clumps(int argc, char **argv)
         return rc == 1 ? CLI_OK : rc;
     sk_error err;
     sk_error_clear(&err);
-    cli_source_read res;
+    cli_source_read res = {0};
     /* Under MPI each rank reads its share; the cells above the threshold
      * go to rank 0, which finds the clumps, writes and prints. */
-    rc = sk_mpi_agree(cli_read_source(a.source, a.component, &a.cs, (int)a.threads, &res, &err),
-                      &err);
+    sk_source *src;
+    rc = sk_source_open_mpi(&src, a.source, &err);
+    if (rc == SK_OK)
+        rc = cli_read_source(src, a.component, &a.cs, (int)a.threads, &res, &err);
+    sk_source_close(src);
+    rc = sk_mpi_agree(rc, &err);
     int64_t n = rc == SK_OK ? sk_table_nrows(res.table) : 0, rows = n;
     if (rc == SK_OK)
         rc = sk_mpi_sum_int64(&rows, 1, &err);

@@ -146,8 +146,10 @@ int cmd_convert(int argc, char **argv)
         return cli_error(&err);
     sk_selection sel;
     sk_selection_init(&sel);
-    rc = cli_ramses_selection(r, &a.cs, &sel, &err);
+    sk_units u;
+    sk_ramses_units(r, &u);
     sk_ramses_close(r);
+    rc = cli_selection_in_units(&a.cs, &u, &sel, &err);
     cli_progress prog;
     cli_progress_init(&prog, "reading");
     sk_store_convert_options opt;

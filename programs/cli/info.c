@@ -111,6 +111,26 @@ static int print_text(sk_ramses *r, sk_error *err)
     return rc;
 }
 
+/* `snapkit info OUTPUT_DIR [--json]` for the open output r. Returns the
+ * exit status. */
+static int ramses_info(sk_ramses *r, int json)
+{
+    sk_error err;
+    sk_error_clear(&err);
+    int rc;
+    if (json) {
+        sk_json j;
+        sk_json_init(&j, 0);
+        rc = sk_ramses_info_json(r, &j, &err);
+        if (rc == SK_OK)
+            cli_print_json(&j);
+        sk_json_free(&j);
+    } else {
+        rc = print_text(r, &err);
+    }
+    return rc == SK_OK ? CLI_OK : cli_error(&err);
+}
+
 int cmd_info(int argc, char **argv)
 {
     const char *dir = NULL;
@@ -130,24 +150,13 @@ int cmd_info(int argc, char **argv)
     }
     if (!dir)
         return cli_usage("info", "missing OUTPUT_DIR");
-    if (sk_store_is_file(dir))
-        return cli_store_info(dir, json);
     sk_error err;
     sk_error_clear(&err);
-    sk_ramses *r;
-    if (sk_ramses_open(&r, dir, &err) != SK_OK)
+    sk_source *src;
+    if (sk_source_open(&src, dir, &err) != SK_OK)
         return cli_error(&err);
-    int rc;
-    if (json) {
-        sk_json j;
-        sk_json_init(&j, 0);
-        rc = sk_ramses_info_json(r, &j, &err);
-        if (rc == SK_OK)
-            cli_print_json(&j);
-        sk_json_free(&j);
-    } else {
-        rc = print_text(r, &err);
-    }
-    sk_ramses_close(r);
-    return rc == SK_OK ? CLI_OK : cli_error(&err);
+    int status = sk_source_store(src) ? cli_store_info(sk_source_store(src), dir, json)
+                                      : ramses_info(sk_source_ramses(src), json);
+    sk_source_close(src);
+    return status;
 }

@@ -3,7 +3,7 @@
  * or any direction; write FITS, .npy, or pictures: figures (PNG, SVG, PDF:
  * the map with axes, a colour bar and the time, drawn by programs/figure) or,
  * with --raw, the bare PNG. The reading goes through cli_read_source
- * (source.c), the one place that knows source kinds. */
+ * (source.c) on an sk_source (snapkit/source.h), which knows source kinds. */
 #include <math.h>
 #include <omp.h>
 #include <string.h>
@@ -380,14 +380,14 @@ static int can_stream(const project_args *a)
 }
 
 /* The maps of SOURCE, and the table's metadata (*meta) for the figure. */
-static int make_maps(project_args *a, const char *const *names, int nq, sk_maps **maps,
-                     sk_table **meta, cli_source_read *src, sk_error *err)
+static int make_maps(project_args *a, sk_source *source, const char *const *names, int nq,
+                     sk_maps **maps, sk_table **meta, cli_source_read *src, sk_error *err)
 {
     if (!can_stream(a) || cli_mpi_world()->size > 1) {
         /* Under MPI each rank reads its share and projects it; the ranks
          * agree on the read's status first, and rank 0 gets the summed
          * maps (the others' *maps stays NULL). */
-        int rc = cli_read_source(a->source, a->component, &a->sel, a->opt.threads, src, err);
+        int rc = cli_read_source(source, a->component, &a->sel, a->opt.threads, src, err);
         rc = sk_mpi_agree(rc, err);
         if (rc == SK_OK)
             rc = cli_mpi_sum_read(src, err);
@@ -406,8 +406,8 @@ static int make_maps(project_args *a, const char *const *names, int nq, sk_maps 
      * knows its rows): no batch is copied to wait for its turn. A RAMSES
      * output would count its files first; early batches are copied there. */
     sk_consumer c = {.ctx = &feed, .begin = feed_begin, .batch = feed_batch,
-                     .ordered = sk_store_is_file(a->source)};
-    rc = cli_stream_source(a->source, a->component, &a->sel, a->opt.threads, &c, src, err);
+                     .ordered = sk_source_kind(source) == SK_SOURCE_SNAPKIT};
+    rc = cli_stream_source(source, a->component, &a->sel, a->opt.threads, &c, src, err);
     if (rc == SK_OK)
         rc = cli_mpi_sum_read(src, err); /* one process here: ranks 1 */
     if (rc == SK_OK)
@@ -436,7 +436,11 @@ int cmd_project(int argc, char **argv)
     sk_mem_reset_peak();
     sk_maps *maps = NULL;
     sk_table *meta = NULL;
-    rc = make_maps(&a, names, nq, &maps, &meta, &src, &err);
+    sk_source *source;
+    rc = sk_source_open_mpi(&source, a.source, &err);
+    if (rc == SK_OK)
+        rc = make_maps(&a, source, names, nq, &maps, &meta, &src, &err);
+    sk_source_close(source);
     sk_mem_get(&m1);
     /* what reading and projecting held at most: the table or the batches, and the maps */
     int64_t bytes = (int64_t)(m1.peak - m0.current);

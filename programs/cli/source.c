@@ -1,62 +1,65 @@
-/* Reading a component of a SOURCE with a selection: the one place of the
- * command line that knows the kinds of source (a RAMSES output folder or a
- * .snapkit file), so that another kind plugs in here for every command. */
+/* Reading a component of a SOURCE (snapkit/source.h: a RAMSES output
+ * folder or a .snapkit file) with the command line's selection options. */
 #include <string.h>
 
 #include "cli.h"
 #include "cli_mpi.h"
-#include "store_cli.h"
+
+int cli_selection_in_units(const cli_selection *cs, const sk_units *u, sk_selection *sel,
+                           sk_error *err)
+{
+    sel->lmax = cs->lmax;
+    int rc = sk_selection_set_region(sel, &cs->region, u, err);
+    if (rc == SK_OK && cs->vars[0])
+        rc = sk_selection_set_vars(sel, cs->vars, err);
+    if (rc == SK_OK && cs->families[0])
+        rc = sk_selection_set_families(sel, cs->families, err);
+    return rc;
+}
+
+int cli_source_selection(const sk_source *src, const char *component, const cli_selection *cs,
+                         sk_selection *sel, sk_error *err)
+{
+    sk_units u;
+    int rc = sk_source_units(src, component, &u, err);
+    return rc == SK_OK ? cli_selection_in_units(cs, &u, sel, err) : rc;
+}
 
 /* Read into res->table, or stream to consumer when it is not NULL. */
-static int read_or_stream(const char *source, const char *component, const cli_selection *cs,
+static int read_or_stream(sk_source *src, const char *component, const cli_selection *cs,
                           int threads, const sk_consumer *consumer, cli_source_read *res,
                           sk_error *err)
 {
     memset(res, 0, sizeof *res);
-    if (sk_store_is_file(source)) {
-        sk_read_options opt = {.threads = threads};
-        cli_mpi_share(&opt);
-        res->chunks = 1;
-        return cli_store_read(source, component, cs, &opt, consumer, &res->table,
-                              &res->stats, &res->files_total, err);
-    }
-    sk_ramses *r = NULL;
-    int rc = sk_ramses_open(&r, source, err);
-    if (cli_mpi_world()->size > 1) { /* rank 0 stats the files for every rank */
-        rc = sk_mpi_agree(rc, err);
-        if (rc == SK_OK)
-            rc = sk_mpi_ramses_sizes(r, err);
-        if (rc != SK_OK)
-            sk_ramses_close(r);
-    }
-    if (rc != SK_OK)
-        return rc;
+    res->chunks = sk_source_kind(src) == SK_SOURCE_SNAPKIT;
     sk_selection sel;
     sk_selection_init(&sel);
-    rc = cli_ramses_selection(r, cs, &sel, err);
+    int rc = cli_source_selection(src, component, cs, &sel, err);
     cli_progress prog;
     cli_progress_init(&prog, "reading");
     sk_read_options opt = {.threads = threads, .progress = cli_progress_hook(&prog)};
     cli_mpi_share(&opt);
     if (rc == SK_OK)
-        rc = consumer ? sk_ramses_stream(r, component, &sel, &opt, consumer, &res->stats, err)
-                      : sk_ramses_read(r, component, &sel, &opt, &res->table, &res->stats, err);
+        rc = consumer ? sk_source_stream(src, component, &sel, &opt, consumer, &res->stats, err)
+                      : sk_source_read(src, component, &sel, &opt, &res->table, &res->stats, err);
     cli_progress_done(&prog);
-    res->files_total = sk_ramses_get_info(r)->ncpu;
+    int64_t total = 0;
+    if (rc == SK_OK)
+        sk_source_file_count(src, component, &total, NULL);
+    res->files_total = (int)total;
     sk_selection_clear(&sel);
-    sk_ramses_close(r);
     return rc;
 }
 
-int cli_read_source(const char *source, const char *component, const cli_selection *cs,
-                    int threads, cli_source_read *res, sk_error *err)
+int cli_read_source(sk_source *src, const char *component, const cli_selection *cs, int threads,
+                    cli_source_read *res, sk_error *err)
 {
-    return read_or_stream(source, component, cs, threads, NULL, res, err);
+    return read_or_stream(src, component, cs, threads, NULL, res, err);
 }
 
-int cli_stream_source(const char *source, const char *component, const cli_selection *cs,
+int cli_stream_source(sk_source *src, const char *component, const cli_selection *cs,
                       int threads, const sk_consumer *consumer, cli_source_read *res,
                       sk_error *err)
 {
-    return read_or_stream(source, component, cs, threads, consumer, res, err);
+    return read_or_stream(src, component, cs, threads, consumer, res, err);
 }

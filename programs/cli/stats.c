@@ -1,8 +1,8 @@
 /* snapkit stats: read one component of a source with a selection and
  * print per-column statistics.
  *
- * The source-specific step is cli_stream_source() (source.c): it opens
- * SOURCE and streams the component with the selection in batches (one CPU
+ * The reading is cli_stream_source() (source.c): it streams the component
+ * of SOURCE (opened with sk_source_open_mpi) with the selection in batches (one CPU
  * file or one chunk) to a per-thread mergeable accumulator
  * (sk_stats_acc), so the whole table is never allocated; the merged
  * statistics have the bits of sk_table_stats_compute on the whole table. */
@@ -207,14 +207,12 @@ static void stats_free(stats_stream *st)
  * selection; SK_ERR_EMPTY when it stores none or the selection keeps part
  * of the rows (the caller reads them). Under MPI every rank looks and
  * they agree, so that all read the rows or none does; rank 0 prints. */
-static int print_stored(const char *source, const char *component, const cli_selection *cs,
+static int print_stored(const sk_source *src, const char *component, const cli_selection *cs,
                         int json, sk_error *err)
 {
-    sk_store *keep = NULL;
     sk_table_stats s = {0};
     cli_source_read res;
-    int rc = sk_mpi_agree(cli_store_stored_stats(source, component, cs, &keep, &s, &res, err),
-                          err);
+    int rc = sk_mpi_agree(cli_store_stored_stats(src, component, cs, &s, &res, err), err);
     if (rc == SK_OK && cli_mpi_world()->rank == 0) {
         if (json)
             print_json(component, &res, &s, 1);
@@ -222,8 +220,50 @@ static int print_stored(const char *source, const char *component, const cli_sel
             print_text(component, &res, &s, 1);
     }
     sk_table_stats_free(&s);
-    sk_store_close(keep);
     return rc;
+}
+
+/* The statistics of `component` of the open source: those a .snapkit
+ * file stores when they answer (not with recompute), else from streaming
+ * the rows. Returns the exit status. */
+static int stats_of(sk_source *src, const char *component, const cli_selection *cs,
+                    int threads, int recompute, int json)
+{
+    sk_error err;
+    sk_error_clear(&err);
+    if (!recompute && sk_source_store(src)) {
+        int rc = print_stored(src, component, cs, json, &err);
+        if (rc != SK_ERR_EMPTY)
+            return rc == SK_OK ? CLI_OK : cli_error(&err);
+        sk_error_clear(&err);
+    }
+    stats_stream st = {0};
+    sk_consumer consumer = {.ctx = &st, .begin = stats_begin, .batch = stats_batch};
+    cli_source_read res;
+    /* Under MPI each rank streams its share; the ranks agree on the status
+     * before any reduction, so a rank's failure stops them all alike. */
+    int rc = cli_stream_source(src, component, cs, threads, &consumer, &res, &err);
+    if (rc == SK_OK)
+        rc = stats_merge_threads(&st, &res.result_bytes, &err);
+    rc = sk_mpi_agree(rc, &err);
+    if (rc == SK_OK)
+        rc = cli_mpi_sum_read(&res, &err);
+    if (rc == SK_OK)
+        rc = sk_mpi_stats_reduce(&st.all, &err);
+    if (rc == SK_OK && cli_mpi_world()->rank == 0) { /* rank 0 prints */
+        sk_table_stats s;
+        rc = st.all ? sk_stats_acc_result(st.all, &s, &err)
+                    : sk_fail(&err, SK_ERR_ARG, NULL, -1, "no rows were streamed");
+        if (rc == SK_OK) {
+            if (json)
+                print_json(component, &res, &s, 0);
+            else
+                print_text(component, &res, &s, 0);
+            sk_table_stats_free(&s);
+        }
+    }
+    stats_free(&st);
+    return rc == SK_OK ? CLI_OK : cli_error(&err);
 }
 
 int cmd_stats(int argc, char **argv)
@@ -264,37 +304,10 @@ int cmd_stats(int argc, char **argv)
         return cli_usage("stats", "missing SOURCE");
     sk_error err;
     sk_error_clear(&err);
-    if (!recompute && sk_store_is_file(source)) {
-        int rc = print_stored(source, component, &cs, json, &err);
-        if (rc != SK_ERR_EMPTY)
-            return rc == SK_OK ? CLI_OK : cli_error(&err);
-        sk_error_clear(&err);
-    }
-    stats_stream st = {0};
-    sk_consumer consumer = {.ctx = &st, .begin = stats_begin, .batch = stats_batch};
-    cli_source_read res;
-    /* Under MPI each rank streams its share; the ranks agree on the status
-     * before any reduction, so a rank's failure stops them all alike. */
-    int rc = cli_stream_source(source, component, &cs, (int)threads, &consumer, &res, &err);
-    if (rc == SK_OK)
-        rc = stats_merge_threads(&st, &res.result_bytes, &err);
-    rc = sk_mpi_agree(rc, &err);
-    if (rc == SK_OK)
-        rc = cli_mpi_sum_read(&res, &err);
-    if (rc == SK_OK)
-        rc = sk_mpi_stats_reduce(&st.all, &err);
-    if (rc == SK_OK && cli_mpi_world()->rank == 0) { /* rank 0 prints */
-        sk_table_stats s;
-        rc = st.all ? sk_stats_acc_result(st.all, &s, &err)
-                    : sk_fail(&err, SK_ERR_ARG, NULL, -1, "no rows were streamed");
-        if (rc == SK_OK) {
-            if (json)
-                print_json(component, &res, &s, 0);
-            else
-                print_text(component, &res, &s, 0);
-            sk_table_stats_free(&s);
-        }
-    }
-    stats_free(&st);
-    return rc == SK_OK ? CLI_OK : cli_error(&err);
+    sk_source *src;
+    if (sk_source_open_mpi(&src, source, &err) != SK_OK)
+        return cli_error(&err);
+    int status = stats_of(src, component, &cs, (int)threads, recompute, json);
+    sk_source_close(src);
+    return status;
 }

@@ -1,4 +1,4 @@
-/* snapkit info on a .snapkit file, and selections for compact files. */
+/* snapkit info on a .snapkit file, and the statistics it stores. */
 #include "store_cli.h"
 
 #include "cli_mpi.h"
@@ -6,106 +6,26 @@
 
 #include <string.h>
 
-/* The options' selection with ranges in the units u. */
-static int select_in_units(const cli_selection *cs, const sk_units *u, sk_selection *sel,
-                           sk_error *err)
-{
-    sel->lmax = cs->lmax;
-    int rc = sk_selection_set_region(sel, &cs->region, u, err);
-    if (rc == SK_OK && cs->vars[0])
-        rc = sk_selection_set_vars(sel, cs->vars, err);
-    if (rc == SK_OK && cs->families[0])
-        rc = sk_selection_set_families(sel, cs->families, err);
-    return rc;
-}
-
-int cli_ramses_selection(const sk_ramses *r, const cli_selection *cs, sk_selection *sel,
-                         sk_error *err)
-{
-    const sk_ramses_info *in = sk_ramses_get_info(r);
-    sk_units u;
-    sk_units_set(&u, in->boxlen, in->unit_l, in->unit_d, in->unit_t);
-    if (in->cosmological) {
-        u.aexp = in->aexp;
-        u.h = in->H0 / 100.0;
-    }
-    return select_in_units(cs, &u, sel, err);
-}
-
-int cli_store_selection(const sk_store *s, const char *table, const cli_selection *cs,
-                        sk_selection *sel, sk_error *err)
-{
-    sk_store_table_info ti;
-    int rc = table ? SK_OK : sk_store_get_table_info(s, 0, &ti, err);
-    sk_table *schema = NULL;
-    if (rc == SK_OK)
-        rc = sk_store_describe(s, table ? table : ti.name, &schema, err);
-    if (rc != SK_OK)
-        return rc;
-    sk_units u;
-    sk_units_from_table(&u, schema);
-    sk_table_free(schema);
-    return select_in_units(cs, &u, sel, err);
-}
-
-/* Open the .snapkit file `path` and resolve the options' selection
- * against its table `component`; *s stays NULL on failure. */
-static int open_selected(const char *path, const char *component, const cli_selection *cs,
-                         sk_store **s, sk_selection *sel, sk_error *err)
-{
-    sk_selection_init(sel);
-    int rc = sk_store_open(s, path, NULL, err);
-    if (rc == SK_OK && (rc = cli_store_selection(*s, component, cs, sel, err)) != SK_OK) {
-        sk_store_close(*s);
-        *s = NULL;
-    }
-    return rc;
-}
-
-int cli_store_read(const char *path, const char *component, const cli_selection *cs,
-                   const sk_read_options *opt, const sk_consumer *consumer, sk_table **out,
-                   sk_read_stats *stats, int *chunks_total, sk_error *err)
-{
-    sk_store *s = NULL;
-    sk_selection sel;
-    int64_t total = 0;
-    int rc = open_selected(path, component, cs, &s, &sel, err);
-    if (rc == SK_OK)
-        rc = consumer ? sk_store_stream(s, component, &sel, opt, consumer, stats, err)
-                      : sk_store_read(s, component, &sel, opt, out, stats, err);
-    if (rc == SK_OK)
-        sk_store_chunks_for(s, component, NULL, NULL, &total, err);
-    *chunks_total = (int)total;
-    sk_selection_clear(&sel);
-    sk_store_close(s);
-    return rc;
-}
-
-int cli_store_stored_stats(const char *path, const char *component, const cli_selection *cs,
-                           sk_store **keep, sk_table_stats *out, cli_source_read *res,
-                           sk_error *err)
+int cli_store_stored_stats(const sk_source *src, const char *component, const cli_selection *cs,
+                           sk_table_stats *out, cli_source_read *res, sk_error *err)
 {
     memset(res, 0, sizeof *res);
-    *keep = NULL;
     double t0 = cli_now();
-    sk_store *s = NULL;
     sk_selection sel;
-    int rc = open_selected(path, component, cs, &s, &sel, err);
+    sk_selection_init(&sel);
+    int rc = cli_source_selection(src, component, cs, &sel, err);
     if (rc == SK_OK)
-        rc = sk_store_stored_stats(s, component, &sel, out, err);
+        rc = sk_store_stored_stats(sk_source_store(src), component, &sel, out, err);
     sk_selection_clear(&sel);
     int64_t total = 0;
     if (rc == SK_OK)
-        sk_store_chunks_for(s, component, NULL, NULL, &total, err);
-    if (rc != SK_OK) {
-        sk_store_close(s);
+        sk_source_file_count(src, component, &total, err);
+    if (rc != SK_OK)
         return rc;
-    }
     res->chunks = 1;
     res->ranks = cli_mpi_world()->size; /* the job's ranks, though none read */
     res->files_total = (int)total;
     res->stats.seconds = cli_now() - t0;
-    *keep = s;
     return SK_OK;
 }
 
@@ -205,13 +125,10 @@ static int print_text(const sk_store *s, const char *path, sk_error *err)
     return SK_OK;
 }
 
-int cli_store_info(const char *path, int json)
+int cli_store_info(const sk_store *s, const char *path, int json)
 {
     sk_error err;
     sk_error_clear(&err);
-    sk_store *s;
-    if (sk_store_open(&s, path, NULL, &err) != SK_OK)
-        return cli_error(&err);
     int rc;
     if (json) {
         sk_json j;
@@ -223,6 +140,5 @@ int cli_store_info(const char *path, int json)
     } else {
         rc = print_text(s, path, &err);
     }
-    sk_store_close(s);
     return rc == SK_OK ? CLI_OK : cli_error(&err);
 }

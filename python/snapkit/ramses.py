@@ -12,6 +12,7 @@ quantities and physical units on request.
 """
 import ctypes
 import json
+import os
 
 import numpy as np
 
@@ -75,6 +76,15 @@ declare("sk_ramses_derive", ctypes.c_int, P, ctypes.c_char_p, ctypes.POINTER(cty
         ERR)
 declare("sk_ramses_unit_factor", ctypes.c_int, ctypes.POINTER(_Units), ctypes.c_char_p,
         ctypes.c_double, ctypes.POINTER(ctypes.c_double), ERR)
+# snapkit/source.h: either kind of source behind one handle; snapkit.open
+# takes the kind it says and hands the handle to an Output or a File.
+SOURCE_RAMSES, SOURCE_SNAPKIT = 1, 2
+declare("sk_source_path_kind", ctypes.c_int, ctypes.c_char_p)
+declare("sk_source_open", ctypes.c_int, ctypes.POINTER(P), ctypes.c_char_p, ERR)
+declare("sk_source_close", None, P)
+declare("sk_source_kind", ctypes.c_int, P)
+declare("sk_source_ramses", P, P)
+declare("sk_source_store", P, P)
 declare("sk_json_init", None, ctypes.POINTER(_Json), ctypes.c_int)
 declare("sk_json_free", None, ctypes.POINTER(_Json))
 declare("sk_units_set", None, ctypes.POINTER(_Units), ctypes.c_double, ctypes.c_double,
@@ -137,15 +147,27 @@ def derive(table, what):
     return out
 
 
+def open_source(path):
+    """An sk_source handle on path (sk_source_open) and its kind
+    (SOURCE_RAMSES or SOURCE_SNAPKIT); the Output or File given it closes it."""
+    src, err = P(), ErrorStruct()
+    check(lib.sk_source_open(ctypes.byref(src), os.fsencode(str(path)), ctypes.byref(err)), err)
+    return src, lib.sk_source_kind(src)
+
+
 class Output(Closing):
     """An open RAMSES output folder (output_NNNNN)."""
 
-    def __init__(self, path):
+    def __init__(self, path, _source=None):
         self.path = str(path)
-        self._h = P()
+        self._src = _source  # the sk_source that holds _h (open_source), or None
         err = ErrorStruct()
-        check(lib.sk_ramses_open(ctypes.byref(self._h), self.path.encode(), ctypes.byref(err)),
-              err)
+        if _source is not None:
+            self._h = P(lib.sk_source_ramses(_source))
+        else:
+            self._h = P()
+            check(lib.sk_ramses_open(ctypes.byref(self._h), self.path.encode(),
+                                     ctypes.byref(err)), err)
         j = _Json()
         lib.sk_json_init(ctypes.byref(j), 0)
         try:
@@ -160,8 +182,11 @@ class Output(Closing):
 
     def close(self):
         if getattr(self, "_h", None):
-            lib.sk_ramses_close(self._h)
-            self._h = None
+            if getattr(self, "_src", None):
+                lib.sk_source_close(self._src)
+            else:
+                lib.sk_ramses_close(self._h)
+            self._h = self._src = None
 
     def __repr__(self):
         c = [k for k, v in self.info["components"].items() if v]

@@ -17,7 +17,8 @@ import os
 
 from ._lib import ERR, P, ErrorStruct, Progress, check, declare, lib, mirrors
 from .colstats import stored_stats
-from .ramses import _SEL, Output, _Json, _ReadOptions, _ReadStats, use_comm
+from .ramses import (SOURCE_SNAPKIT, _SEL, Output, _Json, _ReadOptions, _ReadStats, open_source,
+                     use_comm)
 from .ramses import open as _open_output
 from .table import Table
 
@@ -63,7 +64,6 @@ declare("sk_store_save", ctypes.c_int, ctypes.c_char_p, ctypes.POINTER(P),
         ctypes.POINTER(_WriteStats), ERR)
 declare("sk_store_open", ctypes.c_int, ctypes.POINTER(P), ctypes.c_char_p, P, ERR)
 declare("sk_store_close", None, P)
-declare("sk_store_is_file", ctypes.c_int, ctypes.c_char_p)
 declare("sk_store_info_json", ctypes.c_int, P, ctypes.POINTER(_Json), ERR)
 declare("sk_store_read", ctypes.c_int, P, ctypes.c_char_p, _SEL, ctypes.POINTER(_ReadOptions),
         ctypes.POINTER(P), ctypes.POINTER(_ReadStats), ERR)
@@ -79,7 +79,7 @@ declare("sk_tables_same_rows", ctypes.c_int, P, P, ctypes.POINTER(ctypes.c_int),
 
 def is_snapkit_file(path):
     """Is path a .snapkit file (a regular file starting with the magic)?"""
-    return bool(lib.sk_store_is_file(os.fsencode(path)))
+    return lib.sk_source_path_kind(os.fsencode(path)) == SOURCE_SNAPKIT
 
 
 def _write_options(compress, threads, chunk_rows):
@@ -123,12 +123,16 @@ class File(Output):
     output's facts from the stored metadata, plus info["store"] about the
     file), units; tables lists what it holds."""
 
-    def __init__(self, path):  # pylint: disable=super-init-not-called
+    def __init__(self, path, _source=None):  # pylint: disable=super-init-not-called
         self.path = str(path)
-        self._h = P()
+        self._src = _source  # the sk_source that holds _h (open_source), or None
         err = ErrorStruct()
-        check(lib.sk_store_open(ctypes.byref(self._h), os.fsencode(self.path), None,
-                                ctypes.byref(err)), err)
+        if _source is not None:
+            self._h = P(lib.sk_source_store(_source))
+        else:
+            self._h = P()
+            check(lib.sk_store_open(ctypes.byref(self._h), os.fsencode(self.path), None,
+                                    ctypes.byref(err)), err)
         j = _Json()
         lib.sk_json_init(ctypes.byref(j), 0)
         try:
@@ -148,8 +152,11 @@ class File(Output):
 
     def close(self):
         if getattr(self, "_h", None):
-            lib.sk_store_close(self._h)
-            self._h = None
+            if getattr(self, "_src", None):
+                lib.sk_source_close(self._src)
+            else:
+                lib.sk_store_close(self._h)
+            self._h = self._src = None
 
     def __repr__(self):
         return f"<snapkit file {self.path}: {', '.join(self.tables)}>"
@@ -197,10 +204,9 @@ def open(path, comm=None):  # noqa: A001 - snapkit.open is the documented entry 
     both answer read(), hydro(), gravity(), particles(), info. With comm
     (mpi4py's MPI.COMM_WORLD, under mpirun) each rank's reads give its
     share: CPU files or chunks, the shares in rank order being the whole."""
-    if is_snapkit_file(path):
-        f = File(path)
-        return use_comm(f, comm) if comm is not None else f
-    return _open_output(path, comm=comm)
+    src, kind = open_source(path)
+    f = File(path, _source=src) if kind == SOURCE_SNAPKIT else Output(path, _source=src)
+    return use_comm(f, comm) if comm is not None else f
 
 
 def load(path, component, **selection):

@@ -43,13 +43,13 @@ static void check_output(const char *rel)
     int64_t leaves[64] = {0};
     int top = reference_leaves(json, leaves);
     CHECK(top > 0);
-    sk_bench_source *src;
+    sk_source *src;
     sk_error err;
-    CHECK_OK(sk_bench_source_open(&src, dir, &err), &err);
-    const sk_ramses_info *in = sk_ramses_get_info(src->ramses);
+    CHECK_OK(sk_source_open(&src, dir, &err), &err);
+    const sk_ramses_info *in = sk_ramses_get_info(sk_source_ramses(src));
     CHECK_EQ_INT(top, in->levelmax);
     int64_t octs[64] = {0};
-    CHECK_OK(sk_ramses_level_octs(src->ramses, octs, &err), &err);
+    CHECK_OK(sk_ramses_level_octs(sk_source_ramses(src), octs, &err), &err);
     for (int l = 1; l <= in->levelmax; l++)
         CHECK_MSG(8 * octs[l - 1] - (l < in->levelmax ? octs[l] : 0) == leaves[l],
                   "%s level %d: %lld leaves from the amr headers, yt %lld", rel, l,
@@ -61,7 +61,7 @@ static void check_output(const char *rel)
     int64_t estimate = 0, tables = 0;
     CHECK_OK(sk_bench_source_estimate(src, &sel, 0, &estimate, &err), &err);
     const char *names[4];
-    int n = sk_bench_source_components(src, names);
+    int n = sk_source_components(src, names, (int)(sizeof names / sizeof names[0]));
     for (int i = 0; i < n; i++) {
         sk_table *t = NULL;
         CHECK_OK(sk_bench_source_read(src, names[i], &sel, 1, &t, NULL, &err), &err);
@@ -81,7 +81,7 @@ static void check_output(const char *rel)
     CHECK_EQ_INT(sum, u.bytes);
     CHECK_EQ_STR(u.kind, "ramses");
     sk_selection_clear(&sel);
-    sk_bench_source_close(src);
+    sk_source_close(src);
     free(json);
 }
 
@@ -89,9 +89,9 @@ static void test_read_bench(void)
 {
     char dir[512];
     test_data(dir, sizeof dir, "ramses/gravpart/output_00002");
-    sk_bench_source *src;
+    sk_source *src;
     sk_error err;
-    CHECK_OK(sk_bench_source_open(&src, dir, &err), &err);
+    CHECK_OK(sk_source_open(&src, dir, &err), &err);
     sk_selection sel;
     sk_selection_init(&sel);
     sel.lmax = 5;
@@ -128,8 +128,8 @@ static void test_read_bench(void)
     CHECK(s.points[0].seconds_min <= s.points[0].seconds && s.points[0].seconds <= s.points[0].seconds_max);
     CHECK(s.points[0].peak_bytes >= 11096 * (4 * 4 + 6 * 8));
     sk_selection_clear(&sel);
-    sk_bench_source_close(src);
-    CHECK(sk_bench_source_open(&src, "/no/such/output_00001", &err) != SK_OK);
+    sk_source_close(src);
+    CHECK(sk_source_open(&src, "/no/such/output_00001", &err) != SK_OK);
     CHECK_CONTAINS(err.message, "/no/such/output_00001");
 }
 

@@ -455,6 +455,16 @@ const sk_ramses_info *sk_ramses_get_info(const sk_ramses *r)
     return &r->info;
 }
 
+void sk_ramses_units(const sk_ramses *r, sk_units *out)
+{
+    const sk_ramses_info *in = &r->info;
+    sk_units_set(out, in->boxlen, in->unit_l, in->unit_d, in->unit_t);
+    if (in->cosmological) {
+        out->aexp = in->aexp;
+        out->h = in->H0 / 100.0;
+    }
+}
+
 const char *sk_ramses_kind_name(int kind)
 {
     static const char *const names[SK_RAMSES_NKINDS] = {
