@@ -234,7 +234,7 @@ int sk_bench_sweep(const sk_sweep_options *opt, sk_sweep_fn fn, void *ctx, sk_sc
 /* ---------------------------------------------------------------- sources */
 
 /* The source a report measured: its kind, size on disk by component. */
-typedef struct sk_source_usage {
+typedef struct skb_source_usage {
     char path[1024];
     char kind[16];        /* "ramses" or "snapkit" */
     char fs_type[48];
@@ -244,7 +244,7 @@ typedef struct sk_source_usage {
         char name[16];    /* "amr", "hydro", "gravity", "particles", "other", or a table */
         int64_t files, bytes;
     } components[8];
-} sk_source_usage;
+} skb_source_usage;
 
 /* What a stage measures is an sk_source (snapkit/source.h): a RAMSES
  * output folder (opening reads only its text files) or a .snapkit file
@@ -257,7 +257,7 @@ int sk_bench_source_select(const sk_source *s, const sk_region_request *req, int
                            const char *vars, sk_selection *sel, sk_error *err);
 
 /* Files and bytes on disk, by component. */
-int sk_bench_source_usage(const sk_source *s, sk_source_usage *out, sk_error *err);
+int sk_bench_source_usage(const sk_source *s, skb_source_usage *out, sk_error *err);
 
 /* Estimated bytes in memory of reading every component with sel, with
  * the level cap lmax (0: sel->lmax, or none): cell rows from the octs per
@@ -518,7 +518,7 @@ struct sk_ranks_bench;
 
 typedef struct sk_report {
     const sk_machine *machine;       /* required */
-    const sk_source_usage *source;
+    const skb_source_usage *source;
     const sk_storage_result *storage;
     const sk_read_bench *read;
     const sk_convert_bench *convert;
@@ -537,7 +537,7 @@ typedef struct sk_report {
 /* Each stage's JSON object (the value of its key in report.json, and what
  * `snapkit bench <stage> --json` prints). */
 void sk_machine_json(const sk_machine *m, sk_json *j);
-void sk_source_json(const sk_source_usage *s, sk_json *j);
+void skb_source_json(const skb_source_usage *s, sk_json *j);
 void sk_storage_json(const sk_storage_result *s, sk_json *j);
 void sk_scaling_json(const sk_scaling *s, sk_json *j);
 void sk_read_bench_json(const sk_read_bench *r, sk_json *j);
@@ -554,7 +554,7 @@ void sk_report_json(const sk_report *r, sk_json *j);
 /* Each stage as pasteable text, and the whole report; the strings are
  * sk_malloc blocks the caller frees with sk_free (NULL when out of memory). */
 char *sk_machine_text(const sk_machine *m);
-char *sk_source_text(const sk_source_usage *s);
+char *skb_source_text(const skb_source_usage *s);
 char *sk_storage_text(const sk_storage_result *s);
 char *sk_scaling_text(const sk_scaling *s, const char *what);
 char *sk_read_bench_text(const sk_read_bench *r);

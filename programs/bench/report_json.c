@@ -48,7 +48,7 @@ void sk_machine_json(const sk_machine *m, sk_json *j)
     sk_json_object_end(j);
 }
 
-void sk_source_json(const sk_source_usage *s, sk_json *j)
+void skb_source_json(const skb_source_usage *s, sk_json *j)
 {
     sk_json_object_begin(j);
     sk_json_kv_string(j, "path", s->path);
@@ -339,7 +339,7 @@ void sk_report_json(const sk_report *r, sk_json *j)
     sk_machine_json(r->machine, j);
     if (r->source) {
         sk_json_key(j, "source");
-        sk_source_json(r->source, j);
+        skb_source_json(r->source, j);
     }
     if (r->sweep) {
         sk_json_key(j, "sweep");

@@ -73,7 +73,7 @@ static void machine(const skb_json_value *v, sk_machine *m)
     }
 }
 
-static void source(const skb_json_value *v, sk_source_usage *s)
+static void source(const skb_json_value *v, skb_source_usage *s)
 {
     str(v, "path", s->path, sizeof s->path);
     str(v, "kind", s->kind, sizeof s->kind);

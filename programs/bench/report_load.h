@@ -13,7 +13,7 @@
 /* Every stage a report may hold, and the report pointing at those read. */
 typedef struct skb_saved_report {
     sk_machine machine;
-    sk_source_usage source;
+    skb_source_usage source;
     sk_storage_result storage;
     sk_read_bench read;
     sk_convert_bench convert;

@@ -41,7 +41,7 @@ static void machine(sk_text *b, const sk_machine *m)
         sk_text_printf(b, "  %s\n", warning);
 }
 
-static void source(sk_text *b, const sk_source_usage *s)
+static void source(sk_text *b, const skb_source_usage *s)
 {
     char size[32];
     sk_text_printf(b, "source\n  path      %s (%s)\n  fs        %s\n  files     %lld, %s\n", s->path,
@@ -295,7 +295,7 @@ static void lmax(sk_text *b, const sk_lmax_bench *l)
     }
 
 STAGE_TEXT(sk_machine_text, sk_machine, machine)
-STAGE_TEXT(sk_source_text, sk_source_usage, source)
+STAGE_TEXT(skb_source_text, skb_source_usage, source)
 STAGE_TEXT(sk_storage_text, sk_storage_result, storage)
 STAGE_TEXT(sk_read_bench_text, sk_read_bench, read_bench)
 STAGE_TEXT(sk_convert_text, sk_convert_bench, convert)

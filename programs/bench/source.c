@@ -50,7 +50,7 @@ int skb_source_file_kinds(const char *component, const char **prefixes)
 
 /* A .snapkit file: one file; its bytes by table (the footer and header
  * under "other"). */
-static int store_usage(sk_store *st, sk_source_usage *out)
+static int store_usage(sk_store *st, skb_source_usage *out)
 {
     sk_store_file_info fi;
     sk_store_get_file_info(st, &fi);
@@ -75,7 +75,7 @@ static int store_usage(sk_store *st, sk_source_usage *out)
     return SK_OK;
 }
 
-int sk_bench_source_usage(const sk_source *s, sk_source_usage *out, sk_error *err)
+int sk_bench_source_usage(const sk_source *s, skb_source_usage *out, sk_error *err)
 {
     memset(out, 0, sizeof *out);
     snprintf(out->path, sizeof out->path, "%s", sk_source_path(s));

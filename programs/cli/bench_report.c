@@ -158,7 +158,7 @@ static int parse_size(const char *text, double *bytes)
 
 typedef struct report_run {
     sk_machine machine;
-    sk_source_usage source;
+    skb_source_usage source;
     sk_storage_result storage;
     sk_read_bench read;
     sk_scaling sweep;
@@ -368,7 +368,7 @@ static int run_source(const source_plan *p, report_run *rr, int *threads)
     if (rc == CLI_OK) {
         rr->report.source = &rr->source;
         bench_show(sk_machine_text(&rr->machine));
-        bench_show(sk_source_text(&rr->source));
+        bench_show(skb_source_text(&rr->source));
         char warning[256];
         if (sk_thread_warning(&rr->machine.budget, "--max-threads", warning, sizeof warning))
             fprintf(stderr, "snapkit: %s\n", warning);

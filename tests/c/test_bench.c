@@ -421,7 +421,7 @@ static void test_convert_derive(void)
 }
 
 /* A report with every stage, from hand-made numbers. */
-static void fill_report(sk_report *r, sk_machine *m, sk_source_usage *src, sk_storage_result *st,
+static void fill_report(sk_report *r, sk_machine *m, skb_source_usage *src, sk_storage_result *st,
                         sk_read_bench *rd, sk_convert_bench *cv, sk_project_bench *pj,
                         sk_scaling *sw)
 {
@@ -518,7 +518,7 @@ static void check_png(const char *path, const sk_report *r, int want_panels)
 static void test_report(void)
 {
     sk_machine m;
-    sk_source_usage src;
+    skb_source_usage src;
     sk_storage_result st;
     sk_read_bench rd;
     sk_convert_bench cv;

@@ -69,7 +69,7 @@ static void check_output(const char *rel)
             tables += sk_table_bytes(t);
         sk_table_free(t);
     }
-    sk_source_usage u;
+    skb_source_usage u;
     CHECK_OK(sk_bench_source_usage(src, &u, &err), &err);
     int64_t part_bytes = 0, sum = 0;
     for (int i = 0; i < u.ncomponents; i++) {
