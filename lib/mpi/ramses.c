@@ -6,7 +6,7 @@
 
 #include "formats/ramses/internal.h"
 #include "snapkit/memory.h"
-#include "snapkit/mpi.h"
+#include "snapkit/util/mpi.h"
 
 #ifdef SNAPKIT_HAVE_MPI
 #include <mpi.h>

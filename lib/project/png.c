@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "project_internal.h"
-#include "snapkit/atomicfile.h"
+#include "core/atomicfile.h"
 #include "snapkit/memory.h"
 
 typedef struct png_sink {

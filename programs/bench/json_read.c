@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/text.h"
+#include "snapkit/util/text.h"
 #include "snapkit/memory.h"
 
 typedef struct parser {

@@ -1,7 +1,7 @@
 /* bench/json_read.h - a small JSON reader for saved reports.
  *
  * `bench compare` and `bench plot` read report.json files back; the
- * library only writes JSON (snapkit/json.h), so the reader lives here,
+ * library only writes JSON (snapkit/util/json.h), so the reader lives here,
  * beside its only users. A document becomes a tree of values the caller
  * frees with skb_json_free. Input may be anything (a truncated or hostile
  * file): every error is a message with the line and column, nesting is

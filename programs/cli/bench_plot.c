@@ -5,7 +5,7 @@
 #include "bench/report_load.h"
 #include "bench_commands.h"
 #include "bench_common.h"
-#include "snapkit/atomicfile.h"
+#include "snapkit/util/atomicfile.h"
 
 static const char k_help[] =
     "usage: snapkit bench plot REPORT.json [-o FIG.png|.svg|.pdf] [--text]\n\n"

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "cli_mpi.h"
 #include "store_cli.h"
+#include "snapkit/util/mpi.h"
 
 /* Read into res->table, or stream to consumer when it is not NULL. */
 static int read_or_stream(const char *source, const char *component, const cli_selection *cs,

@@ -5,6 +5,7 @@
 #include "info_text.h"
 
 #include <string.h>
+#include "snapkit/util/json.h"
 
 /* The options' selection with ranges in the units u. */
 static int select_in_units(const cli_selection *cs, const sk_units *u, sk_selection *sel,

@@ -9,7 +9,7 @@
 #include "bench/ranks.h"
 #include "bench/report_load.h"
 #include "bench/report_parts.h"
-#include "core/text.h"
+#include "snapkit/util/text.h"
 #include "snapkit/memory.h"
 
 static void grid(sk_ranks_bench *b, const double *seconds)

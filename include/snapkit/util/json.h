@@ -1,8 +1,12 @@
-/* snapkit/json.h - a small JSON writer into a growing buffer.
+/* snapkit/util/json.h - a small JSON writer into a growing buffer.
  *
  * Used for machine output (--json), metadata and reports. Numbers are
  * written in the shortest form that reads back exactly; NaN and infinities,
  * which JSON cannot hold, are written as null.
+ *
+ * Utility tier (include/snapkit/util/): general helpers the library, its
+ * programs and its tests share. Not covered by the snapshot API's
+ * stability promise: these may change or go in any release.
  */
 #ifndef SNAPKIT_JSON_H
 #define SNAPKIT_JSON_H
