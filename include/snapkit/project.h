@@ -318,9 +318,6 @@ SK_API int sk_maps_write_npy(const sk_maps *maps, int i, const char *path, sk_er
 SK_API int sk_maps_write_png(const sk_maps *maps, int i, const char *path,
                              const sk_image_options *img, sk_error *err);
 
-/* The viridis colour of t in [0, 1] (clamped) as RGB bytes. */
-SK_API void sk_viridis(double t, unsigned char rgb[3]);
-
 #ifdef __cplusplus
 }
 #endif

@@ -11,6 +11,8 @@
 
 #include "snapkit/util/atomicfile.h"
 #include "snapkit/util/clock.h"
+#include "snapkit/util/colormap.h"
+#include "snapkit/util/fits.h"
 #include "snapkit/util/hilbert.h"
 #include "snapkit/util/json.h"
 #include "snapkit/util/lazylib.h"

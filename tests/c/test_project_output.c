@@ -7,6 +7,7 @@
 #include "check.h"
 #include "core/atomicfile.h"
 #include "core/testhooks.h"
+#include "snapkit/util/colormap.h"
 #include "snapkit/util/number.h"
 #include "snapkit/store.h"
 #include "project_helpers.h"

@@ -1,4 +1,5 @@
-/* snapkit/util/json.h - a small JSON writer into a growing buffer.
+/* snapkit/util/json.h - a small JSON writer into a growing buffer, and a
+ * reader.
  *
  * Used for machine output (--json), metadata and reports. Numbers are
  * written in the shortest form that reads back exactly; NaN and infinities,
@@ -15,6 +16,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "snapkit/error.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -55,6 +58,41 @@ SK_API void sk_json_kv_int(sk_json *j, const char *key, int64_t v);
 
 /* The text so far, NUL-terminated (empty string when nothing was written). */
 SK_API const char *sk_json_text(const sk_json *j);
+
+/* The reader: a document becomes a tree of values the caller frees with
+ * sk_json_value_free (lib/export/json_read.c; saved reports are read back
+ * with it). Input may be anything (a truncated or hostile file): every
+ * error is a message with the line and column, nesting is limited to
+ * SK_JSON_MAX_DEPTH, and nothing past `size` is read. */
+#define SK_JSON_MAX_DEPTH 64
+
+typedef enum {
+    SK_JSON_NULL, SK_JSON_BOOL, SK_JSON_NUMBER, SK_JSON_STRING, SK_JSON_ARRAY, SK_JSON_OBJECT
+} sk_json_type;
+
+typedef struct sk_json_value {
+    sk_json_type type;
+    double number;                 /* NUMBER; BOOL: 0 or 1 */
+    char *string;                  /* STRING (UTF-8, NUL-terminated) */
+    int n;                         /* ARRAY, OBJECT: members */
+    struct sk_json_value *items;   /* ARRAY, OBJECT: the n values */
+    char **keys;                   /* OBJECT: the n keys, in file order */
+} sk_json_value;
+
+/* Parse text[0..size-1] (one value, white space around it) into *out.
+ * SK_ERR_FORMAT naming line and column on bad input, SK_ERR_NOMEM. */
+SK_API int sk_json_parse(const char *text, size_t size, const char *path, sk_json_value **out,
+                         sk_error *err);
+SK_API void sk_json_value_free(sk_json_value *v);
+
+/* Read and parse the file at path. */
+SK_API int sk_json_load(const char *path, sk_json_value **out, sk_error *err);
+
+/* The member `key` of an object (the first when repeated); NULL when v is
+ * not an object or has no such member. */
+SK_API const sk_json_value *sk_json_get(const sk_json_value *v, const char *key);
+/* The member as a number: def when absent or not a number (null included). */
+SK_API double sk_json_number(const sk_json_value *v, const char *key, double def);
 
 #ifdef __cplusplus
 }
