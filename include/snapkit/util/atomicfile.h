@@ -56,7 +56,6 @@ SK_API void sk_atomic_batch_begin(sk_atomic_batch *b);
  * error (the files renamed before it stay renamed). */
 SK_API int sk_atomic_batch_end(sk_atomic_batch *b, int keep, sk_error *err);
 
-
 #ifdef __cplusplus
 }
 #endif

@@ -78,8 +78,6 @@ SK_API int sk_mpi_max_double(double *v, int n, sk_error *err);
  * rank by rank. Collective. */
 SK_API int sk_mpi_gather_int(const int *v, int n, int *out, sk_error *err);
 
-
-
 /* Every rank's n int32 values (one per row of its share, say) to rank 0's
  * all, in rank order (all: room for every rank's n on rank 0; ignored on
  * the others). Collective. */
