@@ -8,21 +8,21 @@
 #include <stdlib.h>
 
 #include "bench/compare.h"
-#include "bench/json_read.h"
+#include "snapkit/util/json.h"
 #include "bench/report_load.h"
 #include "snapkit/memory.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    skb_json_value *v = NULL;
+    sk_json_value *v = NULL;
     sk_error err;
-    if (skb_json_parse((const char *)data, size, "fuzz", &v, &err) != SK_OK) {
+    if (sk_json_parse((const char *)data, size, "fuzz", &v, &err) != SK_OK) {
         if (v)
             abort();
         return 0;
     }
     skb_compare c;
-    if (v->type == SKB_JSON_OBJECT && skb_compare_reports(v, v, &c, &err) == SK_OK) {
+    if (v->type == SK_JSON_OBJECT && skb_compare_reports(v, v, &c, &err) == SK_OK) {
         if (c.only_a || c.only_b)
             abort();
         for (int i = 0; i < c.nrows; i++)
@@ -34,6 +34,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static skb_saved_report saved;
     if (skb_report_from_json(v, &saved, &err) == SK_OK)
         sk_free(sk_report_text(&saved.report));
-    skb_json_free(v);
+    sk_json_value_free(v);
     return 0;
 }

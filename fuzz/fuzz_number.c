@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "snapkit/number.h"
+#include "snapkit/util/number.h"
 
 static void round_trip(const uint8_t *data, size_t size)
 {

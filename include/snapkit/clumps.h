@@ -149,7 +149,7 @@ SK_API int sk_clumps_bound_from_name(const char *name);
 SK_API int sk_clumps_find(const sk_table *cells, const sk_clumps_options *o, sk_table **catalogue,
                           int32_t *ids, sk_error *err);
 
-/* sk_clumps_find under MPI (snapkit/mpi.h), collective over
+/* sk_clumps_find under MPI (snapkit/util/mpi.h), collective over
  * MPI_COMM_WORLD: every rank passes its share of the table
  * (sk_read_options.share_rank) and the same options; the cells at or above
  * the threshold (every particle for fof on particles) are gathered to

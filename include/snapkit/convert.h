@@ -14,10 +14,12 @@
 #include <stdint.h>
 
 #include "snapkit/error.h"
-#include "snapkit/json.h"
 #include "snapkit/progress.h"
 #include "snapkit/select.h"
 #include "snapkit/store.h"
+
+/* The JSON writer (snapkit/util/json.h), taken by pointer. */
+typedef struct sk_json sk_json;
 
 #ifdef __cplusplus
 extern "C" {
@@ -68,7 +70,7 @@ typedef struct sk_store_convert_stats {
 SK_API int sk_store_convert(const char *dir, const char *path, const sk_store_convert_options *opt,
                             sk_store_convert_stats *stats, sk_error *err);
 
-/* sk_store_convert under MPI (snapkit/mpi.h), collective over
+/* sk_store_convert under MPI (snapkit/util/mpi.h), collective over
  * MPI_COMM_WORLD: every rank reads its share of each component and writes
  * its chunks into one file with MPI-IO at offsets from an exclusive scan;
  * rank 0 writes the header and the footer and, once every rank finished,

@@ -72,10 +72,12 @@
 #include <stdint.h>
 
 #include "snapkit/error.h"
-#include "snapkit/json.h"
 #include "snapkit/select.h"
 #include "snapkit/stream.h"
 #include "snapkit/table.h"
+
+/* The JSON writer (snapkit/util/json.h), taken by pointer. */
+typedef struct sk_json sk_json;
 
 #ifdef __cplusplus
 extern "C" {
@@ -182,7 +184,7 @@ SK_API int sk_project_stream_new(int nq, const char *const *quantities,
 SK_API sk_consumer sk_project_stream_consumer(sk_project_stream *ps);
 SK_API int sk_project_stream_finish(sk_project_stream *ps, sk_maps **out, sk_error *err);
 SK_API void sk_project_stream_free(sk_project_stream *ps);
-/* sk_project under MPI (snapkit/mpi.h), collective over MPI_COMM_WORLD:
+/* sk_project under MPI (snapkit/util/mpi.h), collective over MPI_COMM_WORLD:
  * every rank passes its share of the table (sk_read_options.share_rank)
  * and the same quantities and options; the ranks agree on the image (the
  * finest level and the rows selected are the whole table's) and rank 0's
@@ -315,9 +317,6 @@ SK_API int sk_maps_write_fits(const sk_maps *maps, const char *path, sk_error *e
 SK_API int sk_maps_write_npy(const sk_maps *maps, int i, const char *path, sk_error *err);
 SK_API int sk_maps_write_png(const sk_maps *maps, int i, const char *path,
                              const sk_image_options *img, sk_error *err);
-
-/* The viridis colour of t in [0, 1] (clamped) as RGB bytes. */
-SK_API void sk_viridis(double t, unsigned char rgb[3]);
 
 #ifdef __cplusplus
 }

@@ -20,12 +20,14 @@
 #include <stdint.h>
 
 #include "snapkit/error.h"
-#include "snapkit/json.h"
 #include "snapkit/progress.h"
 #include "snapkit/read.h"
 #include "snapkit/select.h"
 #include "snapkit/table.h"
 #include "snapkit/units.h"
+
+/* The JSON writer (snapkit/util/json.h), taken by pointer. */
+typedef struct sk_json sk_json;
 
 #ifdef __cplusplus
 extern "C" {

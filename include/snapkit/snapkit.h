@@ -2,7 +2,9 @@
  *
  * snapkit reads RAMSES outputs and atomistic files into columnar tables,
  * stores them in compact indexed files, and projects them onto maps.
- * Each module has its own header; this one includes them all.
+ * Each module has its own header; this one includes them all. The general
+ * helpers (JSON, atomic files, .npy, ...) are the utility tier,
+ * snapkit/util.h, outside the snapshot API and not included here.
  */
 #ifndef SNAPKIT_H
 #define SNAPKIT_H
@@ -20,12 +22,7 @@
 #include "snapkit/table.h"
 #include "snapkit/units.h"
 #include "snapkit/select.h"
-#include "snapkit/npy.h"
-#include "snapkit/number.h"
-#include "snapkit/json.h"
-#include "snapkit/atomicfile.h"
 #include "snapkit/progress.h"
-#include "snapkit/hilbert.h"
 #include "snapkit/colstats.h"
 #include "snapkit/read.h"
 #include "snapkit/cosmology.h"
@@ -37,7 +34,6 @@
 #include "snapkit/atoms.h"
 #include "snapkit/synth.h"
 #include "snapkit/clumps.h"
-#include "snapkit/mpi.h"
 #include "snapkit/source.h"
 
 #ifdef __cplusplus

@@ -38,9 +38,11 @@
 #include <stdint.h>
 
 #include "snapkit/error.h"
-#include "snapkit/json.h"
 #include "snapkit/progress.h"
 #include "snapkit/ramses.h"
+
+/* The JSON writer (snapkit/util/json.h), taken by pointer. */
+typedef struct sk_json sk_json;
 
 #ifdef __cplusplus
 extern "C" {

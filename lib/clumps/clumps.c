@@ -5,7 +5,7 @@
 
 #include "clumps_internal.h"
 #include "snapkit/memory.h"
-#include "snapkit/mpi.h"
+#include "mpi/collectives.h"
 #include "snapkit/ramses.h"
 #include "snapkit/threads.h"
 #include "snapkit/units.h"

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "snapkit/snapkit.h"
+#include "snapkit/util.h"
 
 typedef struct abi_field {
     const char *name;

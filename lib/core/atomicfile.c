@@ -13,8 +13,9 @@
  * /tmp, so that it still receives all of the data or none. A read-only
  * file, a folder or a socket is refused. A replaced file keeps its mode
  * and, where permitted, its owner. */
-#include "snapkit/atomicfile.h"
-#include "atomicfile_internal.h"
+#include "snapkit/util/atomicfile.h"
+#include "core/atomicfile.h"
+#include "core/testhooks.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -2,7 +2,7 @@
  * Each step takes the next bit of x, y, z (as a 3-bit digit x4+y2+z1) and
  * the current state, and gives the curve's digit and the next state. The
  * table is the curve's definition, as RAMSES and yt use it. */
-#include "snapkit/hilbert.h"
+#include "core/hilbert.h"
 
 #include <math.h>
 

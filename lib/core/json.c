@@ -1,5 +1,5 @@
 /* A JSON writer into one growing buffer. */
-#include "snapkit/json.h"
+#include "snapkit/util/json.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -7,7 +7,7 @@
 
 #include "core/text.h"
 #include "snapkit/memory.h"
-#include "snapkit/number.h"
+#include "snapkit/util/number.h"
 
 void sk_json_init(sk_json *j, int pretty)
 {

@@ -1,5 +1,5 @@
 /* Shared libraries opened on first use (lazylib.h). */
-#include "core/lazylib.h"
+#include "snapkit/util/lazylib.h"
 
 #include <dlfcn.h>
 #include <stdio.h>

@@ -26,6 +26,7 @@
  * Their pages stay mapped, so the next table's first touch is a second
  * touch. */
 #include "memory_big.h"
+#include "snapkit/util/thp.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -56,7 +57,7 @@ static struct {
 static size_t g_cached;
 static uint64_t g_tick;
 
-int big_thp_mode(const char *path, char *mode, size_t n)
+int sk_thp_mode(const char *path, char *mode, size_t n)
 {
     FILE *f = fopen(path, "r");
     char line[128] = "";
@@ -120,8 +121,8 @@ static int huge_policy(void)
     const char *force = getenv("SNAPKIT_HUGEPAGES");
     if (force && *force)
         return atoi(force) != 0 ? HUGE_ALWAYS : HUGE_NEVER;
-    if (!big_thp_mode("/sys/kernel/mm/transparent_hugepage/enabled", enabled, sizeof enabled) ||
-        !big_thp_mode("/sys/kernel/mm/transparent_hugepage/defrag", defrag, sizeof defrag) ||
+    if (!sk_thp_mode("/sys/kernel/mm/transparent_hugepage/enabled", enabled, sizeof enabled) ||
+        !sk_thp_mode("/sys/kernel/mm/transparent_hugepage/defrag", defrag, sizeof defrag) ||
         !strcmp(enabled, "never"))
         return HUGE_NEVER;
     return !strcmp(defrag, "defer") || !strcmp(defrag, "never") ? HUGE_ALWAYS : HUGE_WHEN_FREE;

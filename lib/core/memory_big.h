@@ -15,9 +15,6 @@
 void *big_take(size_t bytes, size_t *cap, int *fresh);
 /* Give a region back: kept for reuse, or unmapped. */
 void big_give(void *region, size_t cap);
-/* The [bracketed] word of a /sys THP file ("always [madvise] never")
- * into mode; 0 when it cannot be read. */
-int big_thp_mode(const char *path, char *mode, size_t n);
 /* Bytes free in blocks of 2 MB and more (with 4 KB pages, orders 9 and
  * up), summed over the zones of a /proc/buddyinfo text. */
 size_t big_free_huge_bytes(const char *buddyinfo, size_t page);

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "core/number_internal.h"
-#include "snapkit/number.h"
+#include "snapkit/util/number.h"
 
 int sk_format_int64(int64_t v, char *buf)
 {

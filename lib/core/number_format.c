@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "core/number_internal.h"
-#include "snapkit/number.h"
+#include "snapkit/util/number.h"
 
 static const char k_two_digits[200] = {
     '0', '0', '0', '1', '0', '2', '0', '3', '0', '4', '0', '5', '0', '6', '0', '7', '0', '8',

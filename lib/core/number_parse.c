@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "core/number_internal.h"
-#include "snapkit/number.h"
+#include "snapkit/util/number.h"
 
 static double from_bits(uint64_t bits)
 {

@@ -8,7 +8,7 @@
 #include <strings.h>
 
 #include "snapkit/memory.h"
-#include "snapkit/number.h"
+#include "snapkit/util/number.h"
 
 void sk_selection_init(sk_selection *sel)
 {

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "snapkit/memory.h"
-#include "snapkit/number.h"
+#include "snapkit/util/number.h"
 
 struct sk_table {
     int64_t nrows;

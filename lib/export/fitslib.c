@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "core/lazylib.h"
-#include "snapkit/atomicfile.h"
+#include "snapkit/util/lazylib.h"
+#include "core/atomicfile.h"
 #include "snapkit/memory.h"
 
 #ifndef SNAPKIT_CFITSIO_SONAME

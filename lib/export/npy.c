@@ -1,9 +1,9 @@
-#include "snapkit/npy.h"
+#include "snapkit/util/npy.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "snapkit/atomicfile.h"
+#include "snapkit/util/atomicfile.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the .npy writer writes data as it is in memory: little-endian only"

@@ -1,7 +1,7 @@
 /* int32 values spread over ranks (one per row of each rank's share, e.g.
  * clump ids) to rank 0 and back, in rank order. Point to point in pieces
  * of 2^24 values, so a share's count is not limited by MPI's int counts. */
-#include "snapkit/mpi.h"
+#include "mpi/collectives.h"
 
 #include <string.h>
 

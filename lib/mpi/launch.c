@@ -4,7 +4,7 @@
  * second and, on some machines, fail for want of a launcher. */
 #include <stdlib.h>
 
-#include "snapkit/mpi.h"
+#include "snapkit/util/mpi.h"
 
 const char *sk_mpi_launched(void)
 {

@@ -1,7 +1,7 @@
 /* MPI for the library: starting, agreeing on a status, reductions.
  * Compiled with MPI when SNAPKIT_HAVE_MPI is defined (CMake SNAPKIT_MPI);
  * without, the same calls describe a world of one process. */
-#include "snapkit/mpi.h"
+#include "mpi/collectives.h"
 
 #include <limits.h>
 #include <stdio.h>

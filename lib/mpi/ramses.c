@@ -4,9 +4,9 @@
  * ranks is 25 million requests; this makes it 100,000). */
 #include <limits.h>
 
-#include "formats/ramses/internal.h"
+#include "formats/ramses/sizes.h"
 #include "snapkit/memory.h"
-#include "snapkit/mpi.h"
+#include "snapkit/util/mpi.h"
 
 #ifdef SNAPKIT_HAVE_MPI
 #include <mpi.h>
@@ -25,13 +25,13 @@ int sk_mpi_ramses_sizes(sk_ramses *r, sk_error *err)
     size_t n = rs_file_sizes_count(r);
     int64_t *sizes = n <= INT_MAX ? sk_malloc(sizeof *sizes * (n ? n : 1)) : NULL;
     int rc = sizes ? SK_OK
-                   : sk_fail(err, SK_ERR_NOMEM, r->dir, -1, "out of memory for %zu file sizes", n);
+                   : sk_fail(err, SK_ERR_NOMEM, rs_dir(r), -1, "out of memory for %zu file sizes", n);
     if (rc == SK_OK && rank == 0)
         rs_file_sizes(r, sizes);
     rc = sk_mpi_agree(rc, err);
     if (rc == SK_OK && n > 0 &&
         MPI_Bcast(sizes, (int)n, MPI_INT64_T, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
-        rc = sk_fail(err, SK_ERR_IO, r->dir, -1, "MPI: broadcasting the file sizes failed");
+        rc = sk_fail(err, SK_ERR_IO, rs_dir(r), -1, "MPI: broadcasting the file sizes failed");
     rc = sk_mpi_agree(rc, err);
     if (rc == SK_OK)
         rs_set_file_sizes(r, sizes);

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "snapkit/memory.h"
-#include "snapkit/mpi.h"
+#include "mpi/collectives.h"
 
 /* Rows of `share` that keep marks (all when keep is NULL), column by
  * column, packed into one buffer in column order. */

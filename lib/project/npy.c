@@ -1,9 +1,9 @@
 /* One map as a NumPy .npy file (format version 1.0): the magic, a header
  * dict padded so the data starts on a 64-byte boundary, then ny rows of nx
  * little-endian float64 values. */
-#include "core/atomicfile_internal.h"
+#include "core/atomicfile.h"
 #include "project_internal.h"
-#include "snapkit/npy.h"
+#include "snapkit/util/npy.h"
 
 int sk_maps_write_npy(const sk_maps *maps, int i, const char *path, sk_error *err)
 {

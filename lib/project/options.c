@@ -7,7 +7,7 @@
 
 #include "project_internal.h"
 #include "snapkit/memory.h"
-#include "snapkit/number.h"
+#include "snapkit/util/number.h"
 
 #define DEFAULT_MEMORY_BUDGET (4LL << 30)
 #define DEFAULT_PRIVATE_BUDGET (1LL << 30)

@@ -1,61 +1,17 @@
-/* One map as a PNG picture in viridis, or as a picture the caller draws
- * from it (a figure), with a JSON sidecar that records the quantity, unit,
- * scale and value range of the colours. */
+/* One map coloured in viridis, as a PNG picture (written by
+ * lib/export/png.c) or as a picture the caller draws from it (a figure),
+ * with a JSON sidecar that records the quantity, unit, scale and value
+ * range of the colours. */
 #include <math.h>
-#include <png.h>
-#include <setjmp.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "export/png.h"
 #include "project_internal.h"
-#include "snapkit/atomicfile.h"
+#include "snapkit/util/colormap.h"
+#include "snapkit/util/json.h"
+#include "core/atomicfile.h"
 #include "snapkit/memory.h"
-
-typedef struct png_sink {
-    sk_atomic_file *file;
-    const char *path;
-    sk_error *err;
-    int rc;
-    jmp_buf jump;
-    char message[160];
-} png_sink;
-
-static void sink_write(png_structp png, png_bytep data, size_t n)
-{
-    png_sink *s = png_get_io_ptr(png);
-    if (s->rc == SK_OK)
-        s->rc = sk_atomic_write(s->file, data, n, s->err);
-}
-
-static void sink_flush(png_structp png)
-{
-    (void)png;
-}
-
-static void on_error(png_structp png, png_const_charp msg)
-{
-    png_sink *s = png_get_error_ptr(png);
-    snprintf(s->message, sizeof s->message, "%s", msg);
-    longjmp(s->jump, 1);
-}
-
-static void on_warning(png_structp png, png_const_charp msg)
-{
-    (void)png; /* the library never prints */
-    (void)msg;
-}
-
-static png_voidp png_alloc(png_structp png, png_alloc_size_t n)
-{
-    (void)png;
-    return sk_malloc(n);
-}
-
-static void png_release(png_structp png, png_voidp p)
-{
-    (void)png;
-    sk_free(p);
-}
 
 typedef struct colour_scale {
     int log;
@@ -111,36 +67,20 @@ static void colour(const colour_scale *cs, double v, unsigned char *rgba)
     rgba[3] = 255;
 }
 
-static int write_rows(png_sink *s, const sk_maps *maps, const struct sk_map_entry *m,
-                      const colour_scale *cs, unsigned char *row)
+typedef struct map_rows {
+    const sk_maps *maps;
+    const struct sk_map_entry *m;
+    const colour_scale *cs;
+} map_rows;
+
+/* PNG rows run top to bottom; the image's second axis runs upwards. */
+static void fill_row(void *ctx, int row, unsigned char *rgba)
 {
-    png_structp png = png_create_write_struct_2(PNG_LIBPNG_VER_STRING, s, on_error, on_warning,
-                                                NULL, png_alloc, png_release);
-    png_infop info = png ? png_create_info_struct(png) : NULL;
-    if (!png || !info) {
-        png_destroy_write_struct(&png, &info);
-        return sk_fail(s->err, SK_ERR_NOMEM, NULL, -1, "out of memory for the PNG writer");
-    }
-    if (setjmp(s->jump)) {
-        png_destroy_write_struct(&png, &info);
-        return s->rc != SK_OK ? s->rc
-                              : sk_fail(s->err, SK_ERR_IO, s->path, -1, "libpng: %s", s->message);
-    }
-    png_set_write_fn(png, s, sink_write, sink_flush);
-    png_set_IHDR(png, info, (png_uint_32)maps->nx, (png_uint_32)maps->ny, 8, PNG_COLOR_TYPE_RGBA,
-                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-    png_write_info(png, info);
-    /* PNG rows run top to bottom; the image's second axis runs upwards. */
-    for (int j = maps->ny - 1; j >= 0 && s->rc == SK_OK; j--) {
-        const double *src = m->data + (size_t)j * (size_t)maps->nx;
-        for (int i = 0; i < maps->nx; i++)
-            colour(cs, src[i], row + 4 * (size_t)i);
-        png_write_row(png, row);
-    }
-    if (s->rc == SK_OK)
-        png_write_end(png, info);
-    png_destroy_write_struct(&png, &info);
-    return s->rc;
+    const map_rows *mr = ctx;
+    int nx = mr->maps->nx;
+    const double *src = mr->m->data + (size_t)(mr->maps->ny - 1 - row) * (size_t)nx;
+    for (int i = 0; i < nx; i++)
+        colour(mr->cs, src[i], rgba + 4 * (size_t)i);
 }
 
 static int write_sidecar(const sk_maps *maps, const struct sk_map_entry *m,
@@ -196,17 +136,8 @@ int sk_maps_write_png(const sk_maps *maps, int i, const char *path, const sk_ima
     int rc = choose_scale(maps, i, img, &cs, err, path);
     if (rc != SK_OK)
         return rc;
-    unsigned char *row = sk_malloc(4 * (size_t)maps->nx);
-    png_sink s = {.path = path, .err = err, .rc = SK_OK};
-    if (!row)
-        return sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory");
-    rc = sk_atomic_open(&s.file, path, err);
-    if (rc == SK_OK) {
-        sk_atomic_set_fsync(s.file, !maps->no_fsync);
-        rc = write_rows(&s, maps, m, &cs, row);
-        rc = rc == SK_OK ? sk_atomic_commit(s.file, err) : (sk_atomic_abort(s.file), rc);
-    }
-    sk_free(row);
+    map_rows mr = {.maps = maps, .m = m, .cs = &cs};
+    rc = export_png_write(path, maps->nx, maps->ny, fill_row, &mr, !maps->no_fsync, err);
     if (rc == SK_OK)
         rc = write_sidecar(maps, m, &cs, path, 0, err);
     return rc;
@@ -227,11 +158,9 @@ int proj_write_picture(const sk_maps *maps, int i, const char *path, const sk_im
     if (!rgba)
         return sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory for a %zu x %zu picture",
                        nx, ny);
-    for (size_t r = 0; r < ny; r++) { /* top row first: the second axis runs upwards */
-        const double *src = m->data + (ny - 1 - r) * nx;
-        for (size_t c = 0; c < nx; c++)
-            colour(&cs, src[c], rgba + 4 * (r * nx + c));
-    }
+    map_rows mr = {.maps = maps, .m = m, .cs = &cs};
+    for (size_t r = 0; r < ny; r++)
+        fill_row(&mr, (int)r, rgba + 4 * r * nx);
     sk_picture pic = {.maps = maps, .index = i, .log_scale = cs.log, .vmin = cs.vmin,
                       .vmax = cs.vmax, .rgba = rgba};
     rc = writer(ctx, &pic, path, err);

@@ -7,7 +7,7 @@
 
 #include "project_internal.h"
 #include "snapkit/memory.h"
-#include "snapkit/mpi.h"
+#include "mpi/collectives.h"
 #include "snapkit/threads.h"
 
 #define SMALL_JOB_ROWS 20000

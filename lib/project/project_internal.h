@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "snapkit/json.h"
+#include "snapkit/util/json.h"
 #include "snapkit/project.h"
 #include "snapkit/units.h"
 

@@ -6,7 +6,7 @@
 #include <strings.h>
 
 #include "project_internal.h"
-#include "formats/ramses/internal.h"
+#include "formats/ramses/mhd.h"
 #include "snapkit/memory.h"
 
 static const struct {

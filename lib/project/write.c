@@ -6,8 +6,8 @@
 #include <strings.h>
 
 #include "project_internal.h"
-#include "snapkit/atomicfile.h"
-#include "core/atomicfile_internal.h"
+#include "snapkit/util/atomicfile.h"
+#include "core/atomicfile.h"
 #include "snapkit/memory.h"
 
 typedef enum { OUT_FITS, OUT_NPY, OUT_PNG, OUT_VECTOR } out_format;

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "snapkit/memory.h"
-#include "snapkit/mpi.h"
+#include "snapkit/util/mpi.h"
 #include "snapkit/source.h"
 
 struct sk_source {

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/clock.h"
+#include "snapkit/util/clock.h"
 #include "synth/synth_internal.h"
 #include "snapkit/memory.h"
 #include "snapkit/threads.h"
@@ -51,7 +51,7 @@ static int build_plan(synth_plan *p, const sk_synth_options *opt, int *threads, 
 
 int sk_synth_plan(const sk_synth_options *opt, sk_synth_report *report, sk_error *err)
 {
-    double t0 = monotonic_seconds();
+    double t0 = sk_monotonic_seconds();
     synth_plan p;
     int threads;
     int rc = build_plan(&p, opt, &threads, err);
@@ -59,7 +59,7 @@ int sk_synth_plan(const sk_synth_options *opt, sk_synth_report *report, sk_error
         return rc;
     if (report) {
         fill_report(&p, report);
-        report->seconds = monotonic_seconds() - t0;
+        report->seconds = sk_monotonic_seconds() - t0;
     }
     synth_plan_free(&p);
     return SK_OK;
@@ -224,7 +224,7 @@ static int64_t files_per_cpu(const synth_plan *p)
 int sk_synth_write(const char *dir, const sk_synth_options *opt, sk_synth_truth **truth_out,
                    sk_synth_report *report, sk_error *err)
 {
-    double t0 = monotonic_seconds();
+    double t0 = sk_monotonic_seconds();
     if (truth_out)
         *truth_out = NULL;
     synth_plan p;
@@ -262,7 +262,7 @@ int sk_synth_write(const char *dir, const sk_synth_options *opt, sk_synth_truth 
         report->oct_entries = r.oct_entries;
         report->files = r.files_done + 1;
         report->bytes = r.bytes;
-        report->seconds = monotonic_seconds() - t0;
+        report->seconds = sk_monotonic_seconds() - t0;
     }
     for (int i = 0; r.pending && i < p.ncpu; i++)
         synth_tally_free(r.pending[i]);

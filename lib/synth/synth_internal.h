@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "snapkit/atomicfile.h"
+#include "snapkit/util/atomicfile.h"
 #include "snapkit/colstats.h"
 #include "snapkit/synth.h"
 

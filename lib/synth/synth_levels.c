@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "synth/synth_internal.h"
-#include "snapkit/hilbert.h"
+#include "snapkit/util/hilbert.h"
 #include "snapkit/memory.h"
 
 void synth_level_free(synth_level *L)

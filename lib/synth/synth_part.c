@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "synth/synth_internal.h"
-#include "snapkit/hilbert.h"
+#include "snapkit/util/hilbert.h"
 #include "snapkit/memory.h"
 
 #define SAMPLE_LEVEL 4 /* weights of coarser nodes average densities at this level */

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "synth/synth_internal.h"
-#include "snapkit/hilbert.h"
+#include "snapkit/util/hilbert.h"
 #include "snapkit/memory.h"
 
 #ifdef _OPENMP

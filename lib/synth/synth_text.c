@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "synth/synth_internal.h"
-#include "core/text.h"
+#include "snapkit/util/text.h"
 #include "snapkit/memory.h"
 #include "snapkit/snapkit.h"
 

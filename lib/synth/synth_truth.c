@@ -8,6 +8,7 @@
 #include "synth/synth_internal.h"
 #include "snapkit/colstats.h"
 #include "snapkit/memory.h"
+#include "snapkit/util/json.h"
 
 static void sum_merge(sk_ksum *dst, const sk_ksum *src)
 {

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "bench/atoms.h"
-#include "core/clock.h"
+#include "snapkit/util/clock.h"
 #include "snapkit/memory.h"
 
 static const char *const k_formats[3] = {"dump", "data", "extxyz"};
@@ -159,9 +159,9 @@ static int snapkit_read(atoms_run *r, int64_t atoms, int k, sk_atoms_row *row, s
         sk_mem_stats before;
         sk_mem_get(&before);
         sk_table *t = NULL;
-        double t0 = monotonic_seconds();
+        double t0 = sk_monotonic_seconds();
         int rc = sk_atoms_read(path, (sk_atoms_format)(SK_ATOMS_DUMP + k), 0, &r->aopt, &t, err);
-        sec[i] = monotonic_seconds() - t0;
+        sec[i] = sk_monotonic_seconds() - t0;
         row->snapkit.bytes_allocated = allocated_since(&before);
         sk_table_free(t);
         if (rc != SK_OK)
@@ -195,9 +195,9 @@ static int snapkit_write(atoms_run *r, const sk_table *frame, int64_t atoms, int
     for (int i = 0; i < r->b->runs && rc == SK_OK; i++) {
         sk_mem_stats before;
         sk_mem_get(&before);
-        double t0 = monotonic_seconds();
+        double t0 = sk_monotonic_seconds();
         rc = sk_atoms_write(timed, frame, fmt, &r->aopt, err);
-        sec[i] = monotonic_seconds() - t0;
+        sec[i] = sk_monotonic_seconds() - t0;
         row->snapkit.bytes_allocated = allocated_since(&before);
     }
     unlink(timed);

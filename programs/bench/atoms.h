@@ -121,8 +121,8 @@ int sk_bench_atoms(const sk_atoms_bench_options *opt, sk_atoms_bench *out, sk_er
  * back from a saved report. */
 void sk_atoms_bench_json(const sk_atoms_bench *b, sk_json *j);
 char *sk_atoms_bench_text(const sk_atoms_bench *b);
-struct skb_json_value;
-void skb_atoms_from_json(const struct skb_json_value *v, sk_atoms_bench *b);
+struct sk_json_value;
+void skb_atoms_from_json(const struct sk_json_value *v, sk_atoms_bench *b);
 /* peer seconds / snapkit seconds (NAN when either is missing). */
 double sk_atoms_ratio(const sk_atoms_time *peer, const sk_atoms_time *snapkit);
 

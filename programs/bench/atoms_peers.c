@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "bench/atoms.h"
-#include "bench/json_read.h"
+#include "snapkit/util/json.h"
 #include "snapkit/memory.h"
 
 extern char **environ;
@@ -284,17 +284,17 @@ static int ase_check(const skb_peer_job *j, double *max_error, sk_error *err)
 /* One line of the child's output into job j's time. */
 static void ase_result(const char *line, skb_peer_job *j, int runs, int64_t *checked)
 {
-    skb_json_value *v = NULL;
+    sk_json_value *v = NULL;
     sk_error err;
-    if (skb_json_parse(line, strlen(line), "ase", &v, &err) != SK_OK) {
+    if (sk_json_parse(line, strlen(line), "ase", &v, &err) != SK_OK) {
         note(j->time, "ASE's answer is not JSON: %s", err.message);
         return;
     }
-    const skb_json_value *e = skb_json_get(v, "error");
-    const skb_json_value *s = skb_json_get(v, "seconds");
-    if (e && e->type == SKB_JSON_STRING) {
+    const sk_json_value *e = sk_json_get(v, "error");
+    const sk_json_value *s = sk_json_get(v, "seconds");
+    if (e && e->type == SK_JSON_STRING) {
         note(j->time, "%s", e->string);
-    } else if (!s || s->type != SKB_JSON_ARRAY || s->n != runs) {
+    } else if (!s || s->type != SK_JSON_ARRAY || s->n != runs) {
         note(j->time, "%s", "ASE gave no times");
     } else {
         double max_error = 0;
@@ -303,14 +303,14 @@ static void ase_result(const char *line, skb_peer_job *j, int runs, int64_t *che
         } else {
             double sec[256];
             for (int i = 0; i < runs; i++)
-                sec[i] = s->items[i].type == SKB_JSON_NUMBER ? s->items[i].number : NAN;
+                sec[i] = s->items[i].type == SK_JSON_NUMBER ? s->items[i].number : NAN;
             skb_atoms_set_times(j->time, sec, runs);
             j->time->max_error = max_error;
-            j->time->peak_rss = (int64_t)skb_json_number(v, "peak_rss", 0);
+            j->time->peak_rss = (int64_t)sk_json_number(v, "peak_rss", 0);
             *checked += j->atoms;
         }
     }
-    skb_json_free(v);
+    sk_json_value_free(v);
 }
 
 int skb_ase_run(const char *python, const char *work, skb_peer_job *jobs, int njobs, int runs,

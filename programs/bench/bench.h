@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #include "snapkit/error.h"
-#include "snapkit/json.h"
+#include "snapkit/util/json.h"
 #include "snapkit/progress.h"
 #include "snapkit/ramses.h"
 #include "snapkit/select.h"

@@ -10,7 +10,7 @@
 
 #include "bench/format.h"
 #include "bench/source.h"
-#include "core/text.h"
+#include "snapkit/util/text.h"
 #include "snapkit/memory.h"
 
 static double now(void)

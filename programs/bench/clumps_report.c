@@ -77,29 +77,29 @@ static int64_t clamp64(double d)
     return isfinite(d) ? (int64_t)fmax(-9e18, fmin(9e18, d)) : 0;
 }
 
-static double num(const skb_json_value *v, const char *key)
+static double num(const sk_json_value *v, const char *key)
 {
-    const skb_json_value *m = skb_json_get(v, key);
-    if (m && m->type == SKB_JSON_NULL)
+    const sk_json_value *m = sk_json_get(v, key);
+    if (m && m->type == SK_JSON_NULL)
         return NAN;
-    return skb_json_number(v, key, 0);
+    return sk_json_number(v, key, 0);
 }
 
-static void name(const skb_json_value *v, const char *key, char *buf, size_t n)
+static void name(const sk_json_value *v, const char *key, char *buf, size_t n)
 {
-    const skb_json_value *m = skb_json_get(v, key);
-    snprintf(buf, n, "%s", m && m->type == SKB_JSON_STRING ? m->string : "");
+    const sk_json_value *m = sk_json_get(v, key);
+    snprintf(buf, n, "%s", m && m->type == SK_JSON_STRING ? m->string : "");
 }
 
-static int items(const skb_json_value *v, const char *key, int cap,
-                 const skb_json_value **out)
+static int items(const sk_json_value *v, const char *key, int cap,
+                 const sk_json_value **out)
 {
-    const skb_json_value *m = skb_json_get(v, key);
-    *out = m && m->type == SKB_JSON_ARRAY ? m->items : NULL;
+    const sk_json_value *m = sk_json_get(v, key);
+    *out = m && m->type == SK_JSON_ARRAY ? m->items : NULL;
     return *out ? (m->n < cap ? m->n : cap) : 0;
 }
 
-void skb_clumps_from_json(const skb_json_value *v, sk_clumps_bench *c)
+void skb_clumps_from_json(const sk_json_value *v, sk_clumps_bench *c)
 {
     memset(c, 0, sizeof *c);
     name(v, "source", c->source, sizeof c->source);
@@ -109,7 +109,7 @@ void skb_clumps_from_json(const skb_json_value *v, sk_clumps_bench *c)
     c->cells = clamp64(num(v, "cells"));
     c->cells_above = clamp64(num(v, "cells_above"));
     c->read_seconds = num(v, "read_seconds");
-    const skb_json_value *f;
+    const sk_json_value *f;
     c->nfinders = items(v, "finders", 4, &f);
     for (int i = 0; i < c->nfinders; i++) {
         sk_clumps_bench_finder *r = &c->finders[i];
@@ -120,7 +120,7 @@ void skb_clumps_from_json(const skb_json_value *v, sk_clumps_bench *c)
         r->find_seconds = num(&f[i], "find_seconds");
         r->statistics_seconds = num(&f[i], "statistics_seconds");
     }
-    const skb_json_value *bd = skb_json_get(v, "bound"), *m;
+    const sk_json_value *bd = sk_json_get(v, "bound"), *m;
     c->bound_threshold = num(bd, "threshold");
     c->bound_cells = clamp64(num(bd, "cells_above"));
     c->bound_clumps = clamp64(num(bd, "clumps"));
@@ -129,15 +129,15 @@ void skb_clumps_from_json(const skb_json_value *v, sk_clumps_bench *c)
     for (int i = 0; i < nm; i++) {
         sk_clumps_bench_bound *r = &c->bounds[i];
         name(&m[i], "method", r->name, sizeof r->name);
-        const skb_json_value *ran = skb_json_get(&m[i], "ran");
-        r->ran = ran && ran->type == SKB_JSON_BOOL && ran->number != 0;
+        const sk_json_value *ran = sk_json_get(&m[i], "ran");
+        r->ran = ran && ran->type == SK_JSON_BOOL && ran->number != 0;
         r->seconds = num(&m[i], "seconds");
         r->max_rel_error = num(&m[i], "max_rel_error_vs_direct");
     }
-    const skb_json_value *s = skb_json_get(v, "scaling");
-    skb_scaling_from_json(skb_json_get(s, "faces_and_statistics"), &c->faces);
-    skb_scaling_from_json(skb_json_get(s, "statistics"), &c->statistics);
-    const skb_json_value *t = skb_json_get(v, "targets");
+    const sk_json_value *s = sk_json_get(v, "scaling");
+    skb_scaling_from_json(sk_json_get(s, "faces_and_statistics"), &c->faces);
+    skb_scaling_from_json(sk_json_get(s, "statistics"), &c->statistics);
+    const sk_json_value *t = sk_json_get(v, "targets");
     c->faces_over_read = num(t, "faces_over_read");
     c->direct_over_tree = num(t, "direct_over_tree");
 }

@@ -43,16 +43,16 @@ static void add(leaves *L, const char *stage, const char *path, double v)
 
 /* How an element of an array is named: by the member that identifies it
  * in the reports (threads of a sweep point, name of a component, ...). */
-static const char *element_name(const skb_json_value *e, int index, char *buf, size_t n)
+static const char *element_name(const sk_json_value *e, int index, char *buf, size_t n)
 {
     static const char *const ids[] = {"threads", "lmax", "res", "name", "format", "size"};
     for (size_t k = 0; k < sizeof ids / sizeof ids[0]; k++) {
-        const skb_json_value *m = skb_json_get(e, ids[k]);
-        if (m && m->type == SKB_JSON_NUMBER) {
+        const sk_json_value *m = sk_json_get(e, ids[k]);
+        if (m && m->type == SK_JSON_NUMBER) {
             snprintf(buf, n, "%s=%.17g", ids[k], m->number);
             return ids[k];
         }
-        if (m && m->type == SKB_JSON_STRING) {
+        if (m && m->type == SK_JSON_STRING) {
             snprintf(buf, n, "%s=%s", ids[k], m->string);
             return ids[k];
         }
@@ -62,20 +62,20 @@ static const char *element_name(const skb_json_value *e, int index, char *buf, s
 }
 
 /* skip: the member that names this element (already in the path). */
-static void flatten(leaves *L, const char *stage, const char *path, const skb_json_value *v,
+static void flatten(leaves *L, const char *stage, const char *path, const sk_json_value *v,
                     const char *skip)
 {
     char sub[192];
-    if (v->type == SKB_JSON_NUMBER) {
+    if (v->type == SK_JSON_NUMBER) {
         add(L, stage, path, v->number);
-    } else if (v->type == SKB_JSON_OBJECT) {
+    } else if (v->type == SK_JSON_OBJECT) {
         for (int i = 0; i < v->n; i++) {
             if (skip && strcmp(v->keys[i], skip) == 0)
                 continue;
             snprintf(sub, sizeof sub, "%s%s%s", path, path[0] ? "." : "", v->keys[i]);
             flatten(L, stage, sub, &v->items[i], NULL);
         }
-    } else if (v->type == SKB_JSON_ARRAY) {
+    } else if (v->type == SK_JSON_ARRAY) {
         for (int i = 0; i < v->n; i++) {
             char name[96];
             const char *id = element_name(&v->items[i], i, name, sizeof name);
@@ -90,9 +90,9 @@ static int is_stage(const char *key)
     return strcmp(key, "metadata") && strcmp(key, "machine") && strcmp(key, "source");
 }
 
-static void flatten_report(leaves *L, const skb_json_value *r)
+static void flatten_report(leaves *L, const sk_json_value *r)
 {
-    for (int i = 0; r->type == SKB_JSON_OBJECT && i < r->n; i++)
+    for (int i = 0; r->type == SK_JSON_OBJECT && i < r->n; i++)
         if (is_stage(r->keys[i]))
             flatten(L, r->keys[i], "", &r->items[i], NULL);
 }
@@ -143,11 +143,11 @@ static const leaf *find(const leaves *L, const int *order, const leaf *x, int *u
     return NULL;
 }
 
-int skb_compare_reports(const skb_json_value *a, const skb_json_value *b, skb_compare *out,
+int skb_compare_reports(const sk_json_value *a, const sk_json_value *b, skb_compare *out,
                         sk_error *err)
 {
     memset(out, 0, sizeof *out);
-    if (a->type != SKB_JSON_OBJECT || b->type != SKB_JSON_OBJECT)
+    if (a->type != SK_JSON_OBJECT || b->type != SK_JSON_OBJECT)
         return sk_fail(err, SK_ERR_FORMAT, NULL, -1, "a report is a JSON object");
     leaves la = {0}, lb = {0};
     flatten_report(&la, a);

@@ -3,7 +3,7 @@
 #ifndef SNAPKIT_BENCH_COMPARE_H
 #define SNAPKIT_BENCH_COMPARE_H
 
-#include "bench/json_read.h"
+#include "snapkit/util/json.h"
 
 /* One measurement: its stage ("sweep", "read", ...), its path inside the
  * stage ("points[threads=2].seconds", "components[name=hydro].rows"), its
@@ -26,7 +26,7 @@ typedef struct skb_compare {
  * named by their "threads", "lmax", "name" or "format" member when they
  * have one (so a sweep with a level more or fewer still matches), else by
  * index. */
-int skb_compare_reports(const skb_json_value *a, const skb_json_value *b, skb_compare *out,
+int skb_compare_reports(const sk_json_value *a, const sk_json_value *b, skb_compare *out,
                         sk_error *err);
 void skb_compare_free(skb_compare *c);
 

@@ -7,24 +7,17 @@
  * that read figures from two machines can be compared. */
 #include "bench/bench.h"
 
-#include "core/memory_big.h"
+#include "snapkit/util/clock.h"
+#include "snapkit/util/thp.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
-
-static double seconds_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* The [bracketed] choice of a /sys THP file, or "unknown". */
 static void thp_mode(const char *path, char *out, size_t n)
 {
-    if (!big_thp_mode(path, out, n))
+    if (!sk_thp_mode(path, out, n))
         snprintf(out, n, "unknown");
 }
 
@@ -40,13 +33,13 @@ static double touch_rate(size_t bytes, int huge, double *again)
     if (huge)
         madvise((void *)p, bytes, MADV_HUGEPAGE);
 #endif
-    double t0 = seconds_now();
+    double t0 = sk_monotonic_seconds();
     for (size_t i = 0; i < bytes; i += 4096)
         p[i] = 1;
-    double t1 = seconds_now();
+    double t1 = sk_monotonic_seconds();
     for (size_t i = 0; i < bytes; i += 4096)
         p[i] = 2;
-    double t2 = seconds_now();
+    double t2 = sk_monotonic_seconds();
     munmap((void *)p, bytes);
     if (again)
         *again = t2 > t1 ? (double)bytes / (t2 - t1) / 1e9 : 0;

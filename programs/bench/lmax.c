@@ -7,7 +7,7 @@
 
 #include "bench/bench.h"
 #include "bench/source.h"
-#include "core/clock.h"
+#include "snapkit/util/clock.h"
 
 int sk_bench_linear_fit(const double *x, const double *y, int n, double *slope,
                         double *intercept, double *r2)
@@ -84,9 +84,9 @@ static int measure(lmax_ctx *c, sk_source *src, const sk_selection *sel, int thr
     for (int r = -1; r < c->runs; r++) {
         sk_table *t = NULL;
         sk_read_stats st;
-        double t0 = monotonic_seconds();
+        double t0 = sk_monotonic_seconds();
         int rc = sk_bench_source_read(src, c->component, sel, threads, &t, &st, err);
-        double dt = monotonic_seconds() - t0;
+        double dt = sk_monotonic_seconds() - t0;
         if (rc == SK_OK && r < 0) {
             if (cold)
                 out->cold_seconds = dt;

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
-#include "core/text.h"
+#include "snapkit/util/text.h"
 #include "snapkit/memory.h"
 #include "snapkit/snapkit.h"
 

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench/json_read.h"
+#include "snapkit/util/json.h"
 #include "bench/project_grid.h"
 #include "bench/report_parts.h"
 #include "figure/plot.h"
@@ -128,14 +128,14 @@ void skb_grid_csv(sk_text *b, const sk_project_grid *g)
         }
 }
 
-void skb_project_grid_from_json(const skb_json_value *v, sk_project_grid *g)
+void skb_project_grid_from_json(const sk_json_value *v, sk_project_grid *g)
 {
     memset(g, 0, sizeof *g);
-    const skb_json_value *grid = skb_json_get(v, "grid");
-    for (int i = 0; grid && grid->type == SKB_JSON_ARRAY && i < grid->n && g->nres < SK_GRID_MAX_RES; i++) {
-        double res = skb_json_number(&grid->items[i], "res", 0);
-        const skb_json_value *p = skb_json_get(&grid->items[i], "project");
-        if (!(res >= 1) || !p || p->type != SKB_JSON_OBJECT) /* a log axis needs res > 0 */
+    const sk_json_value *grid = sk_json_get(v, "grid");
+    for (int i = 0; grid && grid->type == SK_JSON_ARRAY && i < grid->n && g->nres < SK_GRID_MAX_RES; i++) {
+        double res = sk_json_number(&grid->items[i], "res", 0);
+        const sk_json_value *p = sk_json_get(&grid->items[i], "project");
+        if (!(res >= 1) || !p || p->type != SK_JSON_OBJECT) /* a log axis needs res > 0 */
             continue;
         g->res[g->nres] = (int)fmax(0, fmin(65536, res));
         skb_project_from_json(p, &g->runs[g->nres++]);

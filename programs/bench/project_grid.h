@@ -42,10 +42,10 @@ void sk_project_grid_json(const sk_project_grid *g, sk_json *j);
 /* Each resolution's text, then the table of where threads stop paying. */
 char *sk_project_grid_text(const sk_project_grid *g);
 
-struct skb_json_value;
-void skb_project_grid_from_json(const struct skb_json_value *v, sk_project_grid *g);
+struct sk_json_value;
+void skb_project_grid_from_json(const struct sk_json_value *v, sk_project_grid *g);
 /* report_load.c's reader of one projection bench. */
-void skb_project_from_json(const struct skb_json_value *v, sk_project_bench *p);
+void skb_project_from_json(const struct sk_json_value *v, sk_project_bench *p);
 
 #ifdef __cplusplus
 }

@@ -9,8 +9,8 @@
 #include <time.h>
 
 #include "bench/source.h"
-#include "core/text.h"
-#include "snapkit/mpi.h"
+#include "snapkit/util/text.h"
+#include "snapkit/util/mpi.h"
 
 static double now(void)
 {

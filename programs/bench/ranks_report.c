@@ -99,24 +99,24 @@ void skb_ranks_panel(cairo_t *c, const sk_ranks_bench *r, double x, double y, do
     }
 }
 
-void skb_ranks_from_json(const skb_json_value *v, sk_ranks_bench *r)
+void skb_ranks_from_json(const sk_json_value *v, sk_ranks_bench *r)
 {
     memset(r, 0, sizeof *r);
-    const skb_json_value *m = skb_json_get(v, "source");
-    snprintf(r->source, sizeof r->source, "%s", m && m->type == SKB_JSON_STRING ? m->string : "");
-    m = skb_json_get(v, "component");
+    const sk_json_value *m = sk_json_get(v, "source");
+    snprintf(r->source, sizeof r->source, "%s", m && m->type == SK_JSON_STRING ? m->string : "");
+    m = sk_json_get(v, "component");
     snprintf(r->component, sizeof r->component, "%s",
-             m && m->type == SKB_JSON_STRING ? m->string : "");
-    r->world = (int)fmax(0, fmin(skb_json_number(v, "ranks", 0), 1e6));
-    r->runs = (int)fmax(0, fmin(skb_json_number(v, "runs", 0), 1e6));
-    m = skb_json_get(v, "grid");
-    int n = m && m->type == SKB_JSON_ARRAY ? m->n : 0;
+             m && m->type == SK_JSON_STRING ? m->string : "");
+    r->world = (int)fmax(0, fmin(sk_json_number(v, "ranks", 0), 1e6));
+    r->runs = (int)fmax(0, fmin(sk_json_number(v, "runs", 0), 1e6));
+    m = sk_json_get(v, "grid");
+    int n = m && m->type == SK_JSON_ARRAY ? m->n : 0;
     for (int i = 0; i < n && r->npoints < SK_RANKS_MAX_POINTS; i++) {
-        const skb_json_value *q = &m->items[i];
+        const sk_json_value *q = &m->items[i];
         sk_ranks_point *p = &r->points[r->npoints];
-        p->ranks = (int)fmax(1, fmin(skb_json_number(q, "ranks", 1), 1e6));
-        p->threads = (int)fmax(1, fmin(skb_json_number(q, "threads", 1), 1e6));
-        p->seconds = skb_json_number(q, "seconds", NAN);
+        p->ranks = (int)fmax(1, fmin(sk_json_number(q, "ranks", 1), 1e6));
+        p->threads = (int)fmax(1, fmin(sk_json_number(q, "threads", 1), 1e6));
+        p->seconds = sk_json_number(q, "seconds", NAN);
         r->npoints++;
     }
     sk_ranks_bench_analyse(r);

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "bench/source.h"
-#include "core/clock.h"
+#include "snapkit/util/clock.h"
 #include "bench/bench.h"
 #include "snapkit/memory.h"
 
@@ -145,9 +145,9 @@ static int timed_read(sk_source *src, const char *component, const sk_selection 
     sk_mem_reset_peak();
     sk_table *t = NULL;
     sk_read_stats st;
-    double t0 = monotonic_seconds();
+    double t0 = sk_monotonic_seconds();
     int rc = sk_bench_source_read(src, component, sel, threads, &t, &st, err);
-    r->seconds = monotonic_seconds() - t0;
+    r->seconds = sk_monotonic_seconds() - t0;
     sk_mem_get(&after);
     if (rc != SK_OK)
         return rc;

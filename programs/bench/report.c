@@ -5,8 +5,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "core/text.h"
-#include "snapkit/atomicfile.h"
+#include "snapkit/util/text.h"
+#include "snapkit/util/atomicfile.h"
 #include "bench/bench.h"
 #include "bench/report_parts.h"
 #include "snapkit/memory.h"

@@ -6,7 +6,7 @@
 
 #include "bench/atoms.h"
 #include "bench/format.h"
-#include "bench/json_read.h"
+#include "snapkit/util/json.h"
 #include "bench/report_parts.h"
 #include "figure/plot.h"
 #include "snapkit/memory.h"
@@ -116,31 +116,31 @@ void sk_atoms_bench_json(const sk_atoms_bench *b, sk_json *j)
 
 /* ----------------------------------------------------------------- back */
 
-static void str(const skb_json_value *v, const char *key, char *buf, size_t n)
+static void str(const sk_json_value *v, const char *key, char *buf, size_t n)
 {
-    const skb_json_value *m = skb_json_get(v, key);
-    snprintf(buf, n, "%s", m && m->type == SKB_JSON_STRING ? m->string : "");
+    const sk_json_value *m = sk_json_get(v, key);
+    snprintf(buf, n, "%s", m && m->type == SK_JSON_STRING ? m->string : "");
 }
 
-static int flag(const skb_json_value *v, const char *key)
+static int flag(const sk_json_value *v, const char *key)
 {
-    const skb_json_value *m = skb_json_get(v, key);
-    return m && m->type == SKB_JSON_BOOL && m->number != 0;
+    const sk_json_value *m = sk_json_get(v, key);
+    return m && m->type == SK_JSON_BOOL && m->number != 0;
 }
 
-static double num(const skb_json_value *v, const char *key)
+static double num(const sk_json_value *v, const char *key)
 {
-    const skb_json_value *m = skb_json_get(v, key);
-    return m && m->type == SKB_JSON_NULL ? NAN : skb_json_number(v, key, 0);
+    const sk_json_value *m = sk_json_get(v, key);
+    return m && m->type == SK_JSON_NULL ? NAN : sk_json_number(v, key, 0);
 }
 
-static int64_t lnum(const skb_json_value *v, const char *key)
+static int64_t lnum(const sk_json_value *v, const char *key)
 {
     double d = num(v, key);
     return isfinite(d) ? (int64_t)fmax(-9e18, fmin(9e18, d)) : 0;
 }
 
-static void time_from(const skb_json_value *v, sk_atoms_time *t)
+static void time_from(const sk_json_value *v, sk_atoms_time *t)
 {
     t->ok = flag(v, "ok");
     t->runs = (int)fmax(0, fmin(256, num(v, "runs")));
@@ -152,41 +152,41 @@ static void time_from(const skb_json_value *v, sk_atoms_time *t)
     str(v, "note", t->note, sizeof t->note);
 }
 
-void skb_atoms_from_json(const skb_json_value *v, sk_atoms_bench *b)
+void skb_atoms_from_json(const sk_json_value *v, sk_atoms_bench *b)
 {
     memset(b, 0, sizeof *b);
     b->threads = (int)fmax(0, fmin(1 << 20, num(v, "threads")));
     b->runs = (int)fmax(0, fmin(256, num(v, "runs")));
-    const skb_json_value *peers = skb_json_get(v, "peers");
-    const skb_json_value *ase = skb_json_get(peers, "ase"), *lmp = skb_json_get(peers, "lammps");
+    const sk_json_value *peers = sk_json_get(v, "peers");
+    const sk_json_value *ase = sk_json_get(peers, "ase"), *lmp = sk_json_get(peers, "lammps");
     b->peers = (flag(ase, "asked") ? SKB_PEER_ASE : 0) | (flag(lmp, "asked") ? SKB_PEER_LAMMPS : 0);
     str(ase, "version", b->ase_version, sizeof b->ase_version);
     str(ase, "note", b->ase_note, sizeof b->ase_note);
     str(lmp, "version", b->lammps_version, sizeof b->lammps_version);
     str(lmp, "note", b->lammps_note, sizeof b->lammps_note);
-    const skb_json_value *s = skb_json_get(v, "sizes");
-    for (int i = 0; s && s->type == SKB_JSON_ARRAY && i < s->n && i < SK_ATOMS_MAX_SIZES; i++)
-        if (s->items[i].type == SKB_JSON_NUMBER && s->items[i].number >= 1 &&
+    const sk_json_value *s = sk_json_get(v, "sizes");
+    for (int i = 0; s && s->type == SK_JSON_ARRAY && i < s->n && i < SK_ATOMS_MAX_SIZES; i++)
+        if (s->items[i].type == SK_JSON_NUMBER && s->items[i].number >= 1 &&
             s->items[i].number <= 9e18) /* a log axis needs positive sizes */
             b->sizes[b->nsizes++] = (int64_t)s->items[i].number;
-    const skb_json_value *f = skb_json_get(v, "formats");
-    for (int i = 0; f && f->type == SKB_JSON_ARRAY && i < f->n && b->nformats < 3; i++)
-        if (f->items[i].type == SKB_JSON_STRING)
+    const sk_json_value *f = sk_json_get(v, "formats");
+    for (int i = 0; f && f->type == SK_JSON_ARRAY && i < f->n && b->nformats < 3; i++)
+        if (f->items[i].type == SK_JSON_STRING)
             snprintf(b->formats[b->nformats++], sizeof b->formats[0], "%s", f->items[i].string);
-    const skb_json_value *c = skb_json_get(v, "checked");
+    const sk_json_value *c = sk_json_get(v, "checked");
     b->files_checked = lnum(c, "files");
     b->atoms_checked = lnum(c, "atoms");
-    const skb_json_value *rows = skb_json_get(v, "rows");
-    for (int i = 0; rows && rows->type == SKB_JSON_ARRAY && i < rows->n && i < SK_ATOMS_MAX_ROWS; i++) {
-        const skb_json_value *e = &rows->items[i];
+    const sk_json_value *rows = sk_json_get(v, "rows");
+    for (int i = 0; rows && rows->type == SK_JSON_ARRAY && i < rows->n && i < SK_ATOMS_MAX_ROWS; i++) {
+        const sk_json_value *e = &rows->items[i];
         sk_atoms_row *r = &b->rows[b->nrows++];
         str(e, "format", r->format, sizeof r->format);
         str(e, "op", r->op, sizeof r->op);
         r->atoms = lnum(e, "atoms");
         r->file_bytes = lnum(e, "file_bytes");
-        time_from(skb_json_get(e, "snapkit"), &r->snapkit);
-        time_from(skb_json_get(e, "ase"), &r->ase);
-        time_from(skb_json_get(e, "lammps"), &r->lammps);
+        time_from(sk_json_get(e, "snapkit"), &r->snapkit);
+        time_from(sk_json_get(e, "ase"), &r->ase);
+        time_from(sk_json_get(e, "lammps"), &r->lammps);
     }
 }
 

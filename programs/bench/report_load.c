@@ -7,39 +7,39 @@
 
 /* A member as a number: null is NaN (how the writer stores NaN and
  * infinities), absent or not a number is 0. */
-static double num(const skb_json_value *v, const char *key)
+static double num(const sk_json_value *v, const char *key)
 {
-    const skb_json_value *m = skb_json_get(v, key);
-    if (m && m->type == SKB_JSON_NULL)
+    const sk_json_value *m = sk_json_get(v, key);
+    if (m && m->type == SK_JSON_NULL)
         return NAN;
-    return skb_json_number(v, key, 0);
+    return sk_json_number(v, key, 0);
 }
 
 /* An integer member, clamped to what an int holds (a hostile file may say
  * anything). */
-static int inum(const skb_json_value *v, const char *key)
+static int inum(const sk_json_value *v, const char *key)
 {
     double d = num(v, key);
     return isfinite(d) ? (int)fmax(-2e9, fmin(2e9, d)) : 0;
 }
 
-static int64_t lnum(const skb_json_value *v, const char *key)
+static int64_t lnum(const sk_json_value *v, const char *key)
 {
     double d = num(v, key);
     return isfinite(d) ? (int64_t)fmax(-9e18, fmin(9e18, d)) : 0;
 }
 
-static void str(const skb_json_value *v, const char *key, char *buf, size_t n)
+static void str(const sk_json_value *v, const char *key, char *buf, size_t n)
 {
-    const skb_json_value *m = skb_json_get(v, key);
-    snprintf(buf, n, "%s", m && m->type == SKB_JSON_STRING ? m->string : "");
+    const sk_json_value *m = sk_json_get(v, key);
+    snprintf(buf, n, "%s", m && m->type == SK_JSON_STRING ? m->string : "");
 }
 
 /* An array member: its length (0 when absent or not an array), at most cap. */
-static int array(const skb_json_value *v, const char *key, int cap, const skb_json_value **items)
+static int array(const sk_json_value *v, const char *key, int cap, const sk_json_value **items)
 {
-    const skb_json_value *m = skb_json_get(v, key);
-    if (!m || m->type != SKB_JSON_ARRAY) {
+    const sk_json_value *m = sk_json_get(v, key);
+    if (!m || m->type != SK_JSON_ARRAY) {
         *items = NULL;
         return 0;
     }
@@ -47,7 +47,7 @@ static int array(const skb_json_value *v, const char *key, int cap, const skb_js
     return m->n < cap ? m->n : cap;
 }
 
-static void machine(const skb_json_value *v, sk_machine *m)
+static void machine(const sk_json_value *v, sk_machine *m)
 {
     str(v, "cpu_model", m->cpu_model, sizeof m->cpu_model);
     m->logical_cpus = inum(v, "logical_cpus");
@@ -55,15 +55,15 @@ static void machine(const skb_json_value *v, sk_machine *m)
     m->ram_bytes = lnum(v, "ram_bytes");
     m->ram_available = lnum(v, "ram_available_bytes");
     str(v, "os", m->os, sizeof m->os);
-    const skb_json_value *b = skb_json_get(v, "threads");
+    const sk_json_value *b = sk_json_get(v, "threads");
     m->budget.threads = inum(b, "threads");
     m->budget.requested = inum(b, "requested");
     m->budget.owned = inum(b, "owned");
     m->budget.machine = inum(b, "machine");
     m->budget.affinity = inum(b, "affinity");
     str(b, "limited_by", m->budget.limited_by, sizeof m->budget.limited_by);
-    const skb_json_value *t = skb_json_get(v, "first_touch");
-    if (t && t->type == SKB_JSON_OBJECT) {
+    const sk_json_value *t = sk_json_get(v, "first_touch");
+    if (t && t->type == SK_JSON_OBJECT) {
         m->touch.bytes = lnum(t, "bytes");
         m->touch.gb_per_s = num(t, "gb_per_s");
         m->touch.huge_gb_per_s = num(t, "madv_hugepage_gb_per_s");
@@ -73,14 +73,14 @@ static void machine(const skb_json_value *v, sk_machine *m)
     }
 }
 
-static void source(const skb_json_value *v, skb_source_usage *s)
+static void source(const sk_json_value *v, skb_source_usage *s)
 {
     str(v, "path", s->path, sizeof s->path);
     str(v, "kind", s->kind, sizeof s->kind);
     str(v, "fs_type", s->fs_type, sizeof s->fs_type);
     s->files = lnum(v, "files");
     s->bytes = lnum(v, "bytes");
-    const skb_json_value *c;
+    const sk_json_value *c;
     s->ncomponents = array(v, "components", 8, &c);
     for (int i = 0; i < s->ncomponents; i++) {
         str(&c[i], "name", s->components[i].name, sizeof s->components[i].name);
@@ -89,9 +89,9 @@ static void source(const skb_json_value *v, skb_source_usage *s)
     }
 }
 
-static void scaling(const skb_json_value *v, sk_scaling *s)
+static void scaling(const sk_json_value *v, sk_scaling *s)
 {
-    const skb_json_value *p;
+    const sk_json_value *p;
     s->npoints = array(v, "points", SK_BENCH_MAX_LEVELS, &p);
     for (int i = 0; i < s->npoints; i++) {
         sk_sweep_point *q = &s->points[i];
@@ -108,7 +108,7 @@ static void scaling(const skb_json_value *v, sk_scaling *s)
     s->fastest = inum(v, "fastest");
     s->sweet_spot = inum(v, "sweet_spot");
     s->economical = inum(v, "economical");
-    const skb_json_value *a = skb_json_get(v, "amdahl");
+    const sk_json_value *a = sk_json_get(v, "amdahl");
     s->amdahl.parallel_fraction = num(a, "parallel_fraction");
     s->amdahl.serial_seconds = num(a, "serial_seconds");
     s->amdahl.one_thread_seconds = num(a, "one_thread_seconds");
@@ -119,7 +119,7 @@ static void scaling(const skb_json_value *v, sk_scaling *s)
     s->amdahl.points_used = inum(a, "points_used");
 }
 
-static void storage(const skb_json_value *v, sk_storage_result *s)
+static void storage(const sk_json_value *v, sk_storage_result *s)
 {
     str(v, "dir", s->dir, sizeof s->dir);
     str(v, "fs_type", s->fs_type, sizeof s->fs_type);
@@ -133,7 +133,7 @@ static void storage(const skb_json_value *v, sk_storage_result *s)
     s->budget.owned = inum(v, "threads_owned");
     s->levels_dropped = inum(v, "levels_dropped");
     s->seconds = num(v, "seconds");
-    const skb_json_value *p;
+    const sk_json_value *p;
     s->npoints = array(v, "points", SK_BENCH_MAX_LEVELS, &p);
     for (int i = 0; i < s->npoints; i++) {
         sk_storage_point *q = &s->points[i];
@@ -149,12 +149,12 @@ static void storage(const skb_json_value *v, sk_storage_result *s)
     }
 }
 
-static void read_stage(const skb_json_value *v, sk_read_bench *r)
+static void read_stage(const sk_json_value *v, sk_read_bench *r)
 {
     r->threads = inum(v, "threads");
     r->cache_dropped = inum(v, "cache_dropped");
     str(v, "cache_note", r->cache_note, sizeof r->cache_note);
-    const skb_json_value *c;
+    const sk_json_value *c;
     r->ncomponents = array(v, "components", SKB_MAX_COMPONENTS, &c);
     for (int i = 0; i < r->ncomponents; i++) {
         sk_read_component *k = &r->components[i];
@@ -173,7 +173,7 @@ static void read_stage(const skb_json_value *v, sk_read_bench *r)
     }
 }
 
-static void convert(const skb_json_value *v, sk_convert_bench *c)
+static void convert(const sk_json_value *v, sk_convert_bench *c)
 {
     c->read_seconds = num(v, "read_seconds");
     c->write_seconds = num(v, "write_seconds");
@@ -186,41 +186,41 @@ static void convert(const skb_json_value *v, sk_convert_bench *c)
     sk_convert_derive(c); /* the ratios, from the numbers as the run did */
 }
 
-static void project(const skb_json_value *v, sk_project_bench *p)
+static void project(const sk_json_value *v, sk_project_bench *p)
 {
     str(v, "quantities", p->quantities, sizeof p->quantities);
     p->rows = lnum(v, "rows");
     p->nx = inum(v, "nx");
     p->ny = inum(v, "ny");
-    const skb_json_value *c;
+    const sk_json_value *c;
     p->ncases = array(v, "cases", SK_BENCH_MAX_CASES, &c);
     for (int i = 0; i < p->ncases; i++) {
         str(&c[i], "name", p->cases[i].name, sizeof p->cases[i].name);
-        scaling(skb_json_get(&c[i], "scaling"), &p->cases[i].scaling);
+        scaling(sk_json_get(&c[i], "scaling"), &p->cases[i].scaling);
     }
 }
 
-void skb_scaling_from_json(const skb_json_value *v, sk_scaling *s)
+void skb_scaling_from_json(const sk_json_value *v, sk_scaling *s)
 {
     scaling(v, s);
 }
 
-void skb_project_from_json(const skb_json_value *v, sk_project_bench *p)
+void skb_project_from_json(const sk_json_value *v, sk_project_bench *p)
 {
     project(v, p);
 }
 
-static void lmax_path(const skb_json_value *v, sk_lmax_path *p)
+static void lmax_path(const sk_json_value *v, sk_lmax_path *p)
 {
     p->rows = lnum(v, "rows");
     p->bytes_allocated = lnum(v, "bytes_allocated");
     p->bytes_read = lnum(v, "bytes_read");
     p->seconds = num(v, "seconds");
     p->seconds_min = num(v, "seconds_min");
-    p->cold_seconds = skb_json_get(v, "cold_seconds") ? num(v, "cold_seconds") : NAN;
+    p->cold_seconds = sk_json_get(v, "cold_seconds") ? num(v, "cold_seconds") : NAN;
 }
 
-static void lmax(const skb_json_value *v, sk_lmax_bench *b)
+static void lmax(const sk_json_value *v, sk_lmax_bench *b)
 {
     str(v, "component", b->component, sizeof b->component);
     str(v, "file", b->file, sizeof b->file);
@@ -232,17 +232,17 @@ static void lmax(const skb_json_value *v, sk_lmax_bench *b)
     b->cold = inum(v, "cold");
     b->cache_dropped = inum(v, "cache_dropped");
     str(v, "cache_note", b->cache_note, sizeof b->cache_note);
-    const skb_json_value *p;
+    const sk_json_value *p;
     b->npoints = array(v, "points", SK_BENCH_MAX_LMAX, &p);
     for (int i = 0; i < b->npoints; i++) {
         b->points[i].lmax = inum(&p[i], "lmax");
-        lmax_path(skb_json_get(&p[i], "ramses"), &b->points[i].ramses);
-        lmax_path(skb_json_get(&p[i], "file"), &b->points[i].file);
+        lmax_path(sk_json_get(&p[i], "ramses"), &b->points[i].ramses);
+        lmax_path(sk_json_get(&p[i], "file"), &b->points[i].file);
     }
     sk_lmax_derive(b); /* the ratios and fits, recomputed from the points */
 }
 
-static void meta(const skb_json_value *v, sk_bench_meta *m)
+static void meta(const sk_json_value *v, sk_bench_meta *m)
 {
     str(v, "utc", m->utc, sizeof m->utc);
     str(v, "host", m->host, sizeof m->host);
@@ -259,19 +259,19 @@ static void meta(const skb_json_value *v, sk_bench_meta *m)
 
 /* The stage member when it is an object; a stage of another type is an
  * error (the file is not a report). */
-static int stage(const skb_json_value *root, const char *key, const skb_json_value **v,
+static int stage(const sk_json_value *root, const char *key, const sk_json_value **v,
                  sk_error *err)
 {
-    *v = skb_json_get(root, key);
-    if (*v && (*v)->type != SKB_JSON_OBJECT)
+    *v = sk_json_get(root, key);
+    if (*v && (*v)->type != SK_JSON_OBJECT)
         return sk_fail(err, SK_ERR_FORMAT, NULL, -1, "report: \"%s\" is not an object", key);
     return SK_OK;
 }
 
-int skb_report_from_json(const skb_json_value *root, skb_saved_report *out, sk_error *err)
+int skb_report_from_json(const sk_json_value *root, skb_saved_report *out, sk_error *err)
 {
     memset(out, 0, sizeof *out);
-    const skb_json_value *v;
+    const sk_json_value *v;
     if (stage(root, "machine", &v, err) != SK_OK)
         return SK_ERR_FORMAT;
     if (!v)

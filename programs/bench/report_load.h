@@ -8,7 +8,7 @@
 #include "bench/clumps.h"
 #include "bench/project_grid.h"
 #include "bench/ranks.h"
-#include "bench/json_read.h"
+#include "snapkit/util/json.h"
 
 /* Every stage a report may hold, and the report pointing at those read. */
 typedef struct skb_saved_report {
@@ -33,12 +33,12 @@ typedef struct skb_saved_report {
  * structs hold are cut). SK_ERR_FORMAT when root is not a report (no
  * "machine" object) or a stage is not an object. */
 /* A scaling object (points, fastest, sweet spot, Amdahl) back. */
-void skb_scaling_from_json(const skb_json_value *v, sk_scaling *s);
+void skb_scaling_from_json(const sk_json_value *v, sk_scaling *s);
 /* The clumps stage back (clumps_report.c). */
-void skb_clumps_from_json(const skb_json_value *v, sk_clumps_bench *c);
+void skb_clumps_from_json(const sk_json_value *v, sk_clumps_bench *c);
 /* The ranks stage back (ranks_report.c). */
-void skb_ranks_from_json(const skb_json_value *v, sk_ranks_bench *r);
+void skb_ranks_from_json(const sk_json_value *v, sk_ranks_bench *r);
 
-int skb_report_from_json(const skb_json_value *root, skb_saved_report *out, sk_error *err);
+int skb_report_from_json(const sk_json_value *root, skb_saved_report *out, sk_error *err);
 
 #endif

@@ -7,7 +7,7 @@
 #include "figure/cairo_lib.h"
 
 #include "bench/bench.h"
-#include "core/text.h"
+#include "snapkit/util/text.h"
 
 /* One row of the long-format CSV (stage,series,threads,quantity,value,
  * unit); threads 0 leaves the cell empty, a non-finite value too. */

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "bench/format.h"
-#include "core/text.h"
+#include "snapkit/util/text.h"
 #include "bench/atoms.h"
 #include "bench/clumps.h"
 #include "bench/ranks.h"

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/clock.h"
+#include "snapkit/util/clock.h"
 #include "snapkit/memory.h"
 
 enum { MIN_OPENS = 2048, READ_BLOCK = 1 << 20, MAX_READERS = 4096 };
@@ -173,12 +173,12 @@ static int open_round(const sample *s, int threads, double *lat, int64_t nops, i
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (int64_t i = 0; i < nops; i++) {
         int f = (int)(i % s->n);
-        double a = monotonic_seconds();
+        double a = sk_monotonic_seconds();
         int fd = open(s->paths[f], O_RDONLY | O_CLOEXEC);
         if (fd >= 0)
             close(fd);
         if (lat)
-            lat[i] = monotonic_seconds() - a;
+            lat[i] = sk_monotonic_seconds() - a;
         if (fd < 0) {
 #pragma omp critical(sk_storage_fail)
             if (*failed_at < 0) {
@@ -201,9 +201,9 @@ static int measure_opens(const sample *s, int threads, double *lat, int64_t nops
     int64_t done = 0;
     int failed_at = -1;
     do {
-        double t0 = monotonic_seconds();
+        double t0 = sk_monotonic_seconds();
         int e = open_round(s, threads, done == 0 ? lat : NULL, nops, &failed_at);
-        wall += monotonic_seconds() - t0;
+        wall += sk_monotonic_seconds() - t0;
         done += nops;
         if (failed_at >= 0)
             return sk_fail_errno(err, s->paths[failed_at], e, "cannot open");
@@ -232,9 +232,9 @@ static int read_pass(const sample *s, int threads, reader *readers, int *failed_
         for (int f = 0; f < s->n; f++) {
             if (!buf)
                 continue;
-            double a = monotonic_seconds();
+            double a = sk_monotonic_seconds();
             int64_t got = read_whole(s->paths[f], buf);
-            me->busy += monotonic_seconds() - a;
+            me->busy += sk_monotonic_seconds() - a;
             if (got >= 0) {
                 me->bytes += got;
                 continue;
@@ -267,9 +267,9 @@ static int measure_reads(const sample *s, int threads, measure *m, int64_t *byte
     double wall = 0;
     int failed_at = -1;
     do {
-        double t0 = monotonic_seconds();
+        double t0 = sk_monotonic_seconds();
         int e = read_pass(s, threads, readers, &failed_at);
-        wall += monotonic_seconds() - t0;
+        wall += sk_monotonic_seconds() - t0;
         if (failed_at >= 0)
             return sk_fail_errno(err, s->paths[failed_at], e, "cannot read");
     } while (wall < MIN_SECONDS);
@@ -334,7 +334,7 @@ static void summarise(sk_storage_point *p, measure *m, int runs)
 int sk_bench_storage(const char *dir, const sk_storage_options *opt, sk_storage_result *out,
                      sk_error *err)
 {
-    double t_start = monotonic_seconds();
+    double t_start = sk_monotonic_seconds();
     memset(out, 0, sizeof *out);
     snprintf(out->dir, sizeof out->dir, "%s", dir);
     sk_thread_budget_get(0, &out->budget);
@@ -386,6 +386,6 @@ int sk_bench_storage(const char *dir, const sk_storage_options *opt, sk_storage_
     sk_free(lat);
     sk_free(m);
     sample_free(&s);
-    out->seconds = monotonic_seconds() - t_start;
+    out->seconds = sk_monotonic_seconds() - t_start;
     return rc;
 }

@@ -3,6 +3,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "snapkit/util/json.h"
+#include "snapkit/util/number.h"
 
 static const char k_help[] =
     "usage: snapkit atoms info FILE [--from FMT] [--json]\n"

@@ -21,22 +21,22 @@ static const char k_help[] =
 
 /* A stage's own --json has no stage keys: wrap it as {"stage": it} so
  * both kinds of file compare alike. */
-static int is_report(const skb_json_value *v)
+static int is_report(const sk_json_value *v)
 {
-    return skb_json_get(v, "machine") != NULL;
+    return sk_json_get(v, "machine") != NULL;
 }
 
-static int load(const char *path, skb_json_value **v, skb_json_value *wrap, char **key)
+static int load(const char *path, sk_json_value **v, sk_json_value *wrap, char **key)
 {
     sk_error err;
-    if (skb_json_load(path, v, &err) != SK_OK)
+    if (sk_json_load(path, v, &err) != SK_OK)
         return cli_error(&err);
     if (is_report(*v)) {
         *wrap = **v;
         return CLI_OK;
     }
     *key = "stage";
-    *wrap = (skb_json_value){.type = SKB_JSON_OBJECT, .n = 1, .items = *v, .keys = key};
+    *wrap = (sk_json_value){.type = SK_JSON_OBJECT, .n = 1, .items = *v, .keys = key};
     return CLI_OK;
 }
 
@@ -114,12 +114,12 @@ int cmd_bench_compare(int argc, char **argv)
     }
     if (k < 2)
         return cli_usage("bench compare", "give two reports (snapkit bench compare A.json B.json)");
-    skb_json_value *va = NULL, *vb = NULL, wa, wb;
+    sk_json_value *va = NULL, *vb = NULL, wa, wb;
     char *ka = NULL, *kb = NULL;
     if (load(paths[0], &va, &wa, &ka) != CLI_OK)
         return CLI_FAIL;
     if (load(paths[1], &vb, &wb, &kb) != CLI_OK) {
-        skb_json_free(va);
+        sk_json_value_free(va);
         return CLI_FAIL;
     }
     skb_compare c;
@@ -130,7 +130,7 @@ int cmd_bench_compare(int argc, char **argv)
     else if (rc == CLI_OK)
         (json ? print_json : print_text)(paths[0], paths[1], &c, stage);
     skb_compare_free(&c);
-    skb_json_free(va);
-    skb_json_free(vb);
+    sk_json_value_free(va);
+    sk_json_value_free(vb);
     return rc;
 }

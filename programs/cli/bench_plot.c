@@ -5,7 +5,7 @@
 #include "bench/report_load.h"
 #include "bench_commands.h"
 #include "bench_common.h"
-#include "snapkit/atomicfile.h"
+#include "snapkit/util/atomicfile.h"
 
 static const char k_help[] =
     "usage: snapkit bench plot REPORT.json [-o FIG.png|.svg|.pdf] [--text]\n\n"
@@ -83,13 +83,13 @@ int cmd_bench_plot(int argc, char **argv)
     }
     if (!format_of(output))
         return cli_usage("bench plot", "-o: '%s' does not end in .png, .svg or .pdf", output);
-    skb_json_value *v = NULL;
+    sk_json_value *v = NULL;
     sk_error err;
-    if (skb_json_load(input, &v, &err) != SK_OK)
+    if (sk_json_load(input, &v, &err) != SK_OK)
         return cli_error(&err);
     static skb_saved_report saved;
     int rc = skb_report_from_json(v, &saved, &err) == SK_OK ? CLI_OK : cli_error(&err);
-    skb_json_free(v);
+    sk_json_value_free(v);
     if (rc == CLI_OK && text) {
         char *t = sk_report_text(&saved.report);
         rc = t ? (fputs(t, stdout), CLI_OK) : cli_fail("out of memory");

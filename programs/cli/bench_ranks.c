@@ -6,6 +6,7 @@
 #include "bench_common.h"
 #include "bench_report_stages.h"
 #include "cli_mpi.h"
+#include "snapkit/util/mpi.h"
 
 static const char k_help[] =
     "usage: mpirun -np N snapkit bench ranks SOURCE [--threads LIST] [--runs N]\n"

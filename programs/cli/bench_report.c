@@ -12,6 +12,7 @@
 #include "bench_report_stages.h"
 #include "cli_mpi.h"
 #include "snapkit/convert.h"
+#include "snapkit/util/mpi.h"
 
 static const char k_help[] =
     "usage: snapkit bench report SOURCE [--stages LIST] [--max-threads N] [--lmax N]\n"

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "snapkit/util/json.h"
+#include "snapkit/util/number.h"
 
 int cli_fail(const char *fmt, ...)
 {

@@ -4,6 +4,7 @@
 #define SNAPKIT_CLI_MPI_H
 
 #include "cli.h"
+#include "snapkit/util/mpi.h"
 
 /* Before the command runs: start MPI when launched (or SNAPKIT_MPI=1),
  * send other ranks' stdout and stderr to /dev/null (rank 0 prints), and

@@ -7,6 +7,8 @@
 #include "cli.h"
 #include "cli_mpi.h"
 #include "clumps_write.h"
+#include "snapkit/util/json.h"
+#include "snapkit/util/mpi.h"
 
 static const char k_help[] =
     "usage: snapkit clumps SOURCE --threshold V -o clumps.csv|.json|.fits|.snapkit [options]\n"

@@ -4,6 +4,10 @@
 #include <string.h>
 
 #include "clumps_write.h"
+#include "snapkit/util/atomicfile.h"
+#include "snapkit/util/json.h"
+#include "snapkit/util/npy.h"
+#include "snapkit/util/number.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the .npy writer writes '<i4' data as it is in memory: little-endian only"

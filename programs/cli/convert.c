@@ -4,6 +4,7 @@
 
 #include "cli_mpi.h"
 #include "snapkit/memory.h"
+#include "snapkit/util/json.h"
 #include "store_cli.h"
 
 static const char k_help[] =

@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "info_text.h"
 #include "store_cli.h"
+#include "snapkit/util/json.h"
 
 static const char k_help[] =
     "usage: snapkit info OUTPUT_DIR|FILE.snapkit [--json]\n\n"

@@ -6,6 +6,8 @@
 
 #include "cli.h"
 #include "snapkit/synth.h"
+#include "snapkit/util/atomicfile.h"
+#include "snapkit/util/json.h"
 
 static const char k_help[] =
     "usage: snapkit make-ramses OUT_DIR --ncpu N --levelmin L --levelmax M [options]\n\n"

@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include "cli_mpi.h"
+#include "snapkit/util/json.h"
+#include "snapkit/util/mpi.h"
 
 static sk_mpi_world g_world = {.rank = 0, .size = 1, .local_rank = 0, .local_size = 1};
 

@@ -11,6 +11,8 @@
 #include "cli.h"
 #include "cli_mpi.h"
 #include "figure/map.h"
+#include "snapkit/util/json.h"
+#include "snapkit/util/mpi.h"
 
 static const char k_help[] =
     "usage: snapkit project SOURCE --vars sd,T,... -o maps.fits|.npy|.png|.svg|.pdf [options]\n\n"

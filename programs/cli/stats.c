@@ -12,6 +12,9 @@
 #include "cli.h"
 #include "cli_mpi.h"
 #include "store_cli.h"
+#include "snapkit/util/json.h"
+#include "snapkit/util/mpi.h"
+#include "snapkit/util/number.h"
 
 static const char k_help[] =
     "usage: snapkit stats SOURCE [--component NAME] [selection]\n"

@@ -5,6 +5,7 @@
 #include "info_text.h"
 
 #include <string.h>
+#include "snapkit/util/json.h"
 
 int cli_store_stored_stats(const sk_source *src, const char *component, const cli_selection *cs,
                            sk_table_stats *out, cli_source_read *res, sk_error *err)

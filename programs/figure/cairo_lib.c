@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "core/lazylib.h"
+#include "snapkit/util/lazylib.h"
 
 #ifndef SNAPKIT_CAIRO_SONAME
 #define SNAPKIT_CAIRO_SONAME "libcairo.so.2"

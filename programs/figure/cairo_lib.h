@@ -1,5 +1,5 @@
 /* cairo, loaded when the first figure is drawn rather than linked
- * (core/lazylib.h): Debian's cairo brings X11, xcb, fontconfig, freetype
+ * (snapkit/util/lazylib.h): Debian's cairo brings X11, xcb, fontconfig, freetype
  * and pixman, 17 libraries that every snapkit process mapped and
  * relocated at start while most commands draw nothing.
  *

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "snapkit/atomicfile.h"
+#include "snapkit/util/atomicfile.h"
 #include "snapkit/memory.h"
 
 static const char k_font[] = "DejaVu Sans";

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/text.h"
+#include "snapkit/util/text.h"
 #include "figure/cairo_lib.h"
 #include "snapkit/error.h"
 

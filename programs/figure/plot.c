@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "snapkit/project.h"
+#include "snapkit/util/colormap.h"
 
 uint32_t skf_series_colour(int i)
 {

@@ -7,7 +7,7 @@
 #include <sys/wait.h>
 
 #include "check.h"
-#include "snapkit/atomicfile.h"
+#include "snapkit/util/atomicfile.h"
 
 static char g_dir[1024];
 

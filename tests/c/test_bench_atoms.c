@@ -6,7 +6,7 @@
  * JSON; the report's panels for the atoms stage and the projection grid. */
 #include "check.h"
 #include "bench/atoms.h"
-#include "bench/json_read.h"
+#include "snapkit/util/json.h"
 #include "bench/project_grid.h"
 #include "figure/figure.h"
 #include "snapkit/memory.h"
@@ -178,12 +178,12 @@ static void test_json_and_panels(void)
     sk_json j1, j2;
     sk_json_init(&j1, 0);
     sk_atoms_bench_json(&a, &j1);
-    skb_json_value *v = NULL;
+    sk_json_value *v = NULL;
     sk_error err;
-    CHECK_OK(skb_json_parse(sk_json_text(&j1), strlen(sk_json_text(&j1)), "a", &v, &err), &err);
+    CHECK_OK(sk_json_parse(sk_json_text(&j1), strlen(sk_json_text(&j1)), "a", &v, &err), &err);
     if (v)
         skb_atoms_from_json(v, &back);
-    skb_json_free(v);
+    sk_json_value_free(v);
     sk_json_init(&j2, 0);
     sk_atoms_bench_json(&back, &j2);
     CHECK_EQ_STR(sk_json_text(&j1), sk_json_text(&j2));

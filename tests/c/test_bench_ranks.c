@@ -9,7 +9,7 @@
 #include "bench/ranks.h"
 #include "bench/report_load.h"
 #include "bench/report_parts.h"
-#include "core/text.h"
+#include "snapkit/util/text.h"
 #include "snapkit/memory.h"
 
 static void grid(sk_ranks_bench *b, const double *seconds)
@@ -65,11 +65,11 @@ static void test_json_and_csv(void)
     sk_ranks_bench_json(&b, &j);
     const char *text = sk_json_text(&j);
     CHECK_CONTAINS(text, "\"sweet_spot\":{\"ranks\":4,\"threads\":1,\"cpus\":4,");
-    skb_json_value *v = NULL;
+    sk_json_value *v = NULL;
     sk_error err;
-    CHECK_OK(skb_json_parse(text, strlen(text), NULL, &v, &err), &err);
+    CHECK_OK(sk_json_parse(text, strlen(text), NULL, &v, &err), &err);
     skb_ranks_from_json(v, &back);
-    skb_json_free(v);
+    sk_json_value_free(v);
     sk_json_free(&j);
     CHECK_EQ_INT(back.npoints, 6);
     CHECK_EQ_INT(back.world, 4);

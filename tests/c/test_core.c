@@ -6,7 +6,11 @@
 
 #include "check.h"
 #include "core/memory_big.h"
+#include "core/testhooks.h"
 #include "snapkit/snapkit.h"
+#include "snapkit/util/atomicfile.h"
+#include "snapkit/util/json.h"
+#include "snapkit/util/number.h"
 
 static void test_errors(void)
 {

@@ -3,7 +3,7 @@
  * RAMSES's keys (values computed with yt's hilbert3d, an independent copy
  * of RAMSES's routine). */
 #include "check.h"
-#include "snapkit/hilbert.h"
+#include "snapkit/util/hilbert.h"
 
 static void test_bijection_and_adjacency(void)
 {

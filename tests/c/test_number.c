@@ -14,7 +14,7 @@
 
 #include "check.h"
 #include "core/number_internal.h"
-#include "snapkit/number.h"
+#include "snapkit/util/number.h"
 
 static uint64_t g_state = 0x9E3779B97F4A7C15u;
 

@@ -5,7 +5,10 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "core/atomicfile_internal.h"
+#include "core/atomicfile.h"
+#include "core/testhooks.h"
+#include "snapkit/util/colormap.h"
+#include "snapkit/util/number.h"
 #include "snapkit/store.h"
 #include "project_helpers.h"
 #include "project_tables.h"

@@ -14,6 +14,7 @@
 #include "formats/ramses/amr.h"
 #include "formats/ramses/mapfile.h"
 #include "snapkit/snapkit.h"
+#include "snapkit/util/hilbert.h"
 
 /* The grid index of box-unit x on 2^bits points per axis. */
 static uint32_t grid(double x, int bits)

@@ -8,6 +8,7 @@
 #include "formats/snapkit/format.h"
 #include "formats/snapkit/reader.h"
 #include "store_tables.h"
+#include "snapkit/util/json.h"
 
 /* ---- tests ---- */
 

@@ -9,7 +9,7 @@
 
 #include "check.h"
 #include "synth/synth_internal.h"
-#include "snapkit/hilbert.h"
+#include "snapkit/util/hilbert.h"
 #include "snapkit/snapkit.h"
 
 /* ---- the 2:1 rule: a refined cell's 26 neighbours all exist ---- */

@@ -16,7 +16,8 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 cmake --install "$build" --prefix "$tmp/prefix" > "$tmp/install.log" || fail "cmake --install"
-for f in bin/snapkit lib/libsnapkit.a lib/pkgconfig/snapkit.pc include/snapkit/snapkit.h; do
+for f in bin/snapkit lib/libsnapkit.a lib/pkgconfig/snapkit.pc include/snapkit/snapkit.h \
+         include/snapkit/util.h include/snapkit/util/json.h include/snapkit/util/atomicfile.h; do
     [[ -e "$tmp/prefix/$f" ]] || fail "$f not installed"
 done
 ls "$tmp/prefix"/lib/libsnapkit.so.* > /dev/null || fail "shared library not installed"
@@ -48,6 +49,7 @@ cat > "$tmp/rows.c" <<'C'
 #include <stdio.h>
 #include <snapkit/snapkit.h>
 #include <snapkit/ramses.h>
+#include <snapkit/util.h>
 
 int main(int argc, char **argv)
 {

@@ -10,7 +10,7 @@
 #include "formats/atoms/internal.h"
 #include "snapkit/memory.h"
 #include "core/number_calls.h"
-#include "snapkit/number.h"
+#include "snapkit/util/number.h"
 
 #define PIECE_BYTES (256 * 1024)
 #define MAX_PIECES 65536

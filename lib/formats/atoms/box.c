@@ -6,7 +6,7 @@
 
 #include "formats/atoms/internal.h"
 #include "core/number_calls.h"
-#include "snapkit/number.h"
+#include "snapkit/util/number.h"
 
 void at_format_vec3(char *buf, size_t n, const double v[3])
 {

@@ -8,7 +8,7 @@
 #include "formats/atoms/data_internal.h"
 #include "snapkit/memory.h"
 #include "core/number_calls.h"
-#include "snapkit/number.h"
+#include "snapkit/util/number.h"
 
 /* Columns of an Atoms line per atom style (before optional image flags). */
 static const struct {

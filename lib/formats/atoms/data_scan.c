@@ -6,7 +6,7 @@
 
 #include "formats/atoms/data_internal.h"
 #include "core/number_calls.h"
-#include "snapkit/number.h"
+#include "snapkit/util/number.h"
 
 static const struct {
     const char *words;

@@ -9,7 +9,7 @@
 #include "formats/atoms/internal.h"
 #include "snapkit/memory.h"
 #include "core/number_calls.h"
-#include "snapkit/number.h"
+#include "snapkit/util/number.h"
 
 #define MAX_OUT 16
 

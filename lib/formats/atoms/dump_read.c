@@ -6,7 +6,7 @@
 #include "formats/atoms/internal.h"
 #include "snapkit/memory.h"
 #include "core/number_calls.h"
-#include "snapkit/number.h"
+#include "snapkit/util/number.h"
 
 typedef struct dump_header {
     int64_t timestep, natoms;

@@ -8,7 +8,7 @@
 #include "snapkit/atoms.h"
 #include "snapkit/error.h"
 #include "snapkit/table.h"
-#include "core/text.h"
+#include "snapkit/util/text.h"
 
 /* ---- the bytes of a file (source.c, gzip.c) ---------------------------- */
 

@@ -1,7 +1,7 @@
 /* Numbers in headers: the shortest form that reads back exactly. */
 #include "formats/atoms/internal.h"
 #include "core/number_calls.h"
-#include "snapkit/number.h"
+#include "snapkit/util/number.h"
 
 void at_text_double(sk_text *t, double v)
 {

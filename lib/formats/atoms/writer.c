@@ -6,10 +6,10 @@
 #include <string.h>
 
 #include "formats/atoms/internal.h"
-#include "snapkit/atomicfile.h"
+#include "core/atomicfile.h"
 #include "snapkit/memory.h"
 #include "core/number_calls.h"
-#include "snapkit/number.h"
+#include "snapkit/util/number.h"
 
 #define PIECE_TARGET (4 << 20) /* bytes of text per piece */
 

@@ -8,7 +8,7 @@
 #include "formats/atoms/internal.h"
 #include "snapkit/memory.h"
 #include "core/number_calls.h"
-#include "snapkit/number.h"
+#include "snapkit/util/number.h"
 
 #define MAX_PROPS 512
 _Static_assert(MAX_PROPS <= AT_MAX_COLUMNS, "the Properties columns fit an at_columns");

@@ -11,7 +11,7 @@
 
 #include "formats/ramses/internal.h"
 #include "snapkit/memory.h"
-#include "snapkit/number.h"
+#include "snapkit/util/number.h"
 
 #define CAT_TEXT_MAX ((size_t)1 << 30)
 

@@ -3,9 +3,9 @@
 #include <string.h>
 
 #include "formats/ramses/internal.h"
-#include "snapkit/json.h"
+#include "snapkit/util/json.h"
 #include "snapkit/memory.h"
-#include "snapkit/number.h"
+#include "snapkit/util/number.h"
 
 /* "name:type,name:type" of a variable list into buf. */
 static void var_list(const rs_var *v, int n, char *buf, size_t size)

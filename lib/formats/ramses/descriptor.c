@@ -10,7 +10,7 @@
 
 #include "formats/ramses/text.h"
 #include "snapkit/memory.h"
-#include "snapkit/number.h"
+#include "snapkit/util/number.h"
 
 int rs_type_size(char type)
 {

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "formats/ramses/internal.h"
-#include "snapkit/hilbert.h"
+#include "core/hilbert.h"
 
 /* How finely the box is resolved into key ranges. */
 #define DOMAIN_LEVEL_MAX 12

@@ -10,7 +10,7 @@
 
 #include "formats/ramses/text.h"
 #include "snapkit/memory.h"
-#include "snapkit/number.h"
+#include "snapkit/util/number.h"
 
 static void trim(const char **s, const char **e)
 {

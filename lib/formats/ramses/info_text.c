@@ -7,7 +7,7 @@
 
 #include "formats/ramses/text.h"
 #include "snapkit/memory.h"
-#include "snapkit/number.h"
+#include "snapkit/util/number.h"
 
 int rs_kv_add(rs_kvlist *l, const char *key, size_t klen, const char *value, size_t vlen,
               int line)

@@ -6,6 +6,8 @@
 #include <stdint.h>
 
 #include "formats/ramses/mapfile.h"
+#include "formats/ramses/mhd.h"
+#include "formats/ramses/sizes.h"
 #include "formats/ramses/text.h"
 #include "snapkit/cosmology.h"
 #include "snapkit/memory.h"
@@ -61,15 +63,6 @@ void rs_cpu_path(const sk_ramses *r, rs_kind kind, int icpu, char *buf, size_t n
  * into `total`, of `bytes` bytes. */
 void rs_share_mask(const sk_ramses *r, rs_kind kind, const sk_read_options *opt, uint8_t *mask);
 int rs_share_owner(int64_t before, int64_t bytes, int64_t total, int count);
-/* The number of file sizes rs_file_sizes fills: (RS_CLUMPS + 1) x ncpu. */
-size_t rs_file_sizes_count(const sk_ramses *r);
-/* Stat every CPU file of every per-CPU kind into sizes[rs_file_sizes_count]
- * (0 for a missing file; a kind whose first file is missing is not looked
- * for further). */
-void rs_file_sizes(const sk_ramses *r, int64_t *sizes);
-/* Keep sizes (sk_malloc'd, rs_file_sizes' layout; the handle frees it)
- * for dividing reads instead of statting the files. */
-void rs_set_file_sizes(sk_ramses *r, int64_t *sizes);
 /* Map CPU file icpu of a kind; its path into buf (for messages). */
 int rs_map_cpu(const sk_ramses *r, rs_kind kind, int icpu, char *buf, size_t n, rs_mapped *m,
                sk_error *err);
@@ -143,10 +136,6 @@ void rs_catalogue_free(rs_catalogue *cat);
 int rs_cells_from_memory(const void *amr, size_t amr_size, const void *hydro, size_t hydro_size,
                          const sk_ramses_info *info, int icpu, int64_t *ncells, sk_error *err);
 
-/* MHD quantities of a cell table (derive_mhd.c): B_x, B_y, B_z (cell
- * centred), B, magnetic_pressure, plasma_beta, alfven_speed. */
-int rs_is_mhd_quantity(const char *what);
-int rs_derive_mhd(const sk_table *t, const char *what, double *out, sk_error *err);
 /* The cosmology summary of an output from its info values (cosmology.c). */
 int rs_cosmology_summarize(int cosmological, const sk_cosmology *c, double aexp, double time,
                            double unit_t, sk_cosmology_summary *out, sk_error *err);

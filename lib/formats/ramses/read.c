@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/clock.h"
+#include "snapkit/util/clock.h"
 #include "formats/ramses/internal.h"
 #include "snapkit/memory.h"
 #include "snapkit/threads.h"
@@ -339,7 +339,7 @@ void rs_read_stats(const rs_read_setup *su, const sk_mem_stats *m0, double t0,
     sk_mem_get(&m1);
     stats->files_opened = su->ctx.ncpus;
     stats->bytes_read = su->ctx.bytes_read;
-    stats->seconds = monotonic_seconds() - t0;
+    stats->seconds = sk_monotonic_seconds() - t0;
     stats->bytes_allocated = (int64_t)(m1.total - m0->total);
 }
 
@@ -349,7 +349,7 @@ int sk_ramses_read(sk_ramses *r, const char *component, const sk_selection *sel,
 {
     sk_mem_stats m0;
     sk_mem_get(&m0);
-    double t0 = monotonic_seconds();
+    double t0 = sk_monotonic_seconds();
     *out = NULL;
     rs_read_setup su;
     int rc = rs_read_begin(r, component, sel, opt, &su, err);

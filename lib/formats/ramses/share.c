@@ -25,6 +25,11 @@ static int64_t file_bytes(const sk_ramses *r, rs_kind kind, int icpu)
     return stat_bytes(r, kind, icpu);
 }
 
+const char *rs_dir(const sk_ramses *r)
+{
+    return r->dir;
+}
+
 size_t rs_file_sizes_count(const sk_ramses *r)
 {
     return (size_t)(RS_CLUMPS + 1) * (size_t)r->info.ncpu;

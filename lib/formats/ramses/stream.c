@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "core/clock.h"
+#include "snapkit/util/clock.h"
 #include "core/table_rows.h"
 #include "core/turns.h"
 #include "formats/ramses/internal.h"
@@ -255,7 +255,7 @@ int sk_ramses_stream(sk_ramses *r, const char *component, const sk_selection *se
 {
     sk_mem_stats m0;
     sk_mem_get(&m0);
-    double t0 = monotonic_seconds();
+    double t0 = sk_monotonic_seconds();
     if (!consumer || !consumer->batch)
         return sk_fail(err, SK_ERR_ARG, NULL, -1, "sk_ramses_stream: no consumer");
     rs_read_setup su;

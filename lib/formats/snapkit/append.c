@@ -13,8 +13,9 @@
  * order, and the caller writes that table whole. */
 #include <string.h>
 
-#include "snapkit/hilbert.h"
+#include "snapkit/util/hilbert.h"
 #include "snapkit/memory.h"
+#include "core/atomicfile.h"
 #include "formats/snapkit/writer_internal.h"
 
 /* Rows waiting for their place: a table of `cap` rows, `n` used, and

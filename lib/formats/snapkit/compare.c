@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "snapkit/memory.h"
-#include "snapkit/number.h"
+#include "snapkit/util/number.h"
 #include "snapkit/store.h"
 
 typedef struct order_ctx {

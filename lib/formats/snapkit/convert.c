@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/clock.h"
+#include "snapkit/util/clock.h"
 #include "snapkit/convert.h"
 #include "snapkit/memory.h"
 #include "snapkit/ramses.h"
@@ -99,9 +99,9 @@ static int convert_whole(sk_ramses *r, sk_store_writer *w, int k, const sk_selec
     int rc = sk_ramses_read(r, component(k), sel, ro, &t, &rs, err);
     if (rc != SK_OK)
         return rc;
-    double t0 = monotonic_seconds();
+    double t0 = sk_monotonic_seconds();
     rc = sk_store_writer_add(w, component(k), t, err);
-    st->write_seconds += monotonic_seconds() - t0;
+    st->write_seconds += sk_monotonic_seconds() - t0;
     st->read_seconds += rs.seconds;
     if (rc == SK_OK) {
         snprintf(st->names[st->ntables], sizeof st->names[0], "%s", component(k));
@@ -264,10 +264,10 @@ int sk_store_convert(const char *dir, const char *path, const sk_store_convert_o
         sk_store_writer_abort(w);
         return rc;
     }
-    double t0 = monotonic_seconds();
+    double t0 = sk_monotonic_seconds();
     sk_store_write_stats ws;
     rc = sk_store_writer_commit(w, &ws, err);
-    st.write_seconds += monotonic_seconds() - t0;
+    st.write_seconds += sk_monotonic_seconds() - t0;
     st.bytes_file = ws.bytes_file;
     sk_mem_stats m1;
     sk_mem_get(&m1);

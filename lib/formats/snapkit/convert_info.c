@@ -5,10 +5,10 @@
 #include <string.h>
 
 #include "snapkit/convert.h"
-#include "snapkit/json.h"
+#include "snapkit/util/json.h"
 #include "snapkit/memory.h"
 #include "snapkit/ramses.h"
-#include "snapkit/number.h"
+#include "snapkit/util/number.h"
 #include "formats/snapkit/reader.h"
 
 /* The table whose metadata describes the source (the first with RAMSES

@@ -7,7 +7,7 @@
  * target (".NAME.mpi-part"): a job killed midway leaves it behind, and the
  * next conversion to that target removes it first rather than trip over
  * it. MPI-IO needs a name every rank can open, so the unnamed temporary
- * of snapkit/atomicfile.h, which no kill can leave behind, is not an
+ * of snapkit/util/atomicfile.h, which no kill can leave behind, is not an
  * option here. */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,9 +18,9 @@
 
 #include "formats/snapkit/convert_internal.h"
 #include "formats/snapkit/convert_mpi.h"
-#include "core/clock.h"
+#include "snapkit/util/clock.h"
 #include "snapkit/memory.h"
-#include "snapkit/mpi.h"
+#include "snapkit/util/mpi.h"
 #include "formats/snapkit/writer_internal.h"
 
 #ifdef SNAPKIT_HAVE_MPI
@@ -130,10 +130,10 @@ static int components(sk_ramses *r, const int want[CV_NC], const sk_selection se
         if (rc == SK_OK && whole && w->rank > 0)
             rc = sk_table_truncate(t, 0, err);
         rc = sk_mpi_agree(rc, err);
-        double t0 = monotonic_seconds();
+        double t0 = sk_monotonic_seconds();
         if (rc == SK_OK)
             rc = cv_mpi_write_table(f, name, t, &opt->write, footer, err);
-        st->write_seconds += monotonic_seconds() - t0;
+        st->write_seconds += sk_monotonic_seconds() - t0;
         st->read_seconds += rs.seconds;
         int64_t refined = t ? cv_count_refined(t, sels[k].lmax) : 0;
         int64_t sums[3] = {t ? sk_table_nrows(t) - refined : 0, t ? sk_table_bytes(t) : 0,

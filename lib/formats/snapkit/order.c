@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "snapkit/hilbert.h"
+#include "snapkit/util/hilbert.h"
 #include "snapkit/memory.h"
 #include "snapkit/store.h"
 #include "formats/snapkit/format.h"

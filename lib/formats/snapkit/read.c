@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/clock.h"
+#include "snapkit/util/clock.h"
 #include "snapkit/memory.h"
 #include "snapkit/stream.h"
 #include "snapkit/threads.h"
@@ -440,7 +440,7 @@ static void read_measurements(reader *r, const sk_mem_stats *m0, double t0, sk_r
     stats->files_opened = (int)r->plan->nchunks;
     stats->bytes_read = atomic_load(&r->bytes_read);
     stats->bytes_allocated = (int64_t)(m1.total - m0->total);
-    stats->seconds = monotonic_seconds() - t0;
+    stats->seconds = sk_monotonic_seconds() - t0;
 }
 
 int sk_store_read(sk_store *s, const char *name, const sk_selection *sel,
@@ -448,7 +448,7 @@ int sk_store_read(sk_store *s, const char *name, const sk_selection *sel,
                   sk_error *err)
 {
     *out = NULL;
-    double t0 = monotonic_seconds();
+    double t0 = sk_monotonic_seconds();
     sk_mem_stats m0;
     sk_mem_get(&m0);
     const st_table *t = st_find_table(s, name, err);
@@ -625,7 +625,7 @@ int sk_store_stream(sk_store *s, const char *name, const sk_selection *sel,
                     const sk_read_options *opt, const sk_consumer *consumer,
                     sk_read_stats *stats, sk_error *err)
 {
-    double t0 = monotonic_seconds();
+    double t0 = sk_monotonic_seconds();
     sk_mem_stats m0;
     sk_mem_get(&m0);
     if (!consumer || !consumer->batch)

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "snapkit/memory.h"
-#include "snapkit/mpi.h"
+#include "snapkit/util/mpi.h"
 
 /* The rows of t whose keep[] is set, in order, with t's columns, labels
  * and metadata (*out). */

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "formats/snapkit/convert_internal.h"
-#include "core/clock.h"
+#include "snapkit/util/clock.h"
 #include "snapkit/stream.h"
 #include "formats/snapkit/order.h"
 #include "formats/snapkit/writer_internal.h"
@@ -41,14 +41,14 @@ static int on_batch(void *ctx, int thread, const sk_table *t, const sk_batch_inf
 {
     (void)thread;
     stream_state *s = ctx;
-    double t0 = monotonic_seconds();
+    double t0 = sk_monotonic_seconds();
     int rc = s->a ? SK_OK : st_append_begin(s->w, s->name, s->schema, info->rows, &s->a, err);
     if (rc == SK_OK)
         rc = st_batch_order_sort(&s->order, t, &s->g, err);
     int in_order = 1;
     if (rc == SK_OK)
         rc = st_append(s->a, t, s->order.idx, s->order.key, &in_order, err);
-    s->append_seconds += monotonic_seconds() - t0;
+    s->append_seconds += sk_monotonic_seconds() - t0;
     s->out_of_order |= !in_order;
     if (rc == SK_OK && !in_order)
         rc = sk_fail(err, SK_ERR_ARG, NULL, -1,
@@ -64,10 +64,10 @@ int cv_stream_component(sk_ramses *r, sk_store_writer *w, const char *name,
     memset(out, 0, sizeof *out);
     stream_state s = {.w = w, .name = name};
     sk_consumer c = {.ctx = &s, .begin = on_begin, .batch = on_batch, .ordered = 1};
-    double t0 = monotonic_seconds();
+    double t0 = sk_monotonic_seconds();
     int rc = sk_ramses_stream(r, name, sel, ro, &c, NULL, err);
     /* The appends run inside the stream, one at a time: the rest is reading. */
-    out->read_seconds = monotonic_seconds() - t0 - s.append_seconds;
+    out->read_seconds = sk_monotonic_seconds() - t0 - s.append_seconds;
     if (s.out_of_order) {
         out->fallback = 1;
         sk_error_clear(err);
@@ -75,14 +75,14 @@ int cv_stream_component(sk_ramses *r, sk_store_writer *w, const char *name,
     } else {
         if (rc == SK_OK && !s.a)
             rc = st_append_begin(w, name, s.schema, 0, &s.a, err);
-        t0 = monotonic_seconds();
+        t0 = sk_monotonic_seconds();
         if (rc == SK_OK)
             rc = st_append_end(s.a, &out->rows, err);
         else
             st_append_discard(s.a, NULL);
         for (int j = 0; rc == SK_OK && j < sk_table_ncols(s.schema); j++)
             out->bytes_raw += out->rows * (int64_t)sk_dtype_size(sk_table_col(s.schema, j)->type);
-        out->write_seconds = s.append_seconds + monotonic_seconds() - t0;
+        out->write_seconds = s.append_seconds + sk_monotonic_seconds() - t0;
     }
     st_batch_order_free(&s.order);
     sk_table_free(s.schema);

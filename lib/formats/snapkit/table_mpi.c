@@ -13,9 +13,9 @@
 #include <limits.h>
 #include <string.h>
 
-#include "snapkit/hilbert.h"
+#include "snapkit/util/hilbert.h"
 #include "snapkit/memory.h"
-#include "snapkit/mpi.h"
+#include "snapkit/util/mpi.h"
 #include "snapkit/threads.h"
 #include "formats/snapkit/writer_internal.h"
 

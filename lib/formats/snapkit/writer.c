@@ -8,9 +8,10 @@
 
 #include <omp.h>
 
-#include "core/clock.h"
+#include "snapkit/util/clock.h"
 #include "core/table_rows.h"
-#include "snapkit/atomicfile.h"
+#include "core/atomicfile.h"
+#include "core/testhooks.h"
 #include "snapkit/memory.h"
 #include "snapkit/snapkit.h"
 #include "snapkit/store.h"
@@ -40,7 +41,7 @@ int sk_store_writer_open(sk_store_writer **out, const char *path,
         w->opt = *opt;
     else
         sk_store_write_options_init(&w->opt);
-    w->start = monotonic_seconds();
+    w->start = sk_monotonic_seconds();
     int rc = sk_atomic_open(&w->file, path, err);
     if (rc != SK_OK) {
         sk_store_writer_abort(w);
@@ -625,7 +626,7 @@ int sk_store_writer_commit(sk_store_writer *w, sk_store_write_stats *stats, sk_e
         stats->chunks = w->chunks;
         stats->bytes_raw = w->bytes_raw;
         stats->bytes_file = size;
-        stats->seconds = monotonic_seconds() - w->start;
+        stats->seconds = sk_monotonic_seconds() - w->start;
     }
     sk_store_writer_abort(w);
     return rc;

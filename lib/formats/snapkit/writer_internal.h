@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "snapkit/atomicfile.h"
+#include "snapkit/util/atomicfile.h"
 #include "snapkit/store.h"
 #include "formats/snapkit/format.h"
 #include "formats/snapkit/order.h"

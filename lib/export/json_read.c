@@ -1,5 +1,5 @@
-/* A small recursive-descent JSON reader (RFC 8259) for saved reports. */
-#include "bench/json_read.h"
+/* A small recursive-descent JSON reader (RFC 8259), for saved reports. */
+#include "snapkit/util/json.h"
 
 #include <errno.h>
 #include <math.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/text.h"
+#include "snapkit/util/text.h"
 #include "snapkit/memory.h"
 
 typedef struct parser {
@@ -184,15 +184,15 @@ static int number(parser *p, double *out)
     return SK_OK;
 }
 
-static int value(parser *p, skb_json_value *v, int depth);
+static int value(parser *p, sk_json_value *v, int depth);
 
 /* Grow a container's arrays by one member (doubling). */
-static int push(parser *p, skb_json_value *v, int *cap, int keyed)
+static int push(parser *p, sk_json_value *v, int *cap, int keyed)
 {
     if (v->n < *cap)
         return SK_OK;
     int ncap = *cap ? 2 * *cap : 4;
-    skb_json_value *items = sk_realloc(v->items, (size_t)ncap * sizeof *items);
+    sk_json_value *items = sk_realloc(v->items, (size_t)ncap * sizeof *items);
     if (!items)
         return sk_fail(p->err, SK_ERR_NOMEM, p->path, -1, "out of memory");
     v->items = items;
@@ -207,10 +207,10 @@ static int push(parser *p, skb_json_value *v, int *cap, int keyed)
 }
 
 /* An array or an object: members separated by commas up to `close`. */
-static int container(parser *p, skb_json_value *v, int depth, int keyed)
+static int container(parser *p, sk_json_value *v, int depth, int keyed)
 {
     char close = keyed ? '}' : ']';
-    v->type = keyed ? SKB_JSON_OBJECT : SKB_JSON_ARRAY;
+    v->type = keyed ? SK_JSON_OBJECT : SK_JSON_ARRAY;
     p->pos++;
     skip_space(p);
     if (p->pos < p->n && p->s[p->pos] == close) {
@@ -221,7 +221,7 @@ static int container(parser *p, skb_json_value *v, int depth, int keyed)
     for (;;) {
         if (push(p, v, &cap, keyed) != SK_OK)
             return SK_ERR_NOMEM;
-        skb_json_value *item = &v->items[v->n];
+        sk_json_value *item = &v->items[v->n];
         memset(item, 0, sizeof *item);
         char *key = NULL;
         if (keyed) {
@@ -254,9 +254,9 @@ static int container(parser *p, skb_json_value *v, int depth, int keyed)
     }
 }
 
-static int value(parser *p, skb_json_value *v, int depth)
+static int value(parser *p, sk_json_value *v, int depth)
 {
-    if (depth > SKB_JSON_MAX_DEPTH)
+    if (depth > SK_JSON_MAX_DEPTH)
         return fail(p, "nested too deeply");
     skip_space(p);
     if (p->pos >= p->n)
@@ -267,24 +267,24 @@ static int value(parser *p, skb_json_value *v, int depth)
     case '[':
         return container(p, v, depth, 0);
     case '"':
-        v->type = SKB_JSON_STRING;
+        v->type = SK_JSON_STRING;
         return string(p, &v->string);
     case 't':
-        v->type = SKB_JSON_BOOL, v->number = 1;
+        v->type = SK_JSON_BOOL, v->number = 1;
         return literal(p, "true");
     case 'f':
-        v->type = SKB_JSON_BOOL;
+        v->type = SK_JSON_BOOL;
         return literal(p, "false");
     case 'n':
-        v->type = SKB_JSON_NULL;
+        v->type = SK_JSON_NULL;
         return literal(p, "null");
     default:
-        v->type = SKB_JSON_NUMBER;
+        v->type = SK_JSON_NUMBER;
         return number(p, &v->number);
     }
 }
 
-static void free_members(skb_json_value *v)
+static void free_members(sk_json_value *v)
 {
     for (int i = 0; i < v->n; i++) {
         free_members(&v->items[i]);
@@ -296,7 +296,7 @@ static void free_members(skb_json_value *v)
     sk_free(v->string);
 }
 
-void skb_json_free(skb_json_value *v)
+void sk_json_value_free(sk_json_value *v)
 {
     if (!v)
         return;
@@ -304,12 +304,12 @@ void skb_json_free(skb_json_value *v)
     sk_free(v);
 }
 
-int skb_json_parse(const char *text, size_t size, const char *path, skb_json_value **out,
+int sk_json_parse(const char *text, size_t size, const char *path, sk_json_value **out,
                    sk_error *err)
 {
     *out = NULL;
     parser p = {.s = text, .n = size, .path = path, .err = err};
-    skb_json_value *v = sk_calloc(1, sizeof *v);
+    sk_json_value *v = sk_calloc(1, sizeof *v);
     if (!v)
         return sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory");
     int rc = value(&p, v, 0);
@@ -319,14 +319,14 @@ int skb_json_parse(const char *text, size_t size, const char *path, skb_json_val
             rc = fail(&p, "text after the JSON value");
     }
     if (rc != SK_OK) {
-        skb_json_free(v);
+        sk_json_value_free(v);
         return rc;
     }
     *out = v;
     return SK_OK;
 }
 
-int skb_json_load(const char *path, skb_json_value **out, sk_error *err)
+int sk_json_load(const char *path, sk_json_value **out, sk_error *err)
 {
     *out = NULL;
     FILE *f = fopen(path, "rb");
@@ -346,14 +346,14 @@ int skb_json_load(const char *path, skb_json_value **out, sk_error *err)
         return bad ? sk_fail(err, SK_ERR_IO, path, -1, "cannot read the file")
                    : sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory");
     }
-    int rc = skb_json_parse(text, len, path, out, err);
+    int rc = sk_json_parse(text, len, path, out, err);
     sk_free(text);
     return rc;
 }
 
-const skb_json_value *skb_json_get(const skb_json_value *v, const char *key)
+const sk_json_value *sk_json_get(const sk_json_value *v, const char *key)
 {
-    if (!v || v->type != SKB_JSON_OBJECT)
+    if (!v || v->type != SK_JSON_OBJECT)
         return NULL;
     for (int i = 0; i < v->n; i++)
         if (strcmp(v->keys[i], key) == 0)
@@ -361,8 +361,8 @@ const skb_json_value *skb_json_get(const skb_json_value *v, const char *key)
     return NULL;
 }
 
-double skb_json_number(const skb_json_value *v, const char *key, double def)
+double sk_json_number(const sk_json_value *v, const char *key, double def)
 {
-    const skb_json_value *m = skb_json_get(v, key);
-    return m && (m->type == SKB_JSON_NUMBER || m->type == SKB_JSON_BOOL) ? m->number : def;
+    const sk_json_value *m = sk_json_get(v, key);
+    return m && (m->type == SK_JSON_NUMBER || m->type == SK_JSON_BOOL) ? m->number : def;
 }

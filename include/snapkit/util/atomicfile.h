@@ -1,4 +1,4 @@
-/* snapkit/atomicfile.h - write a file completely or not at all.
+/* snapkit/util/atomicfile.h - write a file completely or not at all.
  *
  * Data goes to a temporary file in the target's folder (unnamed where the
  * filesystem allows, so not even SIGKILL leaves it behind); commit flushes
@@ -8,6 +8,10 @@
  * or "-" (standard output) is written through at commit, all of the data or
  * none; a folder, a socket or a read-only file is refused. A replaced file
  * keeps its mode (and owner, where permitted).
+ *
+ * Utility tier (include/snapkit/util/): general helpers the library, its
+ * programs and its tests share. Not covered by the snapshot API's
+ * stability promise: these may change or go in any release.
  */
 #ifndef SNAPKIT_ATOMICFILE_H
 #define SNAPKIT_ATOMICFILE_H
@@ -31,17 +35,6 @@ SK_API int sk_atomic_write(sk_atomic_file *f, const void *data, size_t n, sk_err
 /* Write n bytes at offset (positioned; for writers that fill in parallel). */
 SK_API int sk_atomic_pwrite(sk_atomic_file *f, const void *data, size_t n, int64_t offset,
                             sk_error *err);
-/* Bytes appended so far (the append position). */
-SK_API int64_t sk_atomic_tell(const sk_atomic_file *f);
-/* Drop every byte from `size` on (size <= the append position), which
- * becomes the append position: a writer takes back what it appended. */
-SK_API int sk_atomic_truncate(sk_atomic_file *f, int64_t size, sk_error *err);
-/* The temporary file's descriptor. */
-SK_API int sk_atomic_fd(const sk_atomic_file *f);
-/* Skip (on == 0) or make (the default) the fsync at commit: the rename
- * stays atomic either way; without it a power cut may leave the old file
- * or an empty one under the name. */
-SK_API void sk_atomic_set_fsync(sk_atomic_file *f, int on);
 /* Flush, fsync, rename over the target, and free f (also on failure, in
  * which case the temporary file is removed and the target left untouched). */
 SK_API int sk_atomic_commit(sk_atomic_file *f, sk_error *err);
@@ -62,10 +55,6 @@ SK_API void sk_atomic_batch_begin(sk_atomic_batch *b);
 /* Commit (keep != 0) or discard the batch; SK_OK, or the first rename's
  * error (the files renamed before it stay renamed). */
 SK_API int sk_atomic_batch_end(sk_atomic_batch *b, int keep, sk_error *err);
-
-/* Testing hook: make writes fail once more than `bytes` have been written,
- * as a full disk would (SK_ERR_IO, "No space left on device"). */
-SK_API void sk_atomic_fail_after(sk_atomic_file *f, int64_t bytes);
 
 #ifdef __cplusplus
 }

@@ -3,7 +3,7 @@
  * data, not code: each entry rounds the published value to 8 bits. */
 #include <math.h>
 
-#include "project_internal.h"
+#include "snapkit/util/colormap.h"
 
 static const unsigned char k_viridis[256][3] = {
     { 68,   1,  84}, { 68,   2,  86}, { 69,   4,  87}, { 69,   5,  89},

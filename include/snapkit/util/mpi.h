@@ -1,4 +1,4 @@
-/* snapkit/mpi.h - running under MPI (mpirun, srun), for outputs one node
+/* snapkit/util/mpi.h - running under MPI (mpirun, srun), for outputs one node
  * cannot hold.
  *
  * One libsnapkit serves both: built with MPI (CMake SNAPKIT_MPI) these
@@ -11,6 +11,10 @@
  * sk_read_options.share_rank = rank, share_count = size (snapkit/read.h);
  * the shares concatenated in rank order are the whole read. The calls
  * below that take no root are collective: every rank must make them.
+ *
+ * Utility tier (include/snapkit/util/): general helpers the library, its
+ * programs and its tests share. Not covered by the snapshot API's
+ * stability promise: these may change or go in any release.
  */
 #ifndef SNAPKIT_MPI_H
 #define SNAPKIT_MPI_H
@@ -74,29 +78,10 @@ SK_API int sk_mpi_max_double(double *v, int n, sk_error *err);
  * rank by rank. Collective. */
 SK_API int sk_mpi_gather_int(const int *v, int n, int *out, sk_error *err);
 
-/* Sum n doubles over the ranks into rank 0's v (every rank's when all is
- * nonzero) along a binomial tree fixed by the ranks (rank r adds r + 1,
- * r + 2, r + 4, ... in that order): the same bits on every run with the
- * same number of ranks, unlike MPI_Reduce, whose order is not fixed.
- * Other ranks' v is overwritten with partial sums. Sent in pieces of 2^24
- * doubles, so n is not limited by MPI's int counts. Collective. */
-SK_API int sk_mpi_sum_double_tree(double *v, size_t n, int all, sk_error *err);
-
-/* Gather the rows of every rank's share that keep marks (every row when
- * keep is NULL) into one table on rank 0 (*out; NULL on the others), in
- * rank order: the shares' columns, rank 0's labels and metadata. Rank 0
- * then holds every kept row: use it for what the kept rows fit in one
- * node's memory. Collective; also works without MPI (one rank). */
-SK_API int sk_mpi_gather_rows(const sk_table *share, const uint8_t *keep, sk_table **out,
-                              sk_error *err);
-
 /* Every rank's n int32 values (one per row of its share, say) to rank 0's
  * all, in rank order (all: room for every rank's n on rank 0; ignored on
  * the others). Collective. */
 SK_API int sk_mpi_gather_int32(const int32_t *mine, int64_t n, int32_t *all, sk_error *err);
-/* The inverse: rank 0's all (every rank's values, in rank order) to each
- * rank's mine[n] (ignored off rank 0). Collective. */
-SK_API int sk_mpi_scatter_int32(const int32_t *all, int32_t *mine, int64_t n, sk_error *err);
 
 /* Rank 0 stats the output's CPU files (every kind) and broadcasts their
  * sizes; every rank's handle keeps them for dividing its reads

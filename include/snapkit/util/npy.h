@@ -1,7 +1,12 @@
-/* snapkit/npy.h - NumPy .npy files (format version 1.0), written atomically.
+/* snapkit/util/npy.h - NumPy .npy files (format version 1.0), written atomically.
  *
  * The header dict is padded so that the data starts on a 64-byte boundary;
- * the data is written as it is in memory (little-endian machines only). */
+ * the data is written as it is in memory (little-endian machines only).
+ *
+ * Utility tier (include/snapkit/util/): general helpers the library, its
+ * programs and its tests share. Not covered by the snapshot API's
+ * stability promise: these may change or go in any release.
+ */
 #ifndef SNAPKIT_NPY_H
 #define SNAPKIT_NPY_H
 

@@ -1,4 +1,4 @@
-/* snapkit/number.h - exact number text: parse correctly rounded, print shortest.
+/* snapkit/util/number.h - exact number text: parse correctly rounded, print shortest.
  *
  * sk_format_double writes the shortest decimal that reads back to the same
  * double (at most 17 significant digits; of equally short ones the nearest);
@@ -6,6 +6,10 @@
  * input). Both are locale independent and allocate nothing. Our own
  * implementations: Schubfach-style printing, Eisel-Lemire-style parsing with
  * an exact big-integer fallback (lib/core/number_*.c).
+ *
+ * Utility tier (include/snapkit/util/): general helpers the library, its
+ * programs and its tests share. Not covered by the snapshot API's
+ * stability promise: these may change or go in any release.
  */
 #ifndef SNAPKIT_NUMBER_H
 #define SNAPKIT_NUMBER_H

@@ -1,9 +1,13 @@
-/* snapkit/hilbert.h - RAMSES's 3-D Hilbert curve and domain look-up.
+/* snapkit/util/hilbert.h - RAMSES's 3-D Hilbert curve and domain look-up.
  *
  * RAMSES orders space along a Hilbert curve on an integer grid of 2^bits
  * points per axis (bits = levelmax + 1 for nx = 1) and gives CPU domain d
  * the keys [bound_key[d-1], bound_key[d]). Keys here are exactly RAMSES's,
  * so a region can be mapped to the CPU files that hold it.
+ *
+ * Utility tier (include/snapkit/util/): general helpers the library, its
+ * programs and its tests share. Not covered by the snapshot API's
+ * stability promise: these may change or go in any release.
  */
 #ifndef SNAPKIT_HILBERT_H
 #define SNAPKIT_HILBERT_H
@@ -39,11 +43,6 @@ SK_API int sk_hilbert_cpus_for_box(const double lo[3], const double hi[3], int b
                                    const double *bound_key, int ndomain, int ncpu, int max_level,
                                    uint8_t *cpu_mask);
 
-/* The same on the ndim-D curve of a 1-D, 2-D or 3-D output (hilbert1d,
- * hilbert2d, hilbert3d); only the first ndim axes of lo and hi are read. */
-SK_API int sk_hilbert_cpus_for_box_nd(int ndim, const double lo[3], const double hi[3], int bits,
-                                      const double *bound_key, int ndomain, int ncpu, int max_level,
-                                      uint8_t *cpu_mask);
 #ifdef __cplusplus
 }
 #endif

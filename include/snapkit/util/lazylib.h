@@ -1,13 +1,25 @@
-/* Shared libraries opened on first use instead of linked. A library the
- * dynamic loader maps at start costs every process its mapping and
- * relocation, whether or not the process calls it: cfitsio (25 libraries
- * with its network dependencies) and cairo (its X11 and font stack) are
- * needed only by the commands that write FITS files or draw figures. */
-#ifndef SNAPKIT_CORE_LAZYLIB_H
-#define SNAPKIT_CORE_LAZYLIB_H
+/* snapkit/util/lazylib.h - shared libraries opened on first use instead of
+ * linked. A library the dynamic loader maps at start costs every process
+ * its mapping and relocation, whether or not the process calls it: cfitsio
+ * (25 libraries with its network dependencies) and cairo (its X11 and font
+ * stack) are needed only by the commands that write FITS files or draw
+ * figures.
+ *
+ * Utility tier (include/snapkit/util/): general helpers the library, its
+ * programs and its tests share. Not covered by the snapshot API's
+ * stability promise: these may change or go in any release.
+ */
+#ifndef SNAPKIT_UTIL_LAZYLIB_H
+#define SNAPKIT_UTIL_LAZYLIB_H
+
+#include "snapkit/export.h"
 
 #include <pthread.h>
 #include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* The largest table of pointers a library may fill. */
 #define SK_LAZY_MAX_TABLE (64 * sizeof(void *))
@@ -40,6 +52,10 @@ typedef struct sk_lazy_lib {
 /* Opens the library on the first call (later calls give the first
  * answer): 1 when its table is filled, 0 with lib->name and lib->failure
  * saying why not. The library stays open for the process. */
-int sk_lazy_load(sk_lazy_lib *lib);
+SK_API int sk_lazy_load(sk_lazy_lib *lib);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
