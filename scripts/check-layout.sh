@@ -8,8 +8,10 @@
 #      its own folder (tests/ and fuzz/ may);
 #   3. a lib module includes a library header of a module at or above its
 #      own level, in the order
-#        core < formats/ramses, formats/snapkit, formats/atoms, synth
-#             < mpi < source < export < project, clumps
+#        core < mpi < formats/ramses, formats/snapkit, formats/atoms, synth
+#             < source < export < project, clumps
+#      (mpi is the ranks' collectives over core's tables, below the formats
+#      that divide their files and write with MPI-IO);
 #      (modules of one level do not include each other's headers; what
 #      formats/snapkit converts from RAMSES comes through the public
 #      snapkit/ramses.h, as any caller's would);
@@ -24,8 +26,8 @@ cd "$root" || exit 2
 level() {
     case $1 in
         lib/core) echo 0 ;;
-        lib/formats/*|lib/synth) echo 1 ;;
-        lib/mpi) echo 2 ;;
+        lib/mpi) echo 1 ;;
+        lib/formats/*|lib/synth) echo 2 ;;
         lib/source) echo 3 ;;
         lib/export) echo 4 ;;
         lib/project|lib/clumps) echo 5 ;;

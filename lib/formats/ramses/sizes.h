@@ -1,6 +1,6 @@
-/* The sizes of an output's CPU files, which divide reads among ranks: what
- * the MPI module (lib/mpi/ramses.c) needs from the RAMSES reader to stat
- * them on one rank and hand them to the others. */
+/* The sizes of an output's CPU files, which divide reads among ranks:
+ * what mpi_sizes.c needs of the reader to stat them on one rank and hand
+ * them to the others. */
 #ifndef SNAPKIT_FORMATS_RAMSES_SIZES_H
 #define SNAPKIT_FORMATS_RAMSES_SIZES_H
 
