@@ -50,6 +50,16 @@ def summary_of(output):
     return counts, skips
 
 
+def grouped(skips):
+    """The skip reasons, each once with how many skips gave it (pytest's
+    lines name the test first: `file::test: Skipped: reason`)."""
+    counts = {}
+    for line in skips:
+        reason = line.split(": Skipped: ", 1)[-1]
+        counts[reason] = counts.get(reason, 0) + 1
+    return ["%s%s" % ("%d x " % n if n > 1 else "", r) for r, n in counts.items()]
+
+
 def read_build(build):
     path = os.path.join(build, JUNIT)
     if not os.path.exists(path):
@@ -58,7 +68,7 @@ def read_build(build):
     for case in ET.parse(path).getroot().iter("testcase"):
         out = case.findtext("system-out") or ""
         counts, skips = summary_of(out)
-        rows.append((case.get("name"), verdict(case), counts, skips))
+        rows.append((case.get("name"), verdict(case), counts, grouped(skips)))
     return rows
 
 
@@ -82,7 +92,7 @@ def main(builds):
                 print("  %-7s %-38s part skipped: %s" % ("", "", reason))
             for reason in skips:
                 offending += [(name, peer, reason) for peer, p in peers if p.search(reason)]
-        print("  (%d part(s) skipped inside passing tests)" % parts)
+        print("  (%d skip reason(s) inside passing tests)" % parts)
     for name, peer, reason in offending:
         print("REQUIRED PEER SKIPPED: %s: %s (SNAPKIT_REQUIRE_PEERS names %s)" % (name, reason, peer))
     print("tests: %(passed)d passed, %(failed)d failed, %(skipped)d skipped" % totals)
