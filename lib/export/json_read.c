@@ -6,7 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "core/openfile.h"
 #include "snapkit/util/text.h"
 #include "snapkit/memory.h"
 
@@ -326,27 +329,52 @@ int sk_json_parse(const char *text, size_t size, const char *path, sk_json_value
     return SK_OK;
 }
 
+/* The most sk_json_load reads: saved reports are a few MB at most. */
+#define JSON_LOAD_MAX ((size_t)256 << 20)
+
 int sk_json_load(const char *path, sk_json_value **out, sk_error *err)
 {
     *out = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return sk_fail_errno(err, path, errno, "cannot open");
+    int fd;
+    struct stat st;
+    int rc = sk_open_regular(path, &fd, &st, err); /* no FIFO or device read forever */
+    if (rc != SK_OK)
+        return rc;
+    if ((uint64_t)st.st_size > JSON_LOAD_MAX) {
+        close(fd);
+        return sk_fail(err, SK_ERR_RANGE, path, -1,
+                       "is larger than %zu MB, the most a JSON file is read to",
+                       JSON_LOAD_MAX >> 20);
+    }
     sk_text t = {0};
     char buf[65536];
-    size_t k;
-    while ((k = fread(buf, 1, sizeof buf, f)) > 0)
-        sk_text_put(&t, buf, k);
-    int bad = ferror(f);
-    fclose(f);
+    ssize_t k;
+    int e = 0;
+    while ((k = read(fd, buf, sizeof buf)) != 0) {
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0) {
+            e = errno;
+            break;
+        }
+        if (t.len + (size_t)k > JSON_LOAD_MAX) { /* grown since the check */
+            sk_text_free(&t);
+            close(fd);
+            return sk_fail(err, SK_ERR_RANGE, path, -1,
+                           "is larger than %zu MB, the most a JSON file is read to",
+                           JSON_LOAD_MAX >> 20);
+        }
+        sk_text_put(&t, buf, (size_t)k);
+    }
+    close(fd);
     size_t len = t.len;
     char *text = sk_text_take(&t);
-    if (bad || !text) {
+    if (e || !text) {
         sk_free(text);
-        return bad ? sk_fail(err, SK_ERR_IO, path, -1, "cannot read the file")
-                   : sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory");
+        return e ? sk_fail_errno(err, path, e, "cannot read")
+                 : sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory");
     }
-    int rc = sk_json_parse(text, len, path, out, err);
+    rc = sk_json_parse(text, len, path, out, err);
     sk_free(text);
     return rc;
 }
