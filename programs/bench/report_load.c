@@ -260,29 +260,75 @@ static void meta(const sk_json_value *v, sk_bench_meta *m)
 /* The stage member when it is an object; a stage of another type is an
  * error (the file is not a report). */
 static int stage(const sk_json_value *root, const char *key, const sk_json_value **v,
-                 sk_error *err)
+                 const char *path, sk_error *err)
 {
     *v = sk_json_get(root, key);
     if (*v && (*v)->type != SK_JSON_OBJECT)
-        return sk_fail(err, SK_ERR_FORMAT, NULL, -1, "report: \"%s\" is not an object", key);
+        return sk_fail(err, SK_ERR_FORMAT, path, -1, "report: \"%s\" is not an object", key);
     return SK_OK;
 }
 
-int skb_report_from_json(const sk_json_value *root, skb_saved_report *out, sk_error *err)
+/* Every "threads" of a point (a member of an array "points", in any stage)
+ * is a whole number from 1: the figure's thread axes divide by it and take
+ * its logarithm, and a hostile 0 or "two" must not reach them. where is
+ * the members' path so far ("sweep", "project.cases[2].scaling"). */
+static int check_threads(const sk_json_value *v, char *where, size_t n, const char *path,
+                         sk_error *err)
+{
+    if (v->type != SK_JSON_OBJECT && v->type != SK_JSON_ARRAY)
+        return SK_OK;
+    size_t len = strlen(where);
+    for (int i = 0; i < v->n; i++) {
+        const sk_json_value *m = &v->items[i];
+        if (v->type == SK_JSON_OBJECT && !strcmp(v->keys[i], "points") &&
+            m->type == SK_JSON_ARRAY) {
+            for (int k = 0; k < m->n; k++) {
+                const sk_json_value *t = sk_json_get(&m->items[k], "threads");
+                if (!t || (t->type == SK_JSON_NUMBER && t->number >= 1 && t->number <= 1e6 &&
+                           t->number == floor(t->number)))
+                    continue;
+                char shown[64];
+                if (t->type == SK_JSON_NUMBER)
+                    snprintf(shown, sizeof shown, "%.17g", t->number);
+                else
+                    snprintf(shown, sizeof shown, "that are not a number");
+                return sk_fail(err, SK_ERR_FORMAT, path, -1,
+                               "%s: point %d has threads %s; a thread count is a whole "
+                               "number from 1",
+                               len ? where : "report", k + 1, shown);
+            }
+        }
+        if (v->type == SK_JSON_OBJECT)
+            snprintf(where + len, n - len, "%s%s", len ? "." : "", v->keys[i]);
+        else
+            snprintf(where + len, n - len, "[%d]", i);
+        int rc = check_threads(m, where, n, path, err);
+        where[len] = '\0';
+        if (rc != SK_OK)
+            return rc;
+    }
+    return SK_OK;
+}
+
+int skb_report_from_json(const sk_json_value *root, const char *path, skb_saved_report *out,
+                         sk_error *err)
 {
     memset(out, 0, sizeof *out);
     const sk_json_value *v;
-    if (stage(root, "machine", &v, err) != SK_OK)
+    if (stage(root, "machine", &v, path, err) != SK_OK)
         return SK_ERR_FORMAT;
     if (!v)
-        return sk_fail(err, SK_ERR_FORMAT, NULL, -1,
+        return sk_fail(err, SK_ERR_FORMAT, path, -1,
                        "not a report.json of bench report (no \"machine\" object)");
+    char where[512] = "";
+    if (check_threads(root, where, sizeof where, path, err) != SK_OK)
+        return SK_ERR_FORMAT;
     machine(v, &out->machine);
     out->report.machine = &out->machine;
     static const char *const keys[] = {"source", "sweep", "storage", "read", "convert",
                                        "project", "lmax", "metadata"};
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
-        if (stage(root, keys[k], &v, err) != SK_OK)
+        if (stage(root, keys[k], &v, path, err) != SK_OK)
             return SK_ERR_FORMAT;
         if (!v)
             continue;
@@ -298,25 +344,25 @@ int skb_report_from_json(const sk_json_value *root, skb_saved_report *out, sk_er
         }
     }
     /* The stages whose readers live beside them. */
-    if (stage(root, "project_grid", &v, err) != SK_OK)
+    if (stage(root, "project_grid", &v, path, err) != SK_OK)
         return SK_ERR_FORMAT;
     if (v) {
         skb_project_grid_from_json(v, &out->project_grid);
         out->report.project_grid = &out->project_grid;
     }
-    if (stage(root, "atoms", &v, err) != SK_OK)
+    if (stage(root, "atoms", &v, path, err) != SK_OK)
         return SK_ERR_FORMAT;
     if (v) {
         skb_atoms_from_json(v, &out->atoms);
         out->report.atoms = &out->atoms;
     }
-    if (stage(root, "clumps", &v, err) != SK_OK)
+    if (stage(root, "clumps", &v, path, err) != SK_OK)
         return SK_ERR_FORMAT;
     if (v) {
         skb_clumps_from_json(v, &out->clumps);
         out->report.clumps = &out->clumps;
     }
-    if (stage(root, "ranks", &v, err) != SK_OK)
+    if (stage(root, "ranks", &v, path, err) != SK_OK)
         return SK_ERR_FORMAT;
     if (v) {
         skb_ranks_from_json(v, &out->ranks);

@@ -31,7 +31,8 @@ typedef struct skb_saved_report {
 /* Fill out from a parsed report.json: the numbers the text and the figure
  * use (missing numbers read as 0, null as NaN; arrays longer than the
  * structs hold are cut). SK_ERR_FORMAT when root is not a report (no
- * "machine" object) or a stage is not an object. */
+ * "machine" object), a stage is not an object or a point's threads is not a
+ * whole number from 1; the errors name path. */
 /* A scaling object (points, fastest, sweet spot, Amdahl) back. */
 void skb_scaling_from_json(const sk_json_value *v, sk_scaling *s);
 /* The clumps stage back (clumps_report.c). */
@@ -39,6 +40,7 @@ void skb_clumps_from_json(const sk_json_value *v, sk_clumps_bench *c);
 /* The ranks stage back (ranks_report.c). */
 void skb_ranks_from_json(const sk_json_value *v, sk_ranks_bench *r);
 
-int skb_report_from_json(const sk_json_value *root, skb_saved_report *out, sk_error *err);
+int skb_report_from_json(const sk_json_value *root, const char *path, skb_saved_report *out,
+                         sk_error *err);
 
 #endif

@@ -88,7 +88,7 @@ int cmd_bench_plot(int argc, char **argv)
     if (sk_json_load(input, &v, &err) != SK_OK)
         return cli_error(&err);
     static skb_saved_report saved;
-    int rc = skb_report_from_json(v, &saved, &err) == SK_OK ? CLI_OK : cli_error(&err);
+    int rc = skb_report_from_json(v, input, &saved, &err) == SK_OK ? CLI_OK : cli_error(&err);
     sk_json_value_free(v);
     if (rc == CLI_OK && text) {
         char *t = sk_report_text(&saved.report);

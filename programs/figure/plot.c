@@ -136,10 +136,15 @@ static void y_ticks(const skf_plot *p, double lo, double hi, double xline, skf_a
     }
 }
 
-/* Ticks at the powers of two within the plot's y range. */
+/* Ticks at the powers of two within the plot's y range (none when the
+ * range is not positive and finite, at most 64: never an endless loop). */
 static void y_ticks_log2(const skf_plot *p)
 {
-    for (double v = pow(2, ceil(log2(p->ylo) - 1e-9)); v <= p->yhi * (1 + 1e-9); v *= 2) {
+    if (!(p->ylo > 0) || !isfinite(p->ylo) || !isfinite(p->yhi))
+        return;
+    int n = 0;
+    for (double v = pow(2, ceil(log2(p->ylo) - 1e-9)); v <= p->yhi * (1 + 1e-9) && n < 64;
+         v *= 2, n++) {
         double py = skf_py(p, v);
         char label[32];
         snprintf(label, sizeof label, "%g", v);
