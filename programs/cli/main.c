@@ -1,4 +1,5 @@
 /* The snapkit command: dispatch to one subcommand per file. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,26 @@ static void usage(FILE *out)
 }
 
 static int run(const char *cmd, int argc, char **argv);
+
+/* Standard output that could not be written (a full disk, /dev/full, a
+ * closed pipe with SIGPIPE ignored) fails the command that otherwise
+ * succeeded, in one line; a command that failed already said why. */
+static int check_stdout(int rc)
+{
+    errno = 0;
+    int flushed = fflush(stdout) == 0;
+    int e = errno;
+    if (flushed && !ferror(stdout))
+        return rc;
+    if (rc == CLI_OK) {
+        if (e)
+            fprintf(stderr, "snapkit: cannot write standard output: %s\n", strerror(e));
+        else
+            fprintf(stderr, "snapkit: cannot write standard output\n");
+        rc = CLI_FAIL;
+    }
+    return rc;
+}
 
 /* OpenMP threads waiting for work sleep instead of spinning, unless the
  * user chose (OMP_WAIT_POLICY, GOMP_SPINCOUNT). Why: a new thread can start
@@ -67,6 +88,7 @@ int main(int argc, char **argv)
     if (mrc != CLI_OK)
         return mrc;
     int rc = run(cmd, argc, argv);
+    rc = check_stdout(rc);
     cli_mpi_end();
     return rc;
 }
