@@ -190,5 +190,62 @@ for sig in INT TERM; do
 done
 no_temporaries "$TMP"
 
+# Issue 34, 1. A truth JSON that cannot be written (its commit fails) is one
+# error line and a failure, not a double free; nothing half-written is left.
+# (MALLOC_PERTURB_ fills freed memory, so a second free crashes every time.)
+mkdir -p "$TMP/truth"
+expect_error "--truth-json /dev/full" "/dev/full: write failed" \
+    timeout 60 env MALLOC_PERTURB_=165 "$CLI" make-ramses "$TMP/truth/output_00001" --ncpu 2 --levelmin 3 --levelmax 4 \
+    --truth-json /dev/full
+MALLOC_PERTURB_=165 "$CLI" make-ramses "$TMP/truth/output_00002" --ncpu 2 --levelmin 3 \
+    --levelmax 4 --truth-json /dev/full > /dev/null 2>&1
+rc=$?; [[ $rc -ge 1 && $rc -lt 128 ]] || { echo "FAIL: --truth-json /dev/full exits $rc"; fail=1; }
+no_temporaries "$TMP/truth"
+
+# Issue 34, 2. A sweep point of a saved report with 0 threads, or threads
+# that are not a number, is refused naming the file, never drawn forever.
+"$CLI" bench report "$EXAMPLE" --stages sweep --max-threads 2 --runs 1 --out "$TMP/rep" \
+    > /dev/null 2>&1 || { echo "FAIL: bench report"; fail=1; }
+for bad in 0 '"two"' -4 1.5; do
+    /usr/bin/python3 - "$TMP/rep/report.json" "$TMP/t.json" "$bad" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["sweep"]["points"][0]["threads"] = json.loads(sys.argv[3])
+json.dump(r, open(sys.argv[2], "w"))
+PY
+    expect_error "bench plot, threads $bad" "t.json: sweep: point 1 has threads" \
+        timeout 20 "$CLI" bench plot "$TMP/t.json" -o "$TMP/t.png"
+    ok test ! -e "$TMP/t.png"
+done
+check "bench plot of a sound report" "$CLI" bench plot "$TMP/rep/report.json" -o "$TMP/sound.png"
+
+# Issue 34, 3. Saved reports that are devices, FIFOs or too large are named
+# at once, never read forever.
+expect_error "bench plot /dev/zero" "/dev/zero: is a device" \
+    timeout 20 "$CLI" bench plot /dev/zero -o "$TMP/z.png"
+expect_error "bench compare /dev/zero" "/dev/zero: is a device" \
+    timeout 20 "$CLI" bench compare /dev/zero "$TMP/rep/report.json"
+mkfifo "$TMP/rep.fifo"
+expect_error "bench compare FIFO" "rep.fifo: is a FIFO or pipe" \
+    timeout 20 "$CLI" bench compare "$TMP/rep/report.json" "$TMP/rep.fifo"
+expect_error "bench plot FIFO" "rep.fifo: is a FIFO or pipe" \
+    timeout 20 "$CLI" bench plot "$TMP/rep.fifo" -o "$TMP/z.png"
+truncate -s 300M "$TMP/huge.json"
+expect_error "bench plot 300 MB" "huge.json: is larger than 256 MB" \
+    timeout 20 "$CLI" bench plot "$TMP/huge.json" -o "$TMP/z.png"
+rm -f "$TMP/huge.json"
+
+# Issue 34, 7. Standard output that cannot be written fails the command.
+to_full() { "$@" > /dev/full; }
+expect_error "stats --json > /dev/full" "snapkit: cannot write standard output: No space left on device" \
+    to_full "$CLI" stats "$EXAMPLE" --json
+expect_error "info > /dev/full" "cannot write standard output" to_full "$CLI" info "$EXAMPLE"
+expect_error "atoms info > /dev/full" "cannot write standard output" \
+    to_full "$CLI" atoms info "$DATA/atoms/cu_fcc_500.dump"
+expect_error "verify > /dev/full" "cannot write standard output" to_full "$CLI" verify "$TMP/g.snapkit"
+expect_error "bench compare > /dev/full" "cannot write standard output" \
+    to_full "$CLI" bench compare "$TMP/rep/report.json" "$TMP/rep/report.json"
+expect_error "--version > /dev/full" "cannot write standard output" to_full "$CLI" --version
+
 if [[ $fail -eq 0 ]]; then echo "hostile input: all checks passed"; fi
 exit $fail
