@@ -234,21 +234,22 @@ static void report_text(const args *a, const sk_synth_report *r)
     }
 }
 
-/* The truth as JSON to f (opened before the output was written, so that a
- * target that cannot be written is refused first), or to standard output
- * when f is NULL. sk_atomic_commit frees f whether it succeeds or not. */
-static int write_truth(sk_atomic_file *f, const sk_synth_truth *t)
+/* The truth as JSON to path ("-": standard output). sk_atomic_commit frees
+ * the file whether it succeeds or not, so only a failed write aborts it. */
+static int write_truth(const char *path, const sk_synth_truth *t)
 {
     sk_json j;
     sk_json_init(&j, 1);
     sk_synth_truth_json(t, &j);
     int rc = CLI_OK;
-    if (!f) {
+    if (!strcmp(path, "-")) {
         cli_print_json(&j);
     } else {
         sk_error err;
+        sk_atomic_file *f = NULL;
         const char *text = sk_json_text(&j);
-        if (sk_atomic_write(f, text, strlen(text), &err) || sk_atomic_write(f, "\n", 1, &err)) {
+        if (sk_atomic_open(&f, path, &err) || sk_atomic_write(f, text, strlen(text), &err) ||
+            sk_atomic_write(f, "\n", 1, &err)) {
             sk_atomic_abort(f);
             rc = cli_error(&err);
         } else if (sk_atomic_commit(f, &err)) {
@@ -287,25 +288,17 @@ int cmd_make_ramses(int argc, char **argv)
     sk_error err;
     sk_synth_report r;
     sk_synth_truth *truth = NULL;
-    sk_atomic_file *truth_file = NULL;
-    if (!a.dry_run && a.truth_path && strcmp(a.truth_path, "-") &&
-        sk_atomic_open(&truth_file, a.truth_path, &err))
-        return cli_error(&err);
     cli_progress progress;
     cli_progress_init(&progress, "make-ramses");
     a.opt.progress = cli_progress_hook(&progress);
     int rc = a.dry_run ? sk_synth_plan(&a.opt, &r, &err)
                        : sk_synth_write(a.dir, &a.opt, a.truth_path ? &truth : NULL, &r, &err);
     cli_progress_done(&progress);
-    if (rc) {
-        sk_atomic_abort(truth_file);
+    if (rc)
         return cli_error(&err);
-    }
     int status = CLI_OK;
     if (truth)
-        status = write_truth(truth_file, truth);
-    else
-        sk_atomic_abort(truth_file);
+        status = write_truth(a.truth_path, truth);
     sk_synth_truth_free(truth);
     if (a.json) {
         sk_json j;
