@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     /* bench plot's reading of a report, and the text drawn from it. */
     static skb_saved_report saved;
-    if (skb_report_from_json(v, &saved, &err) == SK_OK)
+    if (skb_report_from_json(v, "fuzz.json", &saved, &err) == SK_OK)
         sk_free(sk_report_text(&saved.report));
     sk_json_value_free(v);
     return 0;
