@@ -172,10 +172,8 @@ int sk_source_read(sk_source *src, const char *component, const sk_selection *se
 {
     sk_read_options none = {0};
     sk_read_stats local;
-    if (!opt)
-        opt = &none;
-    if (!stats)
-        stats = &local;
+    opt = opt ? opt : &none;
+    stats = stats ? stats : &local;
     if (src->store)
         return sk_store_read(src->store, component, sel, opt, out, stats, err);
     return sk_ramses_read(src->ramses, component, sel, opt, out, stats, err);
@@ -187,10 +185,8 @@ int sk_source_stream(sk_source *src, const char *component, const sk_selection *
 {
     sk_read_options none = {0};
     sk_read_stats local;
-    if (!opt)
-        opt = &none;
-    if (!stats)
-        stats = &local;
+    opt = opt ? opt : &none;
+    stats = stats ? stats : &local;
     if (src->store)
         return sk_store_stream(src->store, component, sel, opt, consumer, stats, err);
     return sk_ramses_stream(src->ramses, component, sel, opt, consumer, stats, err);

@@ -112,22 +112,24 @@ static int print_text(sk_ramses *r, sk_error *err)
     return rc;
 }
 
-/* `snapkit info OUTPUT_DIR [--json]` for the open output r. Returns the
- * exit status. */
-static int ramses_info(sk_ramses *r, int json)
+/* `snapkit info SOURCE [--json]` for the open source, either kind.
+ * Returns the exit status. */
+static int source_info(const sk_source *src, const char *path, int json)
 {
+    sk_ramses *r = sk_source_ramses(src);
+    const sk_store *s = sk_source_store(src);
     sk_error err;
     sk_error_clear(&err);
     int rc;
     if (json) {
         sk_json j;
         sk_json_init(&j, 0);
-        rc = sk_ramses_info_json(r, &j, &err);
+        rc = r ? sk_ramses_info_json(r, &j, &err) : sk_store_info_json(s, &j, &err);
         if (rc == SK_OK)
             cli_print_json(&j);
         sk_json_free(&j);
     } else {
-        rc = print_text(r, &err);
+        rc = r ? print_text(r, &err) : cli_store_info_text(s, path, &err);
     }
     return rc == SK_OK ? CLI_OK : cli_error(&err);
 }
@@ -156,8 +158,7 @@ int cmd_info(int argc, char **argv)
     sk_source *src;
     if (sk_source_open(&src, dir, &err) != SK_OK)
         return cli_error(&err);
-    int status = sk_source_store(src) ? cli_store_info(sk_source_store(src), dir, json)
-                                      : ramses_info(sk_source_ramses(src), json);
+    int status = source_info(src, dir, json);
     sk_source_close(src);
     return status;
 }

@@ -89,7 +89,7 @@ static void print_selection(const sk_table *m)
     printf(", variables %s\n", vars ? vars : "all");
 }
 
-static int print_text(const sk_store *s, const char *path, sk_error *err)
+int cli_store_info_text(const sk_store *s, const char *path, sk_error *err)
 {
     sk_store_file_info fi;
     sk_store_get_file_info(s, &fi);
@@ -124,22 +124,4 @@ static int print_text(const sk_store *s, const char *path, sk_error *err)
     info_print_namelist(m);
     sk_table_free(m);
     return SK_OK;
-}
-
-int cli_store_info(const sk_store *s, const char *path, int json)
-{
-    sk_error err;
-    sk_error_clear(&err);
-    int rc;
-    if (json) {
-        sk_json j;
-        sk_json_init(&j, 0);
-        rc = sk_store_info_json(s, &j, &err);
-        if (rc == SK_OK)
-            cli_print_json(&j);
-        sk_json_free(&j);
-    } else {
-        rc = print_text(s, path, &err);
-    }
-    return rc == SK_OK ? CLI_OK : cli_error(&err);
 }

@@ -12,8 +12,7 @@
 int cli_store_stored_stats(const sk_source *src, const char *component, const cli_selection *cs,
                            sk_table_stats *out, cli_source_read *res, sk_error *err);
 
-/* `snapkit info FILE.snapkit [--json]` for the open file s at path.
- * Returns the exit status. */
-int cli_store_info(const sk_store *s, const char *path, int json);
+/* `snapkit info FILE.snapkit` as text (--json is sk_store_info_json). */
+int cli_store_info_text(const sk_store *s, const char *path, sk_error *err);
 
 #endif
