@@ -1,9 +1,20 @@
 /* snapkit/select.h - selections shared by every reader and the projector.
  *
  * A user's request (sk_region_request: ranges in some unit, relative to an
- * optional centre) resolves to an sk_selection in box units, which readers
- * apply: a cell is selected when its centre lies in [lo, hi) on every axis,
- * a particle when its position does; lmax caps the refinement level.
+ * optional centre, and optionally a shape about that centre) resolves to
+ * an sk_selection in box units, which readers apply: a cell is selected
+ * when its centre lies in [lo, hi) on every axis and in the shape, a
+ * particle when its position does; lmax caps the refinement level.
+ *
+ * Shapes (sk_shape): a sphere, a cylinder (any axis; a disk is a short
+ * one), a spherical shell and a cylindrical shell, each optionally
+ * inverted (everything outside). Distances from the centre are taken
+ * across the periodic faces (the nearest image, as yt does for RAMSES
+ * outputs), so a sphere near a face takes cells from the far side. The
+ * selection's box [lo, hi) is the shape's bounding box (the whole box on
+ * an axis where the shape wraps; the whole box for an inverted shape),
+ * intersected with any ranges given: readers open only the CPU files and
+ * .snapkit chunks that box touches, then test each row against the shape.
  */
 #ifndef SNAPKIT_SELECT_H
 #define SNAPKIT_SELECT_H
@@ -19,6 +30,25 @@ extern "C" {
 
 #define SK_MAX_VARS 256
 
+typedef enum sk_shape_kind {
+    SK_SHAPE_NONE = 0,
+    SK_SHAPE_SPHERE = 1,         /* |d| <= r_out */
+    SK_SHAPE_CYLINDER = 2,       /* distance to the axis <= r_out, |d . axis| <= half_height */
+    SK_SHAPE_SHELL = 3,          /* r_in <= |d| <= r_out */
+    SK_SHAPE_CYLINDER_SHELL = 4  /* r_in <= distance to the axis <= r_out, |d . axis| <= half_height */
+} sk_shape_kind;
+
+/* A shape in box units (d: a point's displacement from the centre, the
+ * nearest periodic image). */
+typedef struct sk_shape {
+    int kind;             /* sk_shape_kind; SK_SHAPE_NONE: no shape */
+    int inverse;          /* select what lies outside instead */
+    double center[3];     /* box units, inside [0, 1] */
+    double axis[3];       /* cylinders: unit vector */
+    double r_in, r_out;   /* box units; r_in = 0 but for shells */
+    double half_height;   /* cylinders: half the height (yt's disk `height`) */
+} sk_shape;
+
 typedef struct sk_region_request {
     int has_range[3];     /* axis restricted? */
     double range[3][2];   /* lo, hi in `unit`; relative to the centre when has_center */
@@ -26,6 +56,11 @@ typedef struct sk_region_request {
     int center_is_bc;     /* centre at the box centre (Mera's :bc) */
     double center[3];     /* in `unit` */
     char unit[16];        /* "standard" (default), "code", "cm", ..., "Mpc" */
+    int shape;            /* sk_shape_kind about the centre (the box centre when none) */
+    int inverse;          /* the shape's outside */
+    double radius[2];     /* inner (shells; else 0) and outer radius, in `unit` */
+    double half_height;   /* cylinders, in `unit` */
+    double axis[3];       /* cylinders: direction (any length > 0); all 0: z */
 } sk_region_request;
 
 typedef struct sk_selection {
@@ -36,6 +71,9 @@ typedef struct sk_selection {
     char *vars[SK_MAX_VARS];
     int has_family;       /* particles: keep only families with family[code + 128] set */
     unsigned char family[256];
+    int has_center;       /* a centre was given (a point or bc) */
+    double center[3];     /* box units */
+    sk_shape shape;       /* kind SK_SHAPE_NONE: the box alone */
 } sk_selection;
 
 /* RAMSES particle families (pm/pm_commons.f90 FAM_*): the `family` column. */
@@ -61,7 +99,8 @@ SK_API int sk_selection_copy(sk_selection *dst, const sk_selection *src, sk_erro
 
 /* Resolve a request into box units given the units of the data. An axis
  * without a range is the whole box ([0,1) absolute; relative ranges need a
- * range). SK_ERR_ARG for lo >= hi or an unknown unit. */
+ * range). A shape is checked and set (sk_selection_set_shape). SK_ERR_ARG
+ * for lo >= hi, an unknown unit or a bad shape. */
 SK_API int sk_selection_set_region(sk_selection *sel, const sk_region_request *req,
                                    const sk_units *units, sk_error *err);
 
@@ -76,8 +115,27 @@ SK_API int sk_selection_wants_family(const sk_selection *sel, int code);
 /* Is `name` asked for (always true when nvars == 0)? */
 SK_API int sk_selection_wants(const sk_selection *sel, const char *name);
 
-/* Centre point (box units) inside the box? */
+/* Set the shape (box units) and narrow the box to its bounding box.
+ * SK_ERR_ARG, with one line saying what, for a radius <= 0 or not finite,
+ * an inner radius not below the outer, a half-height <= 0, an axis of zero
+ * length, or a centre outside the box. */
+SK_API int sk_selection_set_shape(sk_selection *sel, const sk_shape *shape, sk_error *err);
+
+/* Is the point (box units) in the shape? 1 without a shape. Axes a
+ * lower-dimensional output lacks are passed as the shape's centre. */
+SK_API int sk_shape_contains(const sk_shape *shape, double x, double y, double z);
+
+/* Does the shape meet the box [lo, hi] (box units)? -1 when no point of
+ * the box is in the shape, 1 when every point is, 0 when unsure (part of
+ * it, or not worked out for this shape). Conservative: -1 and 1 are
+ * never wrong. */
+SK_API int sk_shape_box_test(const sk_shape *shape, const double lo[3], const double hi[3]);
+
+/* Point (box units) in the box and in the shape? */
 SK_API int sk_selection_contains(const sk_selection *sel, double x, double y, double z);
+
+/* Does the selection test rows by position (a box or a shape)? */
+SK_API int sk_selection_has_region(const sk_selection *sel);
 
 /* Record the selection in the table's metadata as selection.* keys. */
 SK_API int sk_selection_to_meta(const sk_selection *sel, sk_table *table);

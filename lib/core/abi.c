@@ -43,11 +43,17 @@ static const abi_field units_fields[] = {
 static const abi_field region_request_fields[] = {
     F(sk_region_request, has_range), F(sk_region_request, range),
     F(sk_region_request, has_center), F(sk_region_request, center_is_bc),
-    F(sk_region_request, center), F(sk_region_request, unit)};
+    F(sk_region_request, center), F(sk_region_request, unit), F(sk_region_request, shape),
+    F(sk_region_request, inverse), F(sk_region_request, radius),
+    F(sk_region_request, half_height), F(sk_region_request, axis)};
+static const abi_field shape_fields[] = {
+    F(sk_shape, kind), F(sk_shape, inverse), F(sk_shape, center), F(sk_shape, axis),
+    F(sk_shape, r_in), F(sk_shape, r_out), F(sk_shape, half_height)};
 static const abi_field selection_fields[] = {
     F(sk_selection, lmax), F(sk_selection, has_box), F(sk_selection, lo), F(sk_selection, hi),
     F(sk_selection, nvars), F(sk_selection, vars), F(sk_selection, has_family),
-    F(sk_selection, family)};
+    F(sk_selection, family), F(sk_selection, has_center), F(sk_selection, center),
+    F(sk_selection, shape)};
 static const abi_field read_options_fields[] = {
     F(sk_read_options, threads), F(sk_read_options, progress),
     F(sk_read_options, with_refined), F(sk_read_options, share_rank),
@@ -105,6 +111,7 @@ static const abi_struct structs[] = {
     S(sk_json, json_fields),
     S(sk_units, units_fields),
     S(sk_region_request, region_request_fields),
+    S(sk_shape, shape_fields),
     S(sk_selection, selection_fields),
     S(sk_read_options, read_options_fields),
     S(sk_read_stats, read_stats_fields),

@@ -45,6 +45,27 @@ int sk_selection_copy(sk_selection *dst, const sk_selection *src, sk_error *err)
     return SK_OK;
 }
 
+/* The request's shape in box units about the selection's centre (the
+ * box centre when none was given); f: box units per request unit. */
+static int set_request_shape(sk_selection *sel, const sk_region_request *req, double f,
+                             sk_error *err)
+{
+    sk_shape s;
+    memset(&s, 0, sizeof s);
+    s.kind = req->shape;
+    s.inverse = req->inverse;
+    for (int a = 0; a < 3; a++) {
+        s.center[a] = sel->has_center ? sel->center[a] : 0.5;
+        s.axis[a] = req->axis[a];
+    }
+    if (s.axis[0] == 0 && s.axis[1] == 0 && s.axis[2] == 0)
+        s.axis[2] = 1;
+    s.r_in = req->radius[0] * f;
+    s.r_out = req->radius[1] * f;
+    s.half_height = req->half_height * f;
+    return sk_selection_set_shape(sel, &s, err);
+}
+
 int sk_selection_set_region(sk_selection *sel, const sk_region_request *req,
                             const sk_units *units, sk_error *err)
 {
@@ -54,15 +75,21 @@ int sk_selection_set_region(sk_selection *sel, const sk_region_request *req,
         return rc;
     static const char axes[] = "xyz";
     int any = 0;
+    sel->has_center = req->has_center || req->center_is_bc;
+    for (int a = 0; a < 3; a++)
+        sel->center[a] = req->center_is_bc ? 0.5 : req->has_center ? req->center[a] * f : 0.5;
+    if (sel->has_center && !(isfinite(sel->center[0]) && isfinite(sel->center[1]) &&
+                             isfinite(sel->center[2])))
+        return sk_fail(err, SK_ERR_ARG, NULL, -1, "center: the coordinates must be finite numbers");
     for (int a = 0; a < 3; a++) {
-        double c = req->center_is_bc ? 0.5 : req->center[a] * f;
+        double c = sel->center[a];
         if (!req->has_range[a]) {
             sel->lo[a] = 0.0;
             sel->hi[a] = 1.0;
             continue;
         }
         double lo = req->range[a][0] * f, hi = req->range[a][1] * f;
-        if (req->has_center || req->center_is_bc) {
+        if (sel->has_center) {
             lo += c;
             hi += c;
         }
@@ -77,7 +104,8 @@ int sk_selection_set_region(sk_selection *sel, const sk_region_request *req,
         any = 1;
     }
     sel->has_box = any;
-    return SK_OK;
+    memset(&sel->shape, 0, sizeof sel->shape);
+    return req->shape != SK_SHAPE_NONE ? set_request_shape(sel, req, f, err) : SK_OK;
 }
 
 int sk_selection_set_vars(sk_selection *sel, const char *csv, sk_error *err)
@@ -190,7 +218,33 @@ int sk_selection_wants(const sk_selection *sel, const char *name)
 int sk_selection_contains(const sk_selection *sel, double x, double y, double z)
 {
     return x >= sel->lo[0] && x < sel->hi[0] && y >= sel->lo[1] && y < sel->hi[1] &&
-           z >= sel->lo[2] && z < sel->hi[2];
+           z >= sel->lo[2] && z < sel->hi[2] && sk_shape_contains(&sel->shape, x, y, z);
+}
+
+int sk_selection_has_region(const sk_selection *sel)
+{
+    return sel->has_box || sel->shape.kind != SK_SHAPE_NONE;
+}
+
+static const char *const k_shape_names[] = {"none", "sphere", "cylinder", "shell",
+                                            "cylinder-shell"};
+
+/* selection.shape.* keys: the shape in box units. */
+static int shape_to_meta(const sk_shape *s, sk_table *t)
+{
+    const sk_shape *z = s;
+    int rc = sk_table_meta_set(t, "selection.shape", k_shape_names[z->kind]);
+    if (rc == SK_OK)
+        rc = sk_table_meta_setf(t, "selection.shape.center", "%.17g %.17g %.17g", z->center[0],
+                                z->center[1], z->center[2]);
+    if (rc == SK_OK)
+        rc = sk_table_meta_setf(t, "selection.shape.radius", "%.17g %.17g", z->r_in, z->r_out);
+    if (rc == SK_OK && (z->kind == SK_SHAPE_CYLINDER || z->kind == SK_SHAPE_CYLINDER_SHELL))
+        rc = sk_table_meta_setf(t, "selection.shape.axis", "%.17g %.17g %.17g half_height %.17g",
+                                z->axis[0], z->axis[1], z->axis[2], z->half_height);
+    if (rc == SK_OK && z->inverse)
+        rc = sk_table_meta_set(t, "selection.shape.inverse", "1");
+    return rc;
 }
 
 int sk_selection_to_meta(const sk_selection *sel, sk_table *t)
@@ -208,6 +262,8 @@ int sk_selection_to_meta(const sk_selection *sel, sk_table *t)
                 rc = sk_table_meta_set_double(t, keys[a][1], sel->hi[a]);
         }
     }
+    if (rc == SK_OK && sel->shape.kind != SK_SHAPE_NONE)
+        rc = shape_to_meta(&sel->shape, t);
     if (rc == SK_OK && sel->nvars) {
         char buf[4096] = "";
         size_t n = 0;

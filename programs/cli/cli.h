@@ -38,15 +38,23 @@ int cli_int_value(int argc, char **argv, int *i, long long *out);
 /* The same, between lo and hi ("FLAG must be between LO and HI, not N"). */
 int cli_int_between(int argc, char **argv, int *i, long long lo, long long hi, long long *out);
 
-/* Selection options shared by stats, convert, project and bench:
- * --lmax N, --xrange LO HI, --yrange, --zrange, --center X Y Z | --center bc,
- * --unit U, --vars a,b, --family dm,star. Returns 1 when argv[*i] was one of them (consumed,
- * *i advanced), 0 when it is another argument, -1 on a bad value. */
+/* Selection options shared by stats, convert, project, clumps and bench
+ * (selection.c): --lmax N, --xrange LO HI, --yrange, --zrange, shapes
+ * (--sphere R, --shell, --cylinder, --cylinder-shell, --cylinder-axis,
+ * --inverse), --center X Y Z | bc | max:FIELD | com | shrink, --unit U,
+ * --vars a,b, --family dm,star. Returns 1 when argv[*i] was one of them
+ * (consumed, *i advanced), 0 when it is another argument, -1 on a bad
+ * value. */
 typedef struct cli_selection {
     sk_region_request region;
     int lmax;
     char vars[4096];
-    char families[256]; /* --family as given, "" for every family */
+    char families[256];   /* --family as given, "" for every family */
+    char center_spec[64]; /* "com", "max:FIELD", "shrink": found from the data */
+    int axis_is_L;        /* --cylinder-axis L: found from the data */
+    int has_bulk;         /* --bulk-velocity given */
+    int bulk_is_com;      /* --bulk-velocity com: found from the data */
+    double bulk[3];       /* code velocity units */
 } cli_selection;
 void cli_selection_init(cli_selection *s);
 int cli_selection_option(cli_selection *s, int argc, char **argv, int *i);

@@ -39,7 +39,18 @@ class _Units(ctypes.Structure):
 class _Region(ctypes.Structure):
     _fields_ = [("has_range", ctypes.c_int * 3), ("range", (ctypes.c_double * 2) * 3),
                 ("has_center", ctypes.c_int), ("center_is_bc", ctypes.c_int),
-                ("center", ctypes.c_double * 3), ("unit", ctypes.c_char * 16)]
+                ("center", ctypes.c_double * 3), ("unit", ctypes.c_char * 16),
+                ("shape", ctypes.c_int), ("inverse", ctypes.c_int),
+                ("radius", ctypes.c_double * 2), ("half_height", ctypes.c_double),
+                ("axis", ctypes.c_double * 3)]
+
+
+@mirrors("sk_shape")
+class _Shape(ctypes.Structure):
+    _fields_ = [("kind", ctypes.c_int), ("inverse", ctypes.c_int),
+                ("center", ctypes.c_double * 3), ("axis", ctypes.c_double * 3),
+                ("r_in", ctypes.c_double), ("r_out", ctypes.c_double),
+                ("half_height", ctypes.c_double)]
 
 
 @mirrors("sk_selection")
@@ -47,7 +58,9 @@ class _Selection(ctypes.Structure):
     _fields_ = [("lmax", ctypes.c_int), ("has_box", ctypes.c_int),
                 ("lo", ctypes.c_double * 3), ("hi", ctypes.c_double * 3),
                 ("nvars", ctypes.c_int), ("vars", ctypes.c_void_p * 256),
-                ("has_family", ctypes.c_int), ("family", ctypes.c_ubyte * 256)]
+                ("has_family", ctypes.c_int), ("family", ctypes.c_ubyte * 256),
+                ("has_center", ctypes.c_int), ("center", ctypes.c_double * 3),
+                ("shape", _Shape)]
 
 
 _PROGRESS_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64,

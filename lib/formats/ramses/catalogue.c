@@ -408,7 +408,7 @@ static int64_t pick_rows(const rs_catalogue *cat, const sk_selection *sel, const
     int64_t n = 0;
     for (int64_t i = 0; i < cat->nrows; i++) {
         const double *v = cat->values + (size_t)i * (size_t)cat->ncols;
-        if (!sel->has_box ||
+        if (!sk_selection_has_region(sel) ||
             sk_selection_contains(sel, v[pos[0]] / boxlen, v[pos[1]] / boxlen, v[pos[2]] / boxlen))
             rows[n++] = i;
     }
@@ -423,7 +423,7 @@ static int check_selection(const rs_catalogue *cat, const char *what, const char
 {
     for (int d = 0; d < 3; d++) {
         pos[d] = column_of(cat, axes[d]);
-        if (sel->has_box && pos[d] < 0)
+        if (sk_selection_has_region(sel) && pos[d] < 0)
             return sk_fail(err, SK_ERR_FORMAT, path, -1,
                            "%s have no %s column to select a region by", what, axes[d]);
     }

@@ -24,6 +24,7 @@ typedef struct cell_plan {
     int with_refined;
     int has_box;
     double lo[3], hi[3];
+    const sk_shape *shape; /* NULL: none */
     int ndim;         /* 1, 2 or 3: the index columns are cx (, cy (, cz)) */
     int shift;        /* levels here are the files' + shift (sk_ramses_info.level_shift) */
     int nvar;         /* fields per cell in the files */
@@ -107,6 +108,23 @@ static inline int axis_bits(const cell_plan *p, int d, int32_t base, double inv)
     return bits;
 }
 
+/* The bits of mask m whose cells (oct of first cell base) have their
+ * centre in the shape; axes beyond ndim are the shape's centre. */
+static unsigned shape_bits(const cell_plan *p, const int32_t *base, double inv, unsigned m)
+{
+    for (int ind = 0; ind < 1 << p->ndim; ind++) {
+        if (!((m >> ind) & 1))
+            continue;
+        double c[3];
+        for (int d = 0; d < 3; d++)
+            c[d] = d < p->ndim ? ((double)(base[d] + ((ind >> d) & 1)) + 0.5) * inv
+                               : p->shape->center[d];
+        if (!sk_shape_contains(p->shape, c[0], c[1], c[2]))
+            m &= ~(1u << ind);
+    }
+    return m;
+}
+
 /* Selected cells of each own oct of one level into mask (and the octs'
  * cell indices into base); their number into *count. Axes beyond ndim
  * have index 0 and select their one cell (bit 0). */
@@ -140,6 +158,8 @@ static int oct_masks(const cell_plan *p, const rs_octs *o, const rs_amr *a, cons
                             (in[2] >> (ind >> 2)) & 1)
                  << ind;
         }
+        if (p->shape && m)
+            m = shape_bits(p, &s->base[3 * i], inv, m);
         s->mask[i] = (uint8_t)m;
         total += k_popcount[m];
     }
@@ -325,6 +345,7 @@ static int make_plan(rs_read_ctx *ctx, rs_kind kind, cell_plan *p, sk_error *err
     p->with_refined = ctx->opt->with_refined;
     p->lowest = rs_lowest_level(r, sel, ctx->opt);
     p->has_box = sel->has_box;
+    p->shape = sel->shape.kind != SK_SHAPE_NONE ? &sel->shape : NULL;
     p->ndim = r->info.ndim;
     for (int d = 0; d < 3; d++) {
         p->lo[d] = sel->lo[d];

@@ -20,6 +20,7 @@ typedef struct part_plan {
     const rs_var *fields;
     int has_box, ndim;
     double lo[3], hi[3], boxlen;
+    const sk_shape *shape; /* NULL: none */
     int pos[3];         /* field index of position_x/y/z, -1 when absent */
     int birth;          /* field index of birth_time, -1 when absent */
     int family;         /* field index of an int8 family, -1 when absent (derived) */
@@ -102,6 +103,14 @@ static int in_box(const part_plan *p, const part_file *pf, int64_t i)
     return 1;
 }
 
+static int in_shape(const part_plan *p, const part_file *pf, int64_t i)
+{
+    double x[3];
+    for (int d = 0; d < 3; d++)
+        x[d] = d < p->ndim ? rd_f64(pf->rec[p->pos[d]], (size_t)i) / p->boxlen : p->shape->center[d];
+    return sk_shape_contains(p->shape, x[0], x[1], x[2]);
+}
+
 static int family_of(const part_plan *p, const part_file *pf, int64_t i)
 {
     if (p->family >= 0)
@@ -111,7 +120,7 @@ static int family_of(const part_plan *p, const part_file *pf, int64_t i)
 
 static int selected(const part_plan *p, const part_file *pf, int64_t i)
 {
-    return (!p->has_box || in_box(p, pf, i)) &&
+    return (!p->has_box || in_box(p, pf, i)) && (!p->shape || in_shape(p, pf, i)) &&
            (!p->select || sk_selection_wants_family(p->select, family_of(p, pf, i)));
 }
 
@@ -167,7 +176,7 @@ static int walk_file(rs_read_ctx *ctx, const void *plan, int icpu, const void *o
     if (rc == SK_OK)
         rc = open_part_file(ctx, p, path, &m, &pf, err);
     int64_t n = rc == SK_OK ? pf.npart : 0;
-    int filter = p->has_box || p->select;
+    int filter = p->has_box || p->shape || p->select;
     if (rc == SK_OK && filter) {
         if (pf.npart > s->cap) {
             sk_free(s->idx);
@@ -226,6 +235,7 @@ static int make_plan(rs_read_ctx *ctx, part_plan *p, sk_error *err)
     p->nfields = r->npart_vars < MAX_FIELDS ? r->npart_vars : MAX_FIELDS;
     p->fields = r->part_vars;
     p->has_box = sel->has_box;
+    p->shape = sel->shape.kind != SK_SHAPE_NONE ? &sel->shape : NULL;
     p->boxlen = r->info.boxlen;
     p->ndim = r->info.ndim;
     static const char *const pos[] = {"position_x", "position_y", "position_z"};
@@ -233,7 +243,7 @@ static int make_plan(rs_read_ctx *ctx, part_plan *p, sk_error *err)
         p->lo[d] = sel->lo[d];
         p->hi[d] = sel->hi[d];
         p->pos[d] = find_field(r, pos[d]);
-        if (p->has_box && d < p->ndim && (p->pos[d] < 0 || r->part_vars[p->pos[d]].type != 'd'))
+        if ((p->has_box || p->shape) && d < p->ndim && (p->pos[d] < 0 || r->part_vars[p->pos[d]].type != 'd'))
             return sk_fail(err, SK_ERR_FORMAT, r->dir, -1,
                            "particles have no float64 %s field to select a region by", pos[d]);
     }

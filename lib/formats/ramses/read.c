@@ -271,7 +271,8 @@ int rs_label_table(const sk_ramses *r, rs_kind kind, const sk_selection *sel, sk
 static int check_axes(const sk_ramses *r, const sk_selection *sel, sk_error *err)
 {
     static const char axis[] = "xyz";
-    for (int d = r->info.ndim; sel->has_box && d < 3; d++)
+    /* (a shape's bounding box spans the missing axes: its test ignores them) */
+    for (int d = r->info.ndim; sel->has_box && sel->shape.kind == SK_SHAPE_NONE && d < 3; d++)
         if (sel->lo[d] > 0 || sel->hi[d] < 1)
             return sk_fail(err, SK_ERR_ARG, r->dir, -1,
                            "the output is %d-D: it has no %c axis, so a %c range [%.17g, %.17g) "

@@ -216,7 +216,7 @@ int rs_stream_files(rs_read_ctx *ctx, const rs_file_reader *fr, sk_error *err)
     rs_kind kind = (rs_kind)ctx->stream_kind;
     sk_error_clear(err);
     counts c = {0};
-    int count = ctx->sel->has_box || ctx->sel->has_family || ctx->consumer->ordered;
+    int count = sk_selection_has_region(ctx->sel) || ctx->sel->has_family || ctx->consumer->ordered;
     int rc = count ? count_all(ctx, fr, &c, err) : bound_files(ctx, fr, &c, err);
     if (rc == SK_OK)
         rc = begin(ctx, fr, kind, err);

@@ -65,7 +65,7 @@ static int pick_columns(st_plan *p, const sk_store *s, const st_table *t, const 
     if (t->geometry == SK_STORE_CELLS)
         for (int k = 0; k <= p->dims; k++)
             p->key[p->nkey++] = sk_table_index(t->schema, k_cell_keys[k]);
-    else if (t->geometry == SK_STORE_POINTS && p->has_box) {
+    else if (t->geometry == SK_STORE_POINTS && (p->has_box || p->shape.kind)) {
         int pos[3];
         st_point_columns(t->schema, pos);
         for (int k = 0; k < 3; k++)
@@ -90,11 +90,28 @@ static int level_test(const st_plan *p, const st_chunk *ch)
     return ch->level_min > p->lmax ? -1 : 0;
 }
 
+/* The chunk's box against the shape; axes beyond dims span the shape's
+ * centre (rows there are tested at it). */
+static int shape_test(const st_plan *p, const st_chunk *ch)
+{
+    if (!p->shape.kind || p->t->geometry == SK_STORE_ROWS)
+        return 1;
+    double lo[3], hi[3];
+    for (int a = 0; a < 3; a++) {
+        lo[a] = a < p->dims ? ch->lo[a] : p->shape.center[a];
+        hi[a] = a < p->dims ? ch->hi[a] : p->shape.center[a];
+    }
+    return sk_shape_box_test(&p->shape, lo, hi);
+}
+
 static int box_test(const st_plan *p, const st_chunk *ch)
 {
+    int shape = shape_test(p, ch);
+    if (shape < 0)
+        return -1;
     if (!p->has_box || p->t->geometry == SK_STORE_ROWS)
-        return 1;
-    int whole = 1;
+        return shape;
+    int whole = shape;
     for (int a = 0; a < p->dims; a++) {
         if (!(ch->hi[a] >= p->lo[a]) || !(ch->lo[a] < p->hi[a]))
             return -1;
@@ -128,19 +145,20 @@ int st_plan_make(st_plan *p, const sk_store *s, const st_table *t, const sk_sele
         p->lmax = sel->lmax;
     if (sel) {
         p->has_box = sel->has_box;
+        p->shape = sel->shape;
         for (int a = 0; a < 3; a++) {
             p->lo[a] = sel->lo[a];
             p->hi[a] = sel->hi[a];
         }
     }
     static const char axis[] = "xyz";
-    for (int d = p->dims; p->has_box && d < 3; d++)
+    for (int d = p->dims; p->has_box && !p->shape.kind && d < 3; d++)
         if (p->lo[d] > 0 || p->hi[d] < 1)
             return sk_fail(err, SK_ERR_ARG, s->path, -1,
                            "table %s holds %d-D cells: they have no %c axis, so a %c range "
                            "[%.17g, %.17g) (box units) selects nothing meaningful; leave it out",
                            t->name, p->dims, axis[d], axis[d], p->lo[d], p->hi[d]);
-    if (p->has_box && t->geometry == SK_STORE_ROWS)
+    if ((p->has_box || p->shape.kind) && t->geometry == SK_STORE_ROWS)
         return sk_fail(err, SK_ERR_ARG, s->path, -1,
                        "table %s has no positions in box units, so a box cannot select from it",
                        t->name);
@@ -172,9 +190,13 @@ static int keep_level(const st_plan *p, const st_chunk *ch, int32_t level)
 
 static int in_box(const st_plan *p, double x, double y, double z)
 {
-    return x >= p->lo[0] && x < p->hi[0] &&
-           (p->dims < 2 || (y >= p->lo[1] && y < p->hi[1])) &&
-           (p->dims < 3 || (z >= p->lo[2] && z < p->hi[2]));
+    int box = !p->has_box || (x >= p->lo[0] && x < p->hi[0] &&
+                              (p->dims < 2 || (y >= p->lo[1] && y < p->hi[1])) &&
+                              (p->dims < 3 || (z >= p->lo[2] && z < p->hi[2])));
+    if (!box || !p->shape.kind)
+        return box;
+    return sk_shape_contains(&p->shape, x, p->dims < 2 ? p->shape.center[1] : y,
+                             p->dims < 3 ? p->shape.center[2] : z);
 }
 
 static double float_at(sk_dtype type, const void *v, int64_t i)
@@ -192,7 +214,7 @@ int64_t st_plan_mask(const st_plan *p, const st_chunk *ch, void *const *keys, ui
             /* (levels outside 0..31 only come from damaged files read
              * without checksums: no cell) */
             int keep = lv[i] >= 0 && lv[i] <= 31 && keep_level(p, ch, lv[i]);
-            if (keep && p->has_box)
+            if (keep && (p->has_box || p->shape.kind))
                 keep = in_box(p, st_cell_centre(cx[i], lv[i]), st_cell_centre_of(cy, i, lv[i]),
                               st_cell_centre_of(cz, i, lv[i]));
             mask[i] = (uint8_t)keep;
@@ -200,7 +222,7 @@ int64_t st_plan_mask(const st_plan *p, const st_chunk *ch, void *const *keys, ui
         }
         return kept;
     }
-    if (p->t->geometry == SK_STORE_POINTS && p->has_box) {
+    if (p->t->geometry == SK_STORE_POINTS && (p->has_box || p->shape.kind)) {
         sk_dtype type[3];
         for (int a = 0; a < 3; a++)
             type[a] = sk_table_col(p->t->schema, p->key[a])->type;
@@ -246,6 +268,8 @@ int st_plan_effective(const st_plan *p, const st_table *t, const sk_selection *s
         return rc;
     if (p->lmax && (!out->lmax || p->lmax < out->lmax))
         out->lmax = p->lmax;
+    if (p->shape.kind)
+        out->shape = p->shape;
     if (p->has_box) {
         for (int a = 0; a < 3; a++) {
             if (!out->has_box || p->lo[a] > out->lo[a])

@@ -21,6 +21,7 @@ typedef struct st_plan {
     const st_table *t;
     int has_box;
     double lo[3], hi[3];     /* box units */
+    sk_shape shape;          /* kind SK_SHAPE_NONE: none */
     int lmax;                /* 0: none */
     int with_refined;        /* return refined cells too (with `refined`) */
     double boxlen;           /* points */

@@ -372,7 +372,7 @@ static int new_table(const reader *r, const sk_selection *sel, int64_t rows, sk_
     }
     /* Tables that never carried a selection (atoms saved from Python) keep
      * their metadata as they were unless this read selects. */
-    int record = r->plan->lmax || r->plan->has_box || (sel && sel->nvars) ||
+    int record = r->plan->lmax || r->plan->has_box || r->plan->shape.kind || (sel && sel->nvars) ||
                  sk_table_meta_get(r->t->schema, "selection.lmax");
     sk_selection eff;
     sk_selection_init(&eff);

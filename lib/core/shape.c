@@ -1,0 +1,205 @@
+/* Shapes of a selection: spheres, cylinders and their shells about a
+ * centre, in box units, with distances taken to the nearest periodic image
+ * (yt's RAMSES datasets are periodic, and so are its sphere and disk
+ * selectors: a sphere near a face takes cells across it). */
+#include "snapkit/select.h"
+
+#include <math.h>
+#include <string.h>
+
+/* The displacement along one axis to the nearest image, in [-0.5, 0.5]. */
+static double wrap(double d)
+{
+    return d - nearbyint(d);
+}
+
+static double dot(const double a[3], const double b[3])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+static int is_cylinder(const sk_shape *s)
+{
+    return s->kind == SK_SHAPE_CYLINDER || s->kind == SK_SHAPE_CYLINDER_SHELL;
+}
+
+/* Inside the shape, not counting `inverse`. */
+static int inside(const sk_shape *s, const double d[3])
+{
+    double r2;
+    if (is_cylinder(s)) {
+        double h = dot(d, s->axis);
+        if (!(fabs(h) <= s->half_height))
+            return 0;
+        r2 = dot(d, d) - h * h;
+    } else {
+        r2 = dot(d, d);
+    }
+    return r2 <= s->r_out * s->r_out && r2 >= s->r_in * s->r_in;
+}
+
+int sk_shape_contains(const sk_shape *s, double x, double y, double z)
+{
+    if (s->kind == SK_SHAPE_NONE)
+        return 1;
+    double d[3] = {wrap(x - s->center[0]), wrap(y - s->center[1]), wrap(z - s->center[2])};
+    return inside(s, d) != s->inverse;
+}
+
+/* Half the extent of the shape along axis k. */
+static double half_extent(const sk_shape *s, int k)
+{
+    if (!is_cylinder(s))
+        return s->r_out;
+    double a = fabs(s->axis[k]);
+    double across = 1.0 - a * a;
+    return a * s->half_height + s->r_out * sqrt(across > 0 ? across : 0);
+}
+
+/* Distance from c to the nearest image of [lo, hi] along one axis. */
+static double gap(double c, double lo, double hi)
+{
+    double best = INFINITY;
+    for (int k = -1; k <= 1; k++) {
+        double g = fmax(0.0, fmax(lo + k - c, c - (hi + k)));
+        best = fmin(best, g);
+    }
+    return best;
+}
+
+/* Does no point of the box lie in the shape (its outer bound)? */
+static int box_outside(const sk_shape *s, const double lo[3], const double hi[3])
+{
+    double g2 = 0;
+    for (int k = 0; k < 3; k++) {
+        double g = gap(s->center[k], lo[k], hi[k]);
+        if (g > half_extent(s, k))
+            return 1;
+        g2 += g * g;
+    }
+    double bound = s->r_out * s->r_out; /* a cylinder's bounding sphere */
+    if (is_cylinder(s))
+        bound += s->half_height * s->half_height;
+    return g2 > bound;
+}
+
+/* Is every point of the box in the shape? Its corners are taken in the
+ * image of the box nearest to the centre; when all are in a convex
+ * shape narrower than half the box, so is every point, each in its
+ * nearest image. Shells: also no point nearer the centre (or axis) than
+ * r_in, worked out for spherical shells only. */
+static int box_inside(const sk_shape *s, const double lo[3], const double hi[3])
+{
+    double d0[3], d1[3];
+    for (int k = 0; k < 3; k++) {
+        if (half_extent(s, k) >= 0.5)
+            return 0;
+        double mid = 0.5 * (lo[k] + hi[k]) - s->center[k];
+        double shift = nearbyint(mid);
+        d0[k] = lo[k] - s->center[k] - shift;
+        d1[k] = hi[k] - s->center[k] - shift;
+    }
+    if (s->kind == SK_SHAPE_CYLINDER_SHELL)
+        return 0;
+    if (s->kind == SK_SHAPE_SHELL) {
+        double g2 = 0;
+        for (int k = 0; k < 3; k++) {
+            double g = fmax(0.0, fmax(d0[k], -d1[k]));
+            g2 += g * g;
+        }
+        if (!(g2 >= s->r_in * s->r_in))
+            return 0;
+    }
+    sk_shape outer = *s;
+    outer.r_in = 0;
+    for (int c = 0; c < 8; c++) {
+        double d[3];
+        for (int k = 0; k < 3; k++)
+            d[k] = (c >> k) & 1 ? d1[k] : d0[k];
+        if (!inside(&outer, d))
+            return 0;
+    }
+    return 1;
+}
+
+int sk_shape_box_test(const sk_shape *s, const double lo[3], const double hi[3])
+{
+    if (s->kind == SK_SHAPE_NONE)
+        return 1;
+    if (box_outside(s, lo, hi))
+        return s->inverse ? 1 : -1;
+    if (box_inside(s, lo, hi))
+        return s->inverse ? -1 : 1;
+    return 0;
+}
+
+static int finite3(const double v[3])
+{
+    return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]);
+}
+
+static int check_shape(const sk_shape *s, sk_error *err)
+{
+    if (s->kind < SK_SHAPE_NONE || s->kind > SK_SHAPE_CYLINDER_SHELL)
+        return sk_fail(err, SK_ERR_ARG, NULL, -1, "unknown shape kind %d", s->kind);
+    int shell = s->kind == SK_SHAPE_SHELL || s->kind == SK_SHAPE_CYLINDER_SHELL;
+    if (!finite3(s->center))
+        return sk_fail(err, SK_ERR_ARG, NULL, -1, "the centre must be finite numbers");
+    for (int k = 0; k < 3; k++)
+        if (!(s->center[k] >= 0 && s->center[k] <= 1))
+            return sk_fail(err, SK_ERR_ARG, NULL, -1,
+                           "the centre's %c (%.17g box units) lies outside the box [0, 1]; a "
+                           "shape's centre must be inside it (distances wrap across the faces)",
+                           "xyz"[k], s->center[k]);
+    if (!(s->r_out > 0) || !isfinite(s->r_out))
+        return sk_fail(err, SK_ERR_ARG, NULL, -1, "the %sradius must be a finite number above 0",
+                       shell ? "outer " : "");
+    if (shell && !(s->r_in >= 0 && s->r_in < s->r_out))
+        return sk_fail(err, SK_ERR_ARG, NULL, -1,
+                       "the inner radius must be at least 0 and below the outer radius");
+    if (is_cylinder(s)) {
+        if (!(s->half_height > 0) || !isfinite(s->half_height))
+            return sk_fail(err, SK_ERR_ARG, NULL, -1,
+                           "the cylinder's half-height must be a finite number above 0");
+        if (!finite3(s->axis) || !(dot(s->axis, s->axis) > 0))
+            return sk_fail(err, SK_ERR_ARG, NULL, -1,
+                           "the cylinder's axis must be a direction of non-zero length");
+    }
+    return SK_OK;
+}
+
+int sk_selection_set_shape(sk_selection *sel, const sk_shape *shape, sk_error *err)
+{
+    int rc = check_shape(shape, err);
+    if (rc != SK_OK)
+        return rc;
+    sk_shape s = *shape;
+    if (!(s.kind == SK_SHAPE_SHELL || s.kind == SK_SHAPE_CYLINDER_SHELL))
+        s.r_in = 0;
+    if (is_cylinder(&s)) {
+        double n = sqrt(dot(s.axis, s.axis));
+        for (int k = 0; k < 3; k++)
+            s.axis[k] /= n;
+    } else {
+        memset(s.axis, 0, sizeof s.axis);
+        s.half_height = 0;
+    }
+    sel->shape = s;
+    if (s.kind == SK_SHAPE_NONE || s.inverse)
+        return SK_OK;
+    /* The bounding box, unless it crosses a face (then the whole axis). */
+    for (int k = 0; k < 3; k++) {
+        double e = half_extent(&s, k), lo = s.center[k] - e, hi = s.center[k] + e;
+        if (lo < 0 || hi >= 1)
+            continue;
+        double next = nextafter(hi, INFINITY); /* [lo, hi) must hold hi */
+        if (!sel->has_box) {
+            for (int j = 0; j < 3; j++)
+                sel->lo[j] = 0, sel->hi[j] = 1;
+        }
+        sel->lo[k] = fmax(sel->lo[k], lo);
+        sel->hi[k] = fmin(sel->hi[k], next);
+        sel->has_box = 1;
+    }
+    return SK_OK;
+}
