@@ -9,7 +9,7 @@
 #   3. a lib module includes a library header of a module at or above its
 #      own level, in the order
 #        core < mpi < formats/ramses, formats/snapkit, formats/atoms, synth
-#             < source < export < project, clumps
+#             < source < export, analysis < project, clumps
 #      (mpi is the ranks' collectives over core's tables, below the formats
 #      that divide their files and write with MPI-IO);
 #      (modules of one level do not include each other's headers; what
@@ -29,7 +29,7 @@ level() {
         lib/mpi) echo 1 ;;
         lib/formats/*|lib/synth) echo 2 ;;
         lib/source) echo 3 ;;
-        lib/export) echo 4 ;;
+        lib/export|lib/analysis) echo 4 ;;
         lib/project|lib/clumps) echo 5 ;;
         *) echo -1 ;;
     esac
