@@ -28,7 +28,13 @@
  *
  * Selection. A row is projected when its centre (position) lies in the
  * region [lo, hi) on every axis and, when a line-of-sight range is given,
- * its distance along the line of sight from the centre lies in it. What
+ * its distance along the line of sight from the centre lies in it. With
+ * `clip` (axis-aligned maps of 3-D cells), a cell is projected when its
+ * volume meets the region, weighted by the fraction of its depth inside
+ * the region along the line of sight, as RAMSES's amr2map weights a slab;
+ * across the line of sight the image window cuts it (the window is the
+ * region widened to whole pixels). The table must then hold the cells
+ * that meet the region, not only those centred in it. What
  * falls outside the image window is cut off with the image (the stats say
  * how much mass was selected and how much landed on the image).
  *
@@ -127,6 +133,7 @@ typedef struct sk_project_options {
     sk_proj_strategy strategy;
     int64_t memory_budget;    /* bytes the maps may take (default 4 GiB) */
     int64_t private_budget;   /* bytes the per-thread maps may take (default 1 GiB) */
+    int clip;                 /* cells cut by the region's faces count in part (below) */
 } sk_project_options;
 
 /* Defaults: axis z, whole box, res 2^lmax, mass-weighted means, auto kernel. */

@@ -112,6 +112,10 @@ int proj_orient(proj_job *job, const sk_project_options *opt, sk_error *err)
                                         "depth (no direction, other axis, z range or depth range)"
                                       : "a 1-D output projects to a profile along x only (no "
                                         "direction, other axis, y or z range or depth range)");
+    if (job->clip && (opt->has_direction || job->ndim != 3 || opt->has_los_range))
+        return sk_fail(err, SK_ERR_ARG, NULL, -1,
+                       "clip works for axis-aligned maps of 3-D cells, with the depth given as "
+                       "the region's range along the axis (no direction, no depth range)");
     f->has_w = opt->has_los_range;
     f->w_lo = opt->los_range[0] * code_per_unit;
     f->w_hi = opt->los_range[1] * code_per_unit;
@@ -242,6 +246,22 @@ static int place(const proj_job *job, const double *x, proj_item *it)
     return !f->has_w || (it->w >= f->w_lo && it->w < f->w_hi);
 }
 
+/* A clipped cell (centre b, half-size `half`, box units): the fraction
+ * of its depth inside the region along the line of sight, 0 when it does
+ * not meet the region on some axis. */
+static double clipped_depth(const proj_frame *f, const double b[3], double half)
+{
+    double depth = 0;
+    for (int k = 0; k < 3; k++) {
+        double in = fmin(b[k] + half, f->sel_hi[k]) - fmax(b[k] - half, f->sel_lo[k]);
+        if (!(in > 0))
+            return 0;
+        if (k == f->wa)
+            depth = in == 2 * half ? 1.0 : in / (2 * half);
+    }
+    return depth;
+}
+
 int proj_item_of(const proj_job *job, int64_t r, proj_item *it)
 {
     const proj_frame *f = &job->f;
@@ -265,8 +285,14 @@ int proj_item_of(const proj_job *job, int64_t r, proj_item *it)
         it->level = 0;
         it->total = 1.0;
     }
+    if (job->clip) {
+        double depth = clipped_depth(f, b, 0.5 * job->inv_2l[it->level]);
+        if (!(depth > 0))
+            return 0;
+        it->total *= depth;
+    }
     for (int k = 0; k < 3; k++) {
-        if (!(b[k] >= f->sel_lo[k] && b[k] < f->sel_hi[k]))
+        if (!job->clip && !(b[k] >= f->sel_lo[k] && b[k] < f->sel_hi[k]))
             return 0;
         x[k] = job->is_cells ? b[k] * job->boxlen : job->pos[k][r];
     }

@@ -312,6 +312,12 @@ int sk_project_options_set(sk_project_options *opt, const char *key, const char 
             opt->threads = (int)n;
         return rc;
     }
+    if (strcmp(key, "clip") == 0) {
+        rc = want_int(key, value, 0, 1, &n, err);
+        if (rc == SK_OK)
+            opt->clip = (int)n;
+        return rc;
+    }
     if (strcmp(key, "family") == 0)
         return set_family(opt, value, err);
     if (strcmp(key, "mu") == 0)

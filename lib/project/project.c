@@ -103,6 +103,7 @@ int proj_setup(proj_job *job, const sk_table *table, int nq, const char *const *
     job->weight_volume = opt->weight_volume;
     job->mode_sum = opt->mode_sum;
     job->is_cells = sk_table_find(table, "level") != NULL;
+    job->clip = opt->clip && job->is_cells;
     if (!job->is_cells && !sk_table_find(table, "position_x"))
         return sk_fail(err, SK_ERR_ARG, NULL, -1,
                        "the table is neither cells (level, cx, cy, cz) nor particles "

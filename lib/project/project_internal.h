@@ -86,6 +86,7 @@ typedef struct proj_job {
     const sk_table *table;
     int threads;              /* the thread budget of this projection */
     int is_cells;
+    int clip;                 /* cells meeting the region, weighted by depth inside */
     int64_t nrows;
     sk_units units;
     double boxlen;

@@ -90,6 +90,12 @@ int cli_stream_source(sk_source *src, const char *component, const cli_selection
                       int threads, const sk_consumer *consumer, cli_source_read *res,
                       sk_error *err);
 
+/* --clip (clip.c): widen the selection's ranges by half a cell of the
+ * source's coarsest level, so that a read keeps every cell that meets
+ * the region (the consumer weights each by its part inside). */
+int cli_clip_widen(const sk_source *src, const char *component, cli_selection *cs,
+                   sk_error *err);
+
 /* Print the JSON text and a newline on stdout. */
 void cli_print_json(const sk_json *j);
 

@@ -34,6 +34,11 @@ static const char k_help[] =
     "  --pixel SIZE          pixel size instead, in --unit (or --pixel-unit U)\n"
     "  --los LO HI           keep what lies LO..HI along the line of sight from the centre\n"
     "  --fov W [H]           off-axis field of view (default: the whole region)\n"
+    "  --clip                a cell cut by the region's faces counts in part: along the\n"
+    "                        line of sight by its depth inside (a slab's surface density\n"
+    "                        is amr2map's slab integral), across it as the image window\n"
+    "                        cuts it (axis-aligned maps of 3-D cells; default: a cell\n"
+    "                        counts whole when its centre is in the region)\n"
     "%s"
     "  --unit U              also sets map units when U is one: Msun/pc2, g/cm2, Msun/kpc2\n"
     "                        (sd), g, Msun (mass), km/s, m/s, cm/s (velocities), K (T),\n"
@@ -168,6 +173,8 @@ static int parse_output_option(project_args *a, int argc, char **argv, int *i)
         a->no_fsync = 1;
     } else if (cli_is(arg, "--whole")) {
         a->whole = 1;
+    } else if (cli_is(arg, "--clip")) {
+        a->opt.clip = 1;
     } else {
         return 0;
     }
@@ -385,6 +392,11 @@ static int can_stream(const project_args *a)
 static int make_maps(project_args *a, sk_source *source, const char *const *names, int nq,
                      sk_maps **maps, sk_table **meta, cli_source_read *src, sk_error *err)
 {
+    if (a->opt.clip) {
+        int rc = cli_clip_widen(source, a->component, &a->sel, err);
+        if (rc != SK_OK)
+            return rc;
+    }
     if (!can_stream(a) || cli_mpi_world()->size > 1) {
         /* Under MPI each rank reads its share and projects it; the ranks
          * agree on the read's status first, and rank 0 gets the summed
