@@ -112,10 +112,12 @@ int proj_orient(proj_job *job, const sk_project_options *opt, sk_error *err)
                                         "depth (no direction, other axis, z range or depth range)"
                                       : "a 1-D output projects to a profile along x only (no "
                                         "direction, other axis, y or z range or depth range)");
-    if (job->clip && (opt->has_direction || job->ndim != 3 || opt->has_los_range))
+    if (job->clip && (opt->has_direction || job->ndim != 3 || opt->has_los_range ||
+                      opt->region.shape != SK_SHAPE_NONE))
         return sk_fail(err, SK_ERR_ARG, NULL, -1,
-                       "clip works for axis-aligned maps of 3-D cells, with the depth given as "
-                       "the region's range along the axis (no direction, no depth range)");
+                       "clip works for axis-aligned maps of 3-D cells in a box, with the depth "
+                       "given as the box's range along the axis (no direction, depth range or "
+                       "shape)");
     f->has_w = opt->has_los_range;
     f->w_lo = opt->los_range[0] * code_per_unit;
     f->w_hi = opt->los_range[1] * code_per_unit;
