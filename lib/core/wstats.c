@@ -87,8 +87,8 @@ static int weight_column(sk_wstats_acc *a, const sk_table *t, sk_error *err)
     a->weight_col = sk_table_index(t, name);
     if (a->weight_col < 0)
         return sk_fail(err, SK_ERR_ARG, NULL, -1,
-                       "mass weights need a %s column, which this table of %s lacks%s", name,
-                       what, a->is_cells ? " (use volume or none)" : " (use none)");
+                       "mass weights need the %s column, which these %s lack (read it too, "
+                       "or use %s)", name, what, a->is_cells ? "volume or none" : "none");
     return SK_OK;
 }
 

@@ -12,17 +12,13 @@
 #include "snapkit/util/number.h"
 
 const char cli_wstats_help[] =
-    "  --weight W            also the weighted statistics of each column, W = mass\n"
-    "                        (cells: density x cell volume; particles: mass), volume\n"
-    "                        (cells only) or none (1 per row): weight_sum, mean, std,\n"
-    "                        skewness, (excess) kurtosis, min, median and max; exact and\n"
-    "                        the same bits for any thread or rank count and either source\n"
-    "                        (definitions in docs/analysis.md). Reads the rows and keeps\n"
-    "                        their values (8 bytes per row and column, plus the weight)\n"
-    "  --percentiles P,...   with --weight: also these exact weighted percentiles (0..100)\n"
-    "                        (--json: a key \"weighted\": weight, columns{NAME: {mean, std,\n"
-    "                        skewness, kurtosis, median, percentiles{P: value}, min, max,\n"
-    "                        weight_sum}})\n";
+    "  --weight W            also weighted statistics per column (docs/analysis.md): W =\n"
+    "                        mass (cells: density x volume; particles: mass), volume\n"
+    "                        (cells) or none; mean, std, skewness, kurtosis, min, median,\n"
+    "                        max, weight_sum; exact, the same for any thread or rank count;\n"
+    "                        keeps the values read (8 bytes per row and column)\n"
+    "  --percentiles P,...   with --weight: exact weighted percentiles (0..100) too\n"
+    "                        (--json: key \"weighted\")\n";
 
 void cli_wstats_init(cli_wstats *w)
 {

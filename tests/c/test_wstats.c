@@ -310,7 +310,7 @@ static void test_refusals(void)
     CHECK(sk_table_wstats_compute(t, SK_WEIGHT_VOLUME, NULL, 0, 1, &s, &err) == SK_ERR_ARG);
     CHECK_CONTAINS(err.message, "volume weights need cells: a table of particles");
     CHECK(sk_table_wstats_compute(t, SK_WEIGHT_MASS, NULL, 0, 1, &s, &err) == SK_ERR_ARG);
-    CHECK_CONTAINS(err.message, "mass weights need a mass column");
+    CHECK_CONTAINS(err.message, "mass weights need the mass column, which these particles lack");
     sk_table_free(t);
     t = rows_table(x, m, 2);
     CHECK(sk_table_wstats_compute(t, SK_WEIGHT_MASS, NULL, 0, 1, &s, &err) == SK_ERR_RANGE);
