@@ -7,7 +7,8 @@
  * --weight` and Python's stats(weight=...) print these.
  *
  * Weights (sk_weight): mass (cells: density x cell volume; particles and
- * catalogues: their mass column), volume (cells only: (boxlen / 2^level)^ndim,
+ * catalogues: their mass column, mass, msink for sinks or mass_cl for
+ * clumps), volume (cells only: (boxlen / 2^level)^ndim,
  * a length or an area in 1-D and 2-D), or none (1 per row). A row whose
  * weight is NaN is left out; a negative or infinite weight is an error.
  * A row whose value is NaN is left out of that column only, so each column
@@ -68,7 +69,7 @@ extern "C" {
 
 typedef enum sk_weight {
     SK_WEIGHT_NONE = 0,   /* 1 per row */
-    SK_WEIGHT_MASS = 1,   /* cells: density x cell volume; other tables: the mass column */
+    SK_WEIGHT_MASS = 1,   /* cells: density x cell volume; others: mass, msink or mass_cl */
     SK_WEIGHT_VOLUME = 2  /* cells only: (boxlen / 2^level)^ndim */
 } sk_weight;
 

@@ -71,24 +71,29 @@ static void cell_volumes(sk_wstats_acc *a, const sk_table *t)
     a->level_col = sk_table_index(t, "level");
 }
 
-/* The column mass weights come from, or a refusal naming what is missing. */
+/* The column mass weights come from (cells: density; particles: mass;
+ * sinks: msink; clumps: mass_cl), or a refusal naming what is missing. */
 static int weight_column(sk_wstats_acc *a, const sk_table *t, sk_error *err)
 {
     a->weight_col = -1;
-    const char *kind = sk_table_meta_get(t, "kind");
-    const char *what = kind && *kind ? kind : "rows";
+    const char *comp = sk_table_meta_get(t, "component"), *kind = sk_table_meta_get(t, "kind");
+    const char *what = comp && *comp ? comp : kind && *kind ? kind : "rows";
     if (a->weight == SK_WEIGHT_VOLUME && !a->is_cells)
         return sk_fail(err, SK_ERR_ARG, NULL, -1,
-                       "volume weights need cells: a table of %s has no cell volumes "
+                       "volume weights need cells: the %s table has no cell volumes "
                        "(use mass or none)", what);
     if (a->weight != SK_WEIGHT_MASS)
         return SK_OK;
-    const char *name = a->is_cells ? "density" : "mass";
-    a->weight_col = sk_table_index(t, name);
+    static const char *const masses[] = {"mass", "msink", "mass_cl"};
+    for (int k = 0; k < 3 && !a->is_cells && a->weight_col < 0; k++)
+        a->weight_col = sk_table_index(t, masses[k]);
+    if (a->is_cells)
+        a->weight_col = sk_table_index(t, "density");
     if (a->weight_col < 0)
         return sk_fail(err, SK_ERR_ARG, NULL, -1,
-                       "mass weights need the %s column, which these %s lack (read it too, "
-                       "or use %s)", name, what, a->is_cells ? "volume or none" : "none");
+                       "mass weights need the %s column, which the %s table lacks (read it "
+                       "too, or use %s)", a->is_cells ? "density" : "mass", what,
+                       a->is_cells ? "volume or none" : "none");
     return SK_OK;
 }
 
@@ -189,17 +194,19 @@ static int weights(const sk_wstats_acc *a, const sk_table *t, double *w, sk_erro
         const int32_t *level = sk_table_col(t, a->level_col)->data;
         for (int64_t i = 0; i < n; i++) {
             if (level[i] < 0 || level[i] > WS_MAX_LEVEL)
-                return sk_fail(err, SK_ERR_RANGE, NULL, -1, "row %lld: level %d out of range",
-                               (long long)i, (int)level[i]);
+                return sk_fail(err, SK_ERR_RANGE, NULL, -1,
+                               "level %d out of range (row %lld of the rows added)",
+                               (int)level[i], (long long)i);
             w[i] = a->weight == SK_WEIGHT_VOLUME ? a->per_level[level[i]]
                                                  : w[i] * a->per_level[level[i]];
         }
     }
     for (int64_t i = 0; i < n; i++)
         if (w[i] < 0 || isinf(w[i]))
-            return sk_fail(err, SK_ERR_RANGE, NULL, -1, "row %lld: %s weight %g is %s",
-                           (long long)i, k_weight_names[a->weight], w[i],
-                           w[i] < 0 ? "negative" : "infinite");
+            return sk_fail(err, SK_ERR_RANGE, NULL, -1,
+                           "%s weight %g is %s (row %lld of the rows added)",
+                           k_weight_names[a->weight], w[i], w[i] < 0 ? "negative" : "infinite",
+                           (long long)i);
     return SK_OK;
 }
 
@@ -298,7 +305,9 @@ int sk_wstats_acc_merge(sk_wstats_acc *a, sk_wstats_acc *from, sk_error *err)
     int rc = reserve(a, from->nblocks, err);
     if (rc != SK_OK)
         return rc;
-    memcpy(a->blocks + a->nblocks, from->blocks, sizeof *from->blocks * (size_t)from->nblocks);
+    if (from->nblocks)
+        memcpy(a->blocks + a->nblocks, from->blocks,
+               sizeof *from->blocks * (size_t)from->nblocks);
     a->nblocks += from->nblocks;
     a->rows += from->rows;
     from->nblocks = 0;

@@ -282,7 +282,8 @@ static int plan_new(pct_plan *pl, const double *asked, int nasked)
     if (!pl->p || !pl->order)
         return 0;
     pl->p[0] = 50.0;
-    memcpy(pl->p + 1, asked, sizeof *asked * (size_t)nasked);
+    if (nasked)
+        memcpy(pl->p + 1, asked, sizeof *asked * (size_t)nasked);
     for (int q = 0; q < pl->n; q++) { /* insertion sort: a handful of percentiles */
         int k = q;
         for (; k > 0 && pl->p[pl->order[k - 1]] > pl->p[q]; k--)
@@ -322,7 +323,8 @@ static void column_result(const sk_wstats_acc *a, int j, const pct_plan *pl, ws_
     if (c->weight_sum > 0)
         quantiles(scratch, n, &wsum, pl->p, pl->order, pl->n, qs);
     c->median = qs[0];
-    memcpy(c->percentiles, qs + 1, sizeof *qs * (size_t)(pl->n - 1));
+    if (pl->n > 1)
+        memcpy(c->percentiles, qs + 1, sizeof *qs * (size_t)(pl->n - 1));
 }
 
 int sk_wstats_check_percentiles(const double *pct, int np, sk_error *err)
@@ -351,7 +353,8 @@ static int result_alloc(const sk_wstats_acc *a, const double *pct, int np, sk_ws
         sk_free(qs);
         return 0;
     }
-    memcpy(out->percentiles, pct, sizeof *pct * (size_t)np);
+    if (np)
+        memcpy(out->percentiles, pct, sizeof *pct * (size_t)np);
     for (int j = 0; j < a->ncols; j++)
         out->cols[j].percentiles = qs + (int64_t)j * np;
     if (!a->ncols) /* the block is freed through the first column's pointer */
