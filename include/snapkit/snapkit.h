@@ -24,6 +24,7 @@
 #include "snapkit/select.h"
 #include "snapkit/progress.h"
 #include "snapkit/colstats.h"
+#include "snapkit/wstats.h"
 #include "snapkit/read.h"
 #include "snapkit/cosmology.h"
 #include "snapkit/ramses.h"

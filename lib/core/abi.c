@@ -93,6 +93,14 @@ static const abi_field column_stats_fields[] = {
 static const abi_field table_stats_fields[] = {
     F(sk_table_stats, rows), F(sk_table_stats, is_cells), F(sk_table_stats, levels),
     F(sk_table_stats, ncols), F(sk_table_stats, cols)};
+static const abi_field wstats_column_fields[] = {
+    F(sk_wstats_column, name), F(sk_wstats_column, count), F(sk_wstats_column, weight_sum),
+    F(sk_wstats_column, mean), F(sk_wstats_column, std), F(sk_wstats_column, skewness),
+    F(sk_wstats_column, kurtosis), F(sk_wstats_column, min), F(sk_wstats_column, max),
+    F(sk_wstats_column, median), F(sk_wstats_column, percentiles)};
+static const abi_field wstats_fields[] = {
+    F(sk_wstats, weight), F(sk_wstats, rows), F(sk_wstats, npercentiles),
+    F(sk_wstats, percentiles), F(sk_wstats, ncols), F(sk_wstats, cols)};
 static const abi_field clumps_options_fields[] = {
     F(sk_clumps_options, field), F(sk_clumps_options, threshold), F(sk_clumps_options, unit),
     F(sk_clumps_options, finder), F(sk_clumps_options, relevance),
@@ -124,6 +132,8 @@ static const abi_struct structs[] = {
     S(sk_column_stats, column_stats_fields),
     S(sk_table_stats, table_stats_fields),
     S(sk_clumps_options, clumps_options_fields),
+    S(sk_wstats_column, wstats_column_fields),
+    S(sk_wstats, wstats_fields),
 };
 
 static const abi_struct *find_struct(const char *name)

@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "cli_mpi.h"
+#include "stats_weighted.h"
 #include "store_cli.h"
 #include "snapkit/util/json.h"
 #include "snapkit/util/mpi.h"
@@ -18,6 +19,7 @@
 
 static const char k_help[] =
     "usage: snapkit stats SOURCE [--component NAME] [selection]\n"
+    "                     [--weight W [--percentiles P,...]]\n"
     "                     [--threads N] [--recompute] [--json]\n\n"
     "Read one component of SOURCE (a RAMSES output folder or a .snapkit file) and print,\n"
     "per column, the "
@@ -49,7 +51,7 @@ static void json_number(sk_json *j, const char *key, double v)
 }
 
 static void print_json(const char *component, const cli_source_read *res,
-                       const sk_table_stats *s, int stored)
+                       const sk_table_stats *s, int stored, const cli_wstats *ws)
 {
     sk_json j;
     sk_json_init(&j, 0);
@@ -90,6 +92,7 @@ static void print_json(const char *component, const cli_source_read *res,
     sk_json_kv_int(&j, "result_bytes", res->result_bytes);
     sk_json_kv_int(&j, "bytes_allocated", res->stats.bytes_allocated);
     sk_json_kv_int(&j, "ranks", res->ranks);
+    cli_wstats_json(&j, ws);
     sk_json_object_end(&j);
     cli_print_json(&j);
     sk_json_free(&j);
@@ -157,6 +160,7 @@ typedef struct stats_stream {
     sk_stats_acc **acc;
     int64_t *bytes;
     sk_stats_acc *all; /* the merged result's owner */
+    cli_wstats *ws;    /* --weight's accumulators */
 } stats_stream;
 
 static int stats_begin(void *ctx, int nthreads, const sk_table *schema, sk_error *err)
@@ -170,7 +174,7 @@ static int stats_begin(void *ctx, int nthreads, const sk_table *schema, sk_error
     int rc = sk_stats_acc_new(schema, &st->all, err);
     for (int i = 0; i < nthreads && rc == SK_OK; i++)
         rc = sk_stats_acc_new(schema, &st->acc[i], err);
-    return rc;
+    return rc == SK_OK ? cli_wstats_begin(st->ws, nthreads, schema, err) : rc;
 }
 
 static int stats_batch(void *ctx, int thread, const sk_table *batch, const sk_batch_info *info,
@@ -180,7 +184,8 @@ static int stats_batch(void *ctx, int thread, const sk_table *batch, const sk_ba
     st->bytes[thread] += sk_table_bytes(batch);
     /* The source's number (CPU file, chunk) orders batches of every MPI
      * rank alike, as the index of one process's read does. */
-    return sk_stats_acc_add(st->acc[thread], batch, info->source, err);
+    int rc = sk_stats_acc_add(st->acc[thread], batch, info->source, err);
+    return rc == SK_OK ? cli_wstats_batch(st->ws, thread, batch, err) : rc;
 }
 
 /* Merge the threads' accumulators into st->all (exact: any order gives the
@@ -194,7 +199,7 @@ static int stats_merge_threads(stats_stream *st, int64_t *bytes, sk_error *err)
         rc = sk_stats_acc_merge(st->all, st->acc[i], err);
         *bytes += st->bytes[i];
     }
-    return rc;
+    return rc == SK_OK ? cli_wstats_merge_threads(st->ws, err) : rc;
 }
 
 static void stats_free(stats_stream *st)
@@ -204,6 +209,7 @@ static void stats_free(stats_stream *st)
     sk_free(st->acc);
     sk_free(st->bytes);
     sk_stats_acc_free(st->all);
+    cli_wstats_free(st->ws);
 }
 
 /* Print the statistics a .snapkit file stores for the component and the
@@ -218,7 +224,7 @@ static int print_stored(const sk_source *src, const char *component, const cli_s
     int rc = sk_mpi_agree(cli_store_stored_stats(src, component, cs, &s, &res, err), err);
     if (rc == SK_OK && cli_mpi_world()->rank == 0) {
         if (json)
-            print_json(component, &res, &s, 1);
+            print_json(component, &res, &s, 1, NULL);
         else
             print_text(component, &res, &s, 1);
     }
@@ -227,20 +233,20 @@ static int print_stored(const sk_source *src, const char *component, const cli_s
 }
 
 /* The statistics of `component` of the open source: those a .snapkit
- * file stores when they answer (not with recompute), else from streaming
- * the rows. Returns the exit status. */
+ * file stores when they answer (not with recompute or --weight), else from
+ * streaming the rows. Returns the exit status. */
 static int stats_of(sk_source *src, const char *component, const cli_selection *cs,
-                    int threads, int recompute, int json)
+                    int threads, int recompute, int json, cli_wstats *ws)
 {
     sk_error err;
     sk_error_clear(&err);
-    if (!recompute && sk_source_store(src)) {
+    if (!recompute && !ws->on && sk_source_store(src)) {
         int rc = print_stored(src, component, cs, json, &err);
         if (rc != SK_ERR_EMPTY)
             return rc == SK_OK ? CLI_OK : cli_error(&err);
         sk_error_clear(&err);
     }
-    stats_stream st = {0};
+    stats_stream st = {.ws = ws};
     sk_consumer consumer = {.ctx = &st, .begin = stats_begin, .batch = stats_batch};
     cli_source_read res;
     /* Under MPI each rank streams its share; the ranks agree on the status
@@ -253,17 +259,22 @@ static int stats_of(sk_source *src, const char *component, const cli_selection *
         rc = cli_mpi_sum_read(&res, &err);
     if (rc == SK_OK)
         rc = sk_mpi_stats_reduce(&st.all, &err);
+    rc = cli_wstats_reduce(ws, rc, &err);
     if (rc == SK_OK && cli_mpi_world()->rank == 0) { /* rank 0 prints */
-        sk_table_stats s;
+        sk_table_stats s = {0};
         rc = st.all ? sk_stats_acc_result(st.all, &s, &err)
                     : sk_fail(&err, SK_ERR_ARG, NULL, -1, "no rows were streamed");
+        if (rc == SK_OK)
+            rc = cli_wstats_result(ws, threads, &err);
         if (rc == SK_OK) {
-            if (json)
-                print_json(component, &res, &s, 0);
-            else
+            if (json) {
+                print_json(component, &res, &s, 0, ws);
+            } else {
                 print_text(component, &res, &s, 0);
-            sk_table_stats_free(&s);
+                cli_wstats_text(ws);
+            }
         }
+        sk_table_stats_free(&s);
     }
     stats_free(&st);
     return rc == SK_OK ? CLI_OK : cli_error(&err);
@@ -276,14 +287,19 @@ int cmd_stats(int argc, char **argv)
     long long threads = 0;
     cli_selection cs;
     cli_selection_init(&cs);
+    cli_wstats ws;
+    cli_wstats_init(&ws);
     for (int i = 1; i < argc; i++) {
         int sel = cli_selection_option(&cs, argc, argv, &i);
+        if (sel == 0)
+            sel = cli_wstats_option(&ws, argc, argv, &i);
         if (sel < 0)
             return CLI_USAGE;
         if (sel > 0)
             continue;
         if (cli_is(argv[i], "--help") || cli_is(argv[i], "-h")) {
             printf(k_help, cli_selection_help);
+            fputs(cli_wstats_help, stdout);
             return CLI_OK;
         } else if (cli_is(argv[i], "--json")) {
             json = 1;
@@ -305,12 +321,14 @@ int cmd_stats(int argc, char **argv)
     }
     if (!source)
         return cli_usage("stats", "missing SOURCE");
+    if (cli_wstats_check(&ws) != CLI_OK)
+        return CLI_USAGE;
     sk_error err;
     sk_error_clear(&err);
     sk_source *src;
     if (sk_source_open_mpi(&src, source, &err) != SK_OK)
         return cli_error(&err);
-    int status = stats_of(src, component, &cs, (int)threads, recompute, json);
+    int status = stats_of(src, component, &cs, (int)threads, recompute, json, &ws);
     sk_source_close(src);
     return status;
 }

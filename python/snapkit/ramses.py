@@ -18,6 +18,7 @@ import numpy as np
 
 from ._lib import ERR, P, Closing, ErrorStruct, Progress, check, declare, lib, mirrors
 from .colstats import column_stats
+from .wstats import weighted_stats
 from .table import Table
 
 
@@ -265,10 +266,18 @@ class Output(Closing):
             raise
         return sel
 
-    def stats(self, component, threads=0):
+    def stats(self, component, threads=0, weight=None, percentiles=None):
         """snapkit.column_stats of the whole component (what `snapkit stats`
-        prints): computed from a read of it."""
-        return column_stats(self.read(component, threads=threads), threads)
+        prints): computed from a read of it. With weight ("mass", "volume",
+        "none"), also key "weighted": snapkit.weighted_stats at `percentiles`
+        (what `snapkit stats --weight W --percentiles P,...` prints)."""
+        if percentiles and weight is None:
+            raise ValueError("snapkit: percentiles need a weight (mass, volume or none)")
+        table = self.read(component, threads=threads)
+        out = column_stats(table, threads)
+        if weight is not None:
+            out["weighted"] = weighted_stats(table, weight, percentiles, threads)
+        return out
 
     def read(self, component, lmax=None, xrange=None, yrange=None, zrange=None, center=None,
              unit="standard", vars=None, threads=0, with_refined=False, family=None):

@@ -175,14 +175,16 @@ class File(Output):
                                           family),
                           threads, with_refined)
 
-    def stats(self, component, threads=0):
+    def stats(self, component, threads=0, weight=None, percentiles=None):
         """snapkit.column_stats of the whole table `component`: the
         statistics the file stores (format 1.1; no chunk read), else
-        computed from a read of the table."""
+        computed from a read of the table. With weight, read and computed,
+        as Output.stats."""
         if self._h is None:
             raise ValueError("snapkit: the file is closed")
-        stored = stored_stats(self._h, component)
-        return stored if stored is not None else super().stats(component, threads)
+        stored = stored_stats(self._h, component) if weight is None and not percentiles else None
+        return stored if stored is not None else super().stats(component, threads, weight,
+                                                               percentiles)
 
     def verify(self, output=None, threads=0):
         """Check every checksum; with `output` (the RAMSES folder) also that

@@ -28,6 +28,7 @@
 #include "snapkit/error.h"
 #include "snapkit/ramses.h"
 #include "snapkit/table.h"
+#include "snapkit/wstats.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -68,6 +69,13 @@ SK_API int sk_mpi_agree(int rc, sk_error *err);
  * NULL (rank 0's is then made from the others'). Other ranks' *acc is left
  * as it was. Collective. */
 SK_API int sk_mpi_stats_reduce(sk_stats_acc **acc, sk_error *err);
+
+/* Move every rank's weighted-statistics rows (snapkit/wstats.h) into rank
+ * 0's *acc, in rank order; a rank that read nothing passes *acc == NULL
+ * (rank 0's is then made from the others'). The result depends only on
+ * the rows, so rank 0's has the bits of one process's. Rank 0 holds every
+ * rank's rows; other ranks' *acc is left as it was. Collective. */
+SK_API int sk_mpi_wstats_reduce(sk_wstats_acc **acc, sk_error *err);
 
 /* Sum n int64 values over the ranks, in place on every rank. Collective. */
 SK_API int sk_mpi_sum_int64(int64_t *v, int n, sk_error *err);
