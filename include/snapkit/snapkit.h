@@ -35,6 +35,7 @@
 #include "snapkit/synth.h"
 #include "snapkit/clumps.h"
 #include "snapkit/source.h"
+#include "snapkit/derive.h"
 
 #ifdef __cplusplus
 extern "C" {
