@@ -65,7 +65,7 @@ int dv_frame_set(dv_frame *f, const sk_frame *user, sk_error *err);
 /* Check that q applies to tables of this kind and its frame needs are met. */
 int dv_check(const sk_quantity *q, int particles, const dv_frame *f, sk_error *err);
 
-/* The columns of `t` that q reads. */
+/* The columns of `t` that a frame or gas quantity q reads. */
 int dv_rows_load(dv_rows *rows, const sk_table *t, const sk_quantity *q, int particles,
                  sk_error *err);
 void dv_rows_free(dv_rows *rows);

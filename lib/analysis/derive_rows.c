@@ -122,8 +122,9 @@ static int column_f64(dv_rows *rows, const char *name, const char *qname, const 
     return SK_OK;
 }
 
-/* Where a named column goes in rows; NULL for one only sk_ramses_derive
- * reads. *axis gets the axis of a vector component. */
+/* Where a column the frame and gas quantities read goes in rows: a
+ * velocity or position component (*axis gets its axis; else -1), density
+ * or pressure. */
 static const double **slot_of(dv_rows *rows, const char *name, int *axis)
 {
     *axis = -1;
@@ -136,11 +137,7 @@ static const double **slot_of(dv_rows *rows, const char *name, int *axis)
         if (!strcmp(name, buf))
             return *axis = a, &rows->pos[a];
     }
-    if (!strcmp(name, "density"))
-        return &rows->rho;
-    if (!strcmp(name, "pressure"))
-        return &rows->p;
-    return NULL;
+    return !strcmp(name, "density") ? &rows->rho : &rows->p;
 }
 
 /* Cells: level and the indices of the axes the table has. */
@@ -183,13 +180,9 @@ int dv_rows_load(dv_rows *rows, const sk_table *t, const sk_quantity *q, int par
          c = strtok_r(NULL, ",", &save)) {
         int axis;
         const double **slot = slot_of(rows, c, &axis);
-        if (slot && axis >= ndim && !sk_table_find(t, c))
+        if (axis >= ndim && !sk_table_find(t, c))
             continue; /* an axis a 1-D or 2-D output lacks: 0 */
-        if (slot)
-            rc = column_f64(rows, c, q->name, slot, err);
-        else if (!sk_table_find(t, c))
-            rc = sk_fail(err, SK_ERR_ARG, NULL, -1,
-                         "quantity '%s' needs the column '%s', which the table lacks", q->name, c);
+        rc = column_f64(rows, c, q->name, slot, err);
     }
     return rc;
 }
@@ -226,17 +219,15 @@ int sk_derive(const sk_table *table, const char *name, const sk_frame *frame,
         return SK_ERR_ARG;
     if ((rc = dv_check(q, particles, &f, err)) != SK_OK)
         return rc;
+    const dv_entry *e = dv_entry_of(q);
+    if (e->how == DV_RAMSES) /* it reads (and names) its columns itself */
+        return sk_ramses_derive(table, q->name, out, err);
     dv_rows rows;
     rc = dv_rows_load(&rows, table, q, particles, err);
-    const dv_entry *e = dv_entry_of(q);
-    if (rc == SK_OK) {
-        if (e->how == DV_FRAME)
-            dv_frame_compute(&rows, &f, e->frame_fn, out);
-        else if (e->how == DV_GAS)
-            rc = dv_gas_compute(&rows, e, &f, opt, out, err);
-        else
-            rc = sk_ramses_derive(table, q->name, out, err);
-    }
+    if (rc == SK_OK && e->how == DV_FRAME)
+        dv_frame_compute(&rows, &f, e->frame_fn, out);
+    else if (rc == SK_OK)
+        rc = dv_gas_compute(&rows, e, &f, opt, out, err);
     dv_rows_free(&rows);
     return rc;
 }

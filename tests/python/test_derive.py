@@ -115,8 +115,13 @@ def test_refusals(cosmo):
         snapkit.derive(cosmo, "nope")
     with pytest.raises(snapkit.Error, match="has no direction"):
         snapkit.derive(cosmo, "v_z", axis=(0, 0, float("nan")))
-    with pytest.raises(snapkit.Error, match="the table lacks"):
+    with pytest.raises(snapkit.Error, match="B needs B_x/y/z_left"):
         snapkit.derive(cosmo, "B")
+    with pytest.raises(snapkit.Error, match="'v_phi' needs the column 'velocity_y'"):
+        snapkit.derive(snapkit.Table.from_arrays(
+            {"level": np.array([1], np.int32), "cx": np.array([0], np.int32),
+             "velocity_x": np.array([1.0])}, {"boxlen": 1.0, "kind": "cells"}),
+            "v_phi", center=[0.5, 0.5, 0.5])
     parts = snapkit.open(output("gravpart/output_00002")).particles()
     with pytest.raises(snapkit.Error, match="'T' needs cells, not particles"):
         snapkit.derive(parts, "T")
