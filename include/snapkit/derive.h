@@ -169,9 +169,11 @@ SK_API int sk_derive_set_apply(const sk_derive_set *set, sk_table *table, sk_err
  * added (and the columns read only for them dropped), as
  * sk_derive_set_apply would: each thread's rows are copied into a table of
  * its own, reused from batch to batch, so memory stays threads x largest
- * batch. inner is copied; the set must outlive the stream, and serves one
+ * batch (the tables live until the set is freed or begins its next
+ * stream). inner is copied; the set must outlive the stream, and serves one
  * stream at a time. The schema inner's begin sees has the columns its
- * batches will have. */
+ * batches will have; a column a quantity needs and the stream lacks fails
+ * at begin, before any row is read. */
 SK_API sk_consumer sk_derive_set_consumer(sk_derive_set *set, const sk_consumer *inner);
 
 #ifdef __cplusplus
