@@ -13,17 +13,17 @@ int dv_table_kind(const sk_table *t, sk_error *err)
     const char *kind = sk_table_meta_get(t, "kind");
     if (kind && !strcmp(kind, "particles"))
         return 1;
-    if (kind && !strcmp(kind, "catalogue"))
-        return sk_fail(err, SK_ERR_ARG, NULL, -1,
-                       "derived quantities are of cells and particles, not of a catalogue"),
-               -1;
-    if (sk_table_find(t, "level"))
-        return 0;
-    if (sk_table_find(t, "position_x"))
-        return 1;
+    if (!(kind && !strcmp(kind, "catalogue"))) {
+        if (sk_table_find(t, "level"))
+            return 0;
+        if (sk_table_find(t, "position_x"))
+            return 1;
+    }
     sk_fail(err, SK_ERR_ARG, NULL, -1,
-            "derived quantities need cells (level, cx, cy, cz) or particles (position_x, "
-            "position_y, position_z)");
+            kind && !strcmp(kind, "catalogue")
+                ? "derived quantities are of cells and particles, not of a catalogue"
+                : "derived quantities need cells (level, cx, cy, cz) or particles "
+                  "(position_x, position_y, position_z)");
     return -1;
 }
 
@@ -127,16 +127,17 @@ static int column_f64(dv_rows *rows, const char *name, const char *qname, const 
  * or pressure. */
 static const double **slot_of(dv_rows *rows, const char *name, int *axis)
 {
-    *axis = -1;
     for (int a = 0; a < 3; a++) {
-        char buf[16];
-        snprintf(buf, sizeof buf, "velocity_%c", "xyz"[a]);
-        if (!strcmp(name, buf))
-            return *axis = a, &rows->vel[a];
-        snprintf(buf, sizeof buf, "position_%c", "xyz"[a]);
-        if (!strcmp(name, buf))
-            return *axis = a, &rows->pos[a];
+        char vel[16], pos[16];
+        snprintf(vel, sizeof vel, "velocity_%c", "xyz"[a]);
+        snprintf(pos, sizeof pos, "position_%c", "xyz"[a]);
+        *axis = a;
+        if (!strcmp(name, vel))
+            return &rows->vel[a];
+        if (!strcmp(name, pos))
+            return &rows->pos[a];
     }
+    *axis = -1;
     return !strcmp(name, "density") ? &rows->rho : &rows->p;
 }
 
