@@ -36,6 +36,7 @@
 #include "snapkit/synth.h"
 #include "snapkit/clumps.h"
 #include "snapkit/source.h"
+#include "snapkit/derive.h"
 
 #ifdef __cplusplus
 extern "C" {

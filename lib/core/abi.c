@@ -109,6 +109,11 @@ static const abi_field clumps_options_fields[] = {
     F(sk_clumps_options, bound), F(sk_clumps_options, theta), F(sk_clumps_options, softening),
     F(sk_clumps_options, min_delta), F(sk_clumps_options, mu),
     F(sk_clumps_options, bound_only)};
+static const abi_field frame_fields[] = {
+    F(sk_frame, has_center), F(sk_frame, center), F(sk_frame, bulk_velocity), F(sk_frame, axis)};
+static const abi_field derive_options_fields[] = {
+    F(sk_derive_options, gamma), F(sk_derive_options, mu),
+    F(sk_derive_options, hydrogen_fraction)};
 
 static const abi_struct structs[] = {
     S(sk_error, error_fields),
@@ -134,6 +139,8 @@ static const abi_struct structs[] = {
     S(sk_clumps_options, clumps_options_fields),
     S(sk_wstats_column, wstats_column_fields),
     S(sk_wstats, wstats_fields),
+    S(sk_frame, frame_fields),
+    S(sk_derive_options, derive_options_fields),
 };
 
 static const abi_struct *find_struct(const char *name)

@@ -28,13 +28,11 @@ typedef enum proj_dim {
 } proj_dim;
 
 typedef enum proj_qkind { Q_SD, Q_MASS, Q_WEIGHT, Q_COUNT, Q_FIELD } proj_qkind;
-typedef enum proj_vkind { V_COLUMN, V_TEMPERATURE, V_SOUND_SPEED, V_SPEED } proj_vkind;
 
 typedef struct proj_quantity {
     char name[64];            /* as asked */
     proj_qkind kind;
-    proj_vkind value;         /* Q_FIELD: how a row's value is computed */
-    const double *col;        /* V_COLUMN: the values as float64 */
+    const double *col;        /* Q_FIELD: the values as float64 */
     int slot;                 /* Q_FIELD: accumulator slot of the numerator */
     proj_dim dim;
     char unit[24];
@@ -101,10 +99,8 @@ typedef struct proj_job {
     int want_family;
     /* mass per unit geometric weight: density (cells) or mass (particles) */
     const double *mass_src;
-    /* derived values */
-    const double *density, *pressure, *vel[3];
-    double gamma, tfactor;
-    /* float64 copies of non-float64 columns, freed with the job */
+    double tfactor;           /* kelvin per code p/rho */
+    /* float64 copies of non-float64 columns and derived quantities, freed with the job */
     void *owned[SK_MAX_VARS + 8];
     int nowned;
 

@@ -6,7 +6,7 @@
 #include <strings.h>
 
 #include "project_internal.h"
-#include "formats/ramses/mhd.h"
+#include "snapkit/derive.h"
 #include "snapkit/memory.h"
 
 static const struct {
@@ -43,8 +43,15 @@ static int column_f64(proj_job *job, const char *name, const char *why, const do
     return SK_OK;
 }
 
+static proj_dim derived_dim(int dim);
+
+/* A column's dimension by its name: the RAMSES hydro ones, and the derived
+ * quantities a stream adds as columns (sk_derive_set). */
 static proj_dim column_dim(const char *name)
 {
+    const sk_quantity *d = sk_quantity_find(name);
+    if (d)
+        return derived_dim(d->dim);
     if (strcmp(name, "density") == 0)
         return DIM_DENSITY;
     if (strncmp(name, "velocity_", 9) == 0)
@@ -54,41 +61,37 @@ static proj_dim column_dim(const char *name)
     return DIM_NONE;
 }
 
-/* T, cs and v; *handled = 0 when the name is none of them. */
-static int resolve_derived(proj_job *job, proj_quantity *q, const sk_project_options *opt,
-                           int *handled, sk_error *err)
+/* The projection's dimension of a derived quantity's (units it can be
+ * given in); DIM_NONE: code units only. */
+static proj_dim derived_dim(int dim)
 {
-    const char *n = q->name;
-    int is_t = strcmp(n, "T") == 0 || strcasecmp(n, "temperature") == 0 || strcmp(n, "Temp") == 0;
-    int is_cs = strcmp(n, "cs") == 0 || strcmp(n, "sound_speed") == 0;
-    int is_v = strcmp(n, "v") == 0 || strcmp(n, "speed") == 0;
-    *handled = is_t || is_cs || is_v;
-    if (!*handled)
-        return SK_OK;
-    int rc;
-    if (is_v) {
-        static const char *const comp[3] = {"velocity_x", "velocity_y", "velocity_z"};
-        for (int a = 0; a < 3; a++)
-            if ((rc = column_f64(job, comp[a], n, &job->vel[a], err)) != SK_OK)
-                return rc;
-        q->value = V_SPEED;
-        q->dim = DIM_VELOCITY;
-        return SK_OK;
+    switch (dim) {
+    case SK_QDIM_VELOCITY:
+        return DIM_VELOCITY;
+    case SK_QDIM_TEMPERATURE:
+        return DIM_TEMPERATURE;
+    case SK_QDIM_ENERGY_DENSITY:
+        return DIM_PRESSURE;
+    case SK_QDIM_MASS:
+        return DIM_MASS;
+    case SK_QDIM_VOLUME:
+        return DIM_VOLUME;
+    default:
+        return DIM_NONE;
     }
-    if (!job->is_cells)
-        return sk_fail(err, SK_ERR_ARG, NULL, -1, "quantity '%s' needs cells, not particles", n);
-    if ((rc = column_f64(job, "pressure", n, &job->pressure, err)) != SK_OK ||
-        (rc = column_f64(job, "density", n, &job->density, err)) != SK_OK)
-        return rc;
-    q->value = is_t ? V_TEMPERATURE : V_SOUND_SPEED;
-    q->dim = is_t ? DIM_TEMPERATURE : DIM_VELOCITY;
-    if (is_cs) {
-        job->gamma = opt->gamma > 0 ? opt->gamma : sk_table_meta_double(job->table, "gamma", NAN);
-        if (!(job->gamma > 0))
-            return sk_fail(err, SK_ERR_ARG, NULL, -1,
-                           "cs needs the adiabatic index: the table has no 'gamma'; give one");
-    }
-    return SK_OK;
+}
+
+/* The derived quantity a name asks for: its own name or the projection's
+ * older spellings (temperature, sound_speed, speed). */
+static const sk_quantity *derived_quantity(const char *n)
+{
+    if (strcasecmp(n, "temperature") == 0 || strcmp(n, "Temp") == 0)
+        n = "T";
+    else if (strcmp(n, "sound_speed") == 0)
+        n = "cs";
+    else if (strcmp(n, "speed") == 0)
+        n = "v";
+    return sk_quantity_find(n);
 }
 
 static int unknown_quantity(const proj_job *job, const char *n, sk_error *err)
@@ -99,16 +102,20 @@ static int unknown_quantity(const proj_job *job, const char *n, sk_error *err)
         len += (size_t)snprintf(cols + len, sizeof cols - len, "%s%s", i ? ", " : "",
                                 sk_table_col(job->table, i)->name);
     return sk_fail(err, SK_ERR_ARG, NULL, -1,
-                   "unknown quantity '%s': neither sd, mass, weight, count, T, cs, v, an MHD "
-                   "quantity (B, B_x, magnetic_pressure, ...) nor a column of the table (%s)",
-                   n, cols);
+                   "unknown quantity '%s': neither sd, mass, weight, count, a derived quantity "
+                   "(T, cs, v, B, magnetic_pressure, ...; snapkit/derive.h) nor a column of the "
+                   "table (%s)", n, cols);
 }
 
-/* A quantity the RAMSES module derives per row (|B|, plasma beta, ...):
- * computed once into a column the job owns. */
-static int derived_column(proj_job *job, proj_quantity *q, sk_error *err)
+/* A derived quantity (snapkit/derive.h: T, cs, v, the MHD ones, ...),
+ * computed once into a column the job owns. Those about a centre come as
+ * columns of the table instead (sk_derive_set), here they fail for want
+ * of one. */
+static int derived_column(proj_job *job, proj_quantity *q, const sk_project_options *opt,
+                          sk_error *err)
 {
-    if (!rs_is_mhd_quantity(q->name))
+    const sk_quantity *d = derived_quantity(q->name);
+    if (!d)
         return unknown_quantity(job, q->name, err);
     if (job->nowned == (int)(sizeof job->owned / sizeof job->owned[0]))
         return sk_fail(err, SK_ERR_ARG, NULL, -1, "too many derived columns");
@@ -116,11 +123,10 @@ static int derived_column(proj_job *job, proj_quantity *q, sk_error *err)
     if (!v)
         return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory deriving '%s'", q->name);
     job->owned[job->nowned++] = v;
-    int rc = sk_ramses_derive(job->table, q->name, v, err);
-    q->value = V_COLUMN;
-    q->dim = DIM_NONE;
+    sk_derive_options dopt = {.gamma = opt->gamma, .mu = opt->mu};
+    q->dim = derived_dim(d->dim);
     q->col = v;
-    return rc;
+    return sk_derive(job->table, d->name, NULL, &dopt, v, err);
 }
 
 static int resolve_one(proj_job *job, proj_quantity *q, const sk_project_options *opt,
@@ -143,16 +149,14 @@ static int resolve_one(proj_job *job, proj_quantity *q, const sk_project_options
             return SK_OK;
         }
     q->kind = Q_FIELD;
-    int handled, rc = resolve_derived(job, q, opt, &handled, err);
-    if (rc != SK_OK || handled)
-        return rc;
+    if (derived_quantity(n) && !sk_table_find(job->table, n))
+        return derived_column(job, q, opt, err);
     const char *col = n;
     for (size_t i = 0; i < sizeof k_aliases / sizeof k_aliases[0]; i++)
         if (strcmp(n, k_aliases[i].alias) == 0 && !sk_table_find(job->table, n))
             col = k_aliases[i].column;
     if (!sk_table_find(job->table, col))
-        return derived_column(job, q, err);
-    q->value = V_COLUMN;
+        return unknown_quantity(job, n, err);
     q->dim = column_dim(col);
     return column_f64(job, col, n, &q->col, err);
 }
@@ -227,21 +231,9 @@ int proj_quantities_resolve(proj_job *job, int nq, const char *const *names,
 }
 
 /* Value of a field quantity at a row, in code units. */
-static double field_value(const proj_job *job, const proj_quantity *q, int64_t r)
+static double field_value(const proj_quantity *q, int64_t r)
 {
-    switch (q->value) {
-    case V_COLUMN:
-        return q->col[r];
-    case V_TEMPERATURE:
-        return job->pressure[r] / job->density[r];
-    case V_SOUND_SPEED:
-        return sqrt(job->gamma * job->pressure[r] / job->density[r]);
-    case V_SPEED: {
-        double x = job->vel[0][r], y = job->vel[1][r], z = job->vel[2][r];
-        return sqrt(x * x + y * y + z * z);
-    }
-    }
-    return NAN;
+    return q->col[r];
 }
 
 void proj_coefficients(const proj_job *job, int64_t r, const proj_item *it, double *coef)
@@ -257,13 +249,13 @@ void proj_coefficients(const proj_job *job, int64_t r, const proj_item *it, doub
             coef[k] = 1.0;
             break;
         case C_MEAN_MASS:
-            coef[k] = field_value(job, &job->q[qi], r) * m;
+            coef[k] = field_value(&job->q[qi], r) * m;
             break;
         case C_MEAN_VOLUME:
-            coef[k] = field_value(job, &job->q[qi], r);
+            coef[k] = field_value(&job->q[qi], r);
             break;
         case C_SUM:
-            coef[k] = field_value(job, &job->q[qi], r) / it->total;
+            coef[k] = field_value(&job->q[qi], r) / it->total;
             break;
         }
     }

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "cli_mpi.h"
+#include "derive_cli.h"
 #include "figure/map.h"
 #include "snapkit/util/json.h"
 #include "snapkit/util/mpi.h"
@@ -24,7 +25,10 @@ static const char k_help[] =
     "  weight                the weight of the means (mass or volume per pixel)\n"
     "  count                 cells (particles) that reached each pixel\n"
     "  T, cs, v, or a column (density, velocity_x, pressure, metallicity, ...): the\n"
-    "                        mass-weighted mean along the line of sight (see --weight, --mode)\n\n"
+    "                        mass-weighted mean along the line of sight (see --weight, --mode)\n"
+    "  v_phi, v_r, r, ...    any derived quantity (snapkit stats --list-quantities), those\n"
+    "                        about a centre taken about --center, --cylinder-axis and\n"
+    "                        --bulk-velocity\n\n"
     "geometry:\n"
     "  --axis x|y|z          line of sight along an axis (default z); images are y-z, z-x, x-y\n"
     "  --direction NX NY NZ  line of sight along any direction (off-axis)\n"
@@ -279,9 +283,9 @@ static void add_column(char *csv, size_t n, const char *name)
 /* The hydro columns a cell projection of these quantities needs besides
  * level, cx, cy, cz (which every cell read keeps), so that the read
  * decodes nothing else (issue 13: a density projection reads density and
- * the cell keys). Returns 0, and every column is read, when a quantity is
- * none of those whose columns are known here (passive scalars, MHD ones):
- * their messages then stay the projection's. */
+ * the cell keys); a derived quantity's are those it lists. Returns 0, and
+ * every column is read, when a quantity is none of those whose columns are
+ * known here (passive scalars): their messages then stay the projection's. */
 static int cell_columns(const char *const *names, int nq, char *csv, size_t n)
 {
     static const struct {
@@ -301,10 +305,12 @@ static int cell_columns(const char *const *names, int nq, char *csv, size_t n)
         size_t k = 0;
         while (k < sizeof known / sizeof *known && strcmp(known[k].q, names[i]))
             k++;
-        if (k == sizeof known / sizeof *known)
+        const sk_quantity *dq = sk_quantity_find(names[i]);
+        if (k == sizeof known / sizeof *known && !(dq && dq->cell_columns))
             return 0;
-        char cols[128];
-        snprintf(cols, sizeof cols, "%s", known[k].cols);
+        char cols[256];
+        snprintf(cols, sizeof cols, "%s", k < sizeof known / sizeof *known ? known[k].cols
+                                                                            : dq->cell_columns);
         for (char *save = NULL, *c = strtok_r(cols, ",", &save); c; c = strtok_r(NULL, ",", &save))
             add_column(csv, n, c);
     }
@@ -388,9 +394,11 @@ static int can_stream(const project_args *a)
     return !a->whole && (a->opt.res > 0 || a->opt.pixel > 0) && !overlap;
 }
 
-/* The maps of SOURCE, and the table's metadata (*meta) for the figure. */
+/* The maps of SOURCE, and the table's metadata (*meta) for the figure;
+ * the quantities of `derived` (may be NULL) are added to the rows first. */
 static int make_maps(project_args *a, sk_source *source, const char *const *names, int nq,
-                     sk_maps **maps, sk_table **meta, cli_source_read *src, sk_error *err)
+                     sk_derive_set *derived, sk_maps **maps, sk_table **meta,
+                     cli_source_read *src, sk_error *err)
 {
     if (a->opt.clip) {
         int rc = cli_clip_widen(source, a->component, &a->sel, err);
@@ -405,6 +413,8 @@ static int make_maps(project_args *a, sk_source *source, const char *const *name
         rc = sk_mpi_agree(rc, err);
         if (rc == SK_OK)
             rc = cli_mpi_sum_read(src, err);
+        if (rc == SK_OK && derived)
+            rc = sk_derive_set_apply(derived, src->table, err);
         if (rc == SK_OK)
             rc = sk_project_ranks(src->table, nq, names, &a->opt, 0, maps, err);
         *meta = src->table;
@@ -421,6 +431,8 @@ static int make_maps(project_args *a, sk_source *source, const char *const *name
      * output would count its files first; early batches are copied there. */
     sk_consumer c = {.ctx = &feed, .begin = feed_begin, .batch = feed_batch,
                      .ordered = sk_source_kind(source) == SK_SOURCE_SNAPKIT};
+    if (derived)
+        c = sk_derive_set_consumer(derived, &c);
     rc = cli_stream_source(source, a->component, &a->sel, a->opt.threads, &c, src, err);
     if (rc == SK_OK)
         rc = cli_mpi_sum_read(src, err); /* one process here: ranks 1 */
@@ -451,9 +463,13 @@ int cmd_project(int argc, char **argv)
     sk_maps *maps = NULL;
     sk_table *meta = NULL;
     sk_source *source;
+    sk_derive_set *derived = NULL;
     rc = sk_source_open_mpi(&source, a.source, &err);
     if (rc == SK_OK)
-        rc = make_maps(&a, source, names, nq, &maps, &meta, &src, &err);
+        rc = cli_derive_frame_quantities(source, a.component, &a.sel, names, nq, &derived, &err);
+    if (rc == SK_OK)
+        rc = make_maps(&a, source, names, nq, derived, &maps, &meta, &src, &err);
+    sk_derive_set_free(derived);
     sk_source_close(source);
     sk_mem_get(&m1);
     /* what reading and projecting held at most: the table or the batches, and the maps */

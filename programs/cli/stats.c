@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "cli_mpi.h"
+#include "derive_cli.h"
 #include "stats_weighted.h"
 #include "store_cli.h"
 #include "snapkit/util/json.h"
@@ -20,7 +21,8 @@
 static const char k_help[] =
     "usage: snapkit stats SOURCE [--component NAME] [selection]\n"
     "                     [--weight W [--percentiles P,...]]\n"
-    "                     [--threads N] [--recompute] [--json]\n\n"
+    "                     [--threads N] [--recompute] [--json]\n"
+    "       snapkit stats --list-quantities [--json]\n\n"
     "Read one component of SOURCE (a RAMSES output folder or a .snapkit file) and print,\n"
     "per column, the "
     "minimum, maximum, sum and (cells) volume-weighted sum, in code units as stored;\n"
@@ -34,6 +36,9 @@ static const char k_help[] =
     "  --component C         hydro (default), gravity, particles, rt, clump_field, sinks\n"
     "                        or clumps (catalogues: no levels, no volume sums)\n"
     "%s"
+    "                        --vars also takes derived quantities (r, v_phi, T, ...) about\n"
+    "                        --center, --cylinder-axis and --bulk-velocity\n"
+    "  --list-quantities     list the derived quantities and their formulas, and exit\n"
     "  --threads N           use at most N threads (default: the job's budget)\n"
     "  --recompute           read the rows even when the file stores the statistics\n"
     "  --json                one JSON object: component, rows, levels, columns{min, max,\n"
@@ -236,7 +241,8 @@ static int print_stored(const sk_source *src, const char *component, const cli_s
  * file stores when they answer (not with recompute or --weight), else from
  * streaming the rows. Returns the exit status. */
 static int stats_of(sk_source *src, const char *component, const cli_selection *cs,
-                    int threads, int recompute, int json, cli_wstats *ws)
+                    int threads, int recompute, int json, cli_wstats *ws,
+                    sk_derive_set *derived)
 {
     sk_error err;
     sk_error_clear(&err);
@@ -248,6 +254,8 @@ static int stats_of(sk_source *src, const char *component, const cli_selection *
     }
     stats_stream st = {.ws = ws};
     sk_consumer consumer = {.ctx = &st, .begin = stats_begin, .batch = stats_batch};
+    if (derived) /* the rows gain the derived quantities --vars names */
+        consumer = sk_derive_set_consumer(derived, &consumer);
     cli_source_read res;
     /* Under MPI each rank streams its share; the ranks agree on the status
      * before any reduction, so a rank's failure stops them all alike. */
@@ -283,7 +291,7 @@ static int stats_of(sk_source *src, const char *component, const cli_selection *
 int cmd_stats(int argc, char **argv)
 {
     const char *source = NULL, *component = "hydro";
-    int json = 0, recompute = 0;
+    int json = 0, recompute = 0, list = 0;
     long long threads = 0;
     cli_selection cs;
     cli_selection_init(&cs);
@@ -303,6 +311,8 @@ int cmd_stats(int argc, char **argv)
             return CLI_OK;
         } else if (cli_is(argv[i], "--json")) {
             json = 1;
+        } else if (cli_is(argv[i], "--list-quantities")) {
+            list = 1;
         } else if (cli_is(argv[i], "--recompute")) {
             recompute = 1;
         } else if (cli_is(argv[i], "--component")) {
@@ -319,6 +329,8 @@ int cmd_stats(int argc, char **argv)
             source = argv[i];
         }
     }
+    if (list)
+        return cli_derive_list(json);
     if (!source)
         return cli_usage("stats", "missing SOURCE");
     if (cli_wstats_check(&ws) != CLI_OK)
@@ -328,7 +340,13 @@ int cmd_stats(int argc, char **argv)
     sk_source *src;
     if (sk_source_open_mpi(&src, source, &err) != SK_OK)
         return cli_error(&err);
-    int status = stats_of(src, component, &cs, (int)threads, recompute, json, &ws);
+    sk_derive_set *derived;
+    cli_selection read;
+    int status = cli_derive_take_vars(src, component, &cs, &read, &derived, &err) == SK_OK
+                     ? stats_of(src, component, &read, (int)threads, recompute || derived, json,
+                                &ws, derived)
+                     : cli_error(&err);
+    sk_derive_set_free(derived);
     sk_source_close(src);
     return status;
 }

@@ -9,7 +9,8 @@ from ._lib import Error, MemStats, ThreadBudget, lib
 from .table import Table
 from .colstats import column_stats
 from .wstats import weighted_stats
-from .ramses import Output, derive, open, unit_factor
+from .ramses import Output, open, unit_factor
+from .derive import derive, quantities
 from .store import File, convert, load, open, same_rows, save, verify  # noqa: F811 (open: both kinds)
 from .project import Maps, project
 from .clumps import clumps
@@ -36,6 +37,6 @@ def threads(requested=0):
 
 
 __all__ = ["Error", "Table", "atoms", "memory", "threads", "__version__",
-           "Output", "open", "derive", "unit_factor", "column_stats",
+           "Output", "open", "derive", "quantities", "unit_factor", "column_stats",
            "weighted_stats",
            "File", "save", "load", "convert", "verify", "same_rows", "project", "Maps", "clumps"]
