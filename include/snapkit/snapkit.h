@@ -35,6 +35,8 @@
 #include "snapkit/synth.h"
 #include "snapkit/clumps.h"
 #include "snapkit/source.h"
+#include "snapkit/totals.h"
+#include "snapkit/center.h"
 
 #ifdef __cplusplus
 extern "C" {

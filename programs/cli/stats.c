@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "cli_mpi.h"
+#include "cli_totals.h"
 #include "store_cli.h"
 #include "snapkit/util/json.h"
 #include "snapkit/util/mpi.h"
@@ -18,7 +19,7 @@
 
 static const char k_help[] =
     "usage: snapkit stats SOURCE [--component NAME] [selection]\n"
-    "                     [--threads N] [--recompute] [--json]\n\n"
+    "                     [--threads N] [--recompute] [--totals] [--json]\n\n"
     "Read one component of SOURCE (a RAMSES output folder or a .snapkit file) and print,\n"
     "per column, the "
     "minimum, maximum, sum and (cells) volume-weighted sum, in code units as stored;\n"
@@ -34,6 +35,11 @@ static const char k_help[] =
     "%s"
     "  --threads N           use at most N threads (default: the job's budget)\n"
     "  --recompute           read the rows even when the file stores the statistics\n"
+    "  --totals              also the totals of the rows (code units): mass, volume (cells),\n"
+    "                        centre of mass, bulk velocity, angular momentum and its\n"
+    "                        direction, about the --center when given (relative to\n"
+    "                        --bulk-velocity when given, else to the bulk velocity), else\n"
+    "                        about the centre of mass; in the same pass (JSON: totals)\n"
     "  --json                one JSON object: component, rows, levels, columns{min, max,\n"
     "                        sum, volume_sum}, files_opened (chunks_read), stored\n"
     "                        (statistics from the footer), seconds, result_bytes,\n"
@@ -49,7 +55,7 @@ static void json_number(sk_json *j, const char *key, double v)
 }
 
 static void print_json(const char *component, const cli_source_read *res,
-                       const sk_table_stats *s, int stored)
+                       const sk_table_stats *s, int stored, const sk_totals *totals, int about_com)
 {
     sk_json j;
     sk_json_init(&j, 0);
@@ -90,6 +96,8 @@ static void print_json(const char *component, const cli_source_read *res,
     sk_json_kv_int(&j, "result_bytes", res->result_bytes);
     sk_json_kv_int(&j, "bytes_allocated", res->stats.bytes_allocated);
     sk_json_kv_int(&j, "ranks", res->ranks);
+    if (totals)
+        cli_totals_json(&j, totals, about_com);
     sk_json_object_end(&j);
     cli_print_json(&j);
     sk_json_free(&j);
@@ -122,7 +130,7 @@ static void print_read(const char *component, const cli_source_read *res,
 }
 
 static void print_text(const char *component, const cli_source_read *res,
-                       const sk_table_stats *s, int stored)
+                       const sk_table_stats *s, int stored, const sk_totals *totals, int about_com)
 {
     if (stored)
         printf("%s: %lld rows; statistics stored in the file, 0 of %d chunks read, in %.3f s\n"
@@ -149,6 +157,8 @@ static void print_text(const char *component, const cli_source_read *res,
             printf(" %24s", shortest(cs->volume_sum, a));
         printf("\n");
     }
+    if (totals)
+        cli_totals_print(totals, about_com);
 }
 
 /* Per-thread accumulators of a stream and the bytes of the rows seen. */
@@ -218,9 +228,9 @@ static int print_stored(const sk_source *src, const char *component, const cli_s
     int rc = sk_mpi_agree(cli_store_stored_stats(src, component, cs, &s, &res, err), err);
     if (rc == SK_OK && cli_mpi_world()->rank == 0) {
         if (json)
-            print_json(component, &res, &s, 1);
+            print_json(component, &res, &s, 1, NULL, 0);
         else
-            print_text(component, &res, &s, 1);
+            print_text(component, &res, &s, 1, NULL, 0);
     }
     sk_table_stats_free(&s);
     return rc;
@@ -230,11 +240,11 @@ static int print_stored(const sk_source *src, const char *component, const cli_s
  * file stores when they answer (not with recompute), else from streaming
  * the rows. Returns the exit status. */
 static int stats_of(sk_source *src, const char *component, const cli_selection *cs,
-                    int threads, int recompute, int json)
+                    int threads, int recompute, int json, int totals)
 {
     sk_error err;
     sk_error_clear(&err);
-    if (!recompute && sk_source_store(src)) {
+    if (!recompute && !totals && sk_source_store(src)) {
         int rc = print_stored(src, component, cs, json, &err);
         if (rc != SK_ERR_EMPTY)
             return rc == SK_OK ? CLI_OK : cli_error(&err);
@@ -242,13 +252,21 @@ static int stats_of(sk_source *src, const char *component, const cli_selection *
     }
     stats_stream st = {0};
     sk_consumer consumer = {.ctx = &st, .begin = stats_begin, .batch = stats_batch};
+    cli_totals_tee tee = {0};
+    sk_totals tot;
+    int rc = totals ? cli_totals_tee_init(&tee, src, component, cs, &consumer, &err) : SK_OK;
+    if (totals)
+        consumer = cli_totals_tee_consumer(&tee);
     cli_source_read res;
     /* Under MPI each rank streams its share; the ranks agree on the status
      * before any reduction, so a rank's failure stops them all alike. */
-    int rc = cli_stream_source(src, component, cs, threads, &consumer, &res, &err);
+    if (rc == SK_OK)
+        rc = cli_stream_source(src, component, cs, threads, &consumer, &res, &err);
     if (rc == SK_OK)
         rc = stats_merge_threads(&st, &res.result_bytes, &err);
     rc = sk_mpi_agree(rc, &err);
+    if (rc == SK_OK && totals)
+        rc = cli_totals_tee_finish(&tee, &tot, &err);
     if (rc == SK_OK)
         rc = cli_mpi_sum_read(&res, &err);
     if (rc == SK_OK)
@@ -258,21 +276,23 @@ static int stats_of(sk_source *src, const char *component, const cli_selection *
         rc = st.all ? sk_stats_acc_result(st.all, &s, &err)
                     : sk_fail(&err, SK_ERR_ARG, NULL, -1, "no rows were streamed");
         if (rc == SK_OK) {
+            int about_com = !cs->region.has_center;
             if (json)
-                print_json(component, &res, &s, 0);
+                print_json(component, &res, &s, 0, totals ? &tot : NULL, about_com);
             else
-                print_text(component, &res, &s, 0);
+                print_text(component, &res, &s, 0, totals ? &tot : NULL, about_com);
             sk_table_stats_free(&s);
         }
     }
     stats_free(&st);
+    cli_totals_tee_free(&tee);
     return rc == SK_OK ? CLI_OK : cli_error(&err);
 }
 
 int cmd_stats(int argc, char **argv)
 {
     const char *source = NULL, *component = "hydro";
-    int json = 0, recompute = 0;
+    int json = 0, recompute = 0, totals = 0;
     long long threads = 0;
     cli_selection cs;
     cli_selection_init(&cs);
@@ -289,6 +309,8 @@ int cmd_stats(int argc, char **argv)
             json = 1;
         } else if (cli_is(argv[i], "--recompute")) {
             recompute = 1;
+        } else if (cli_is(argv[i], "--totals")) {
+            totals = 1;
         } else if (cli_is(argv[i], "--component")) {
             if (!(component = cli_value(argc, argv, &i)))
                 return CLI_USAGE;
@@ -310,7 +332,12 @@ int cmd_stats(int argc, char **argv)
     sk_source *src;
     if (sk_source_open_mpi(&src, source, &err) != SK_OK)
         return cli_error(&err);
-    int status = stats_of(src, component, &cs, (int)threads, recompute, json);
+    /* centres and frames found from the data, before the statistics' read */
+    if (cli_selection_resolve(src, &cs, (int)threads, NULL, &err) != SK_OK) {
+        sk_source_close(src);
+        return cli_error(&err);
+    }
+    int status = stats_of(src, component, &cs, (int)threads, recompute, json, totals);
     sk_source_close(src);
     return status;
 }

@@ -1,0 +1,52 @@
+/* Signed exact sums for the analysis module (totals, centres): values
+ * added one at a time into core/exactsum.h's fixed-point accumulators,
+ * merged between threads and summed over MPI ranks, all exactly, so the
+ * rounded result does not depend on the order of the rows, on the thread
+ * count or on the rank count. */
+#ifndef SNAPKIT_ANALYSIS_XSUM_H
+#define SNAPKIT_ANALYSIS_XSUM_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "core/exactsum.h"
+#include "snapkit/error.h"
+
+typedef struct an_sum {
+    xs_acc pos, neg; /* magnitudes of the positive and the negative values */
+    int64_t nan;     /* NaN values added: the sum is NaN */
+} an_sum;
+
+/* Add v exactly: its 53-bit significand at its exponent's place (a normal
+ * double is m * 2^(e - 1075), a subnormal m * 2^-1074). */
+static inline void an_sum_add(an_sum *s, double v)
+{
+    uint64_t u;
+    memcpy(&u, &v, sizeof u);
+    unsigned e = (unsigned)(u >> 52) & 2047;
+    xs_acc *a = (u >> 63) ? &s->neg : &s->pos;
+    if (e == 2047) {
+        if (v != v)
+            s->nan++;
+        else
+            a->inf++;
+        return;
+    }
+    uint64_t m = (u & ((UINT64_C(1) << 52) - 1)) | (uint64_t)(e != 0) << 52;
+    if (m) {
+        xs_add_wide(a, m, e ? e - 1 : 0);
+        xs_normalize_soon(a);
+    }
+}
+
+/* a += b, exactly. */
+void an_sum_merge(an_sum *a, const an_sum *b);
+/* The exact sum rounded once to the nearest double (NaN when a NaN was
+ * added, +-inf as xs_round). */
+double an_sum_value(const an_sum *s);
+/* Sum n accumulators over the MPI ranks, exactly, into every rank's s
+ * (their normalised digits are integers: MPI's integer sum is exact in any
+ * order). Collective; does nothing when MPI is not running. */
+int an_sums_reduce(an_sum *s, int n, sk_error *err);
+
+#endif
