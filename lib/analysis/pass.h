@@ -56,10 +56,16 @@ static inline double an_at(const sk_column *c, int64_t i)
 }
 
 /* The displacement along one axis to the nearest periodic image, in
- * [-0.5, 0.5] box units (as select.h's shapes take it). */
+ * [-0.5, 0.5] box units: d - nearbyint(d), as select.h's shapes take it
+ * (ties to even: +-0.5 stay), without a call into libm for the usual
+ * |d| < 1.5. */
 static inline double an_wrap(double d)
 {
-    return d - nearbyint(d);
+    if (d > 0.5)
+        return d < 1.5 ? d - 1.0 : d - nearbyint(d);
+    if (d < -0.5)
+        return d > -1.5 ? d + 1.0 : d - nearbyint(d);
+    return d;
 }
 
 /* A box coordinate brought into [0, 1). */

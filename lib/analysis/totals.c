@@ -22,6 +22,7 @@ struct sk_totals_acc {
     int64_t cells, particles;
     int64_t no_velocity;  /* rows of tables without velocities */
     an_sum s[T_N];
+    an_bins b[T_N];       /* the way into s: empty between calls */
 };
 
 int sk_totals_acc_new(const sk_totals_frame *frame, sk_totals_acc **out, sk_error *err)
@@ -45,18 +46,29 @@ void sk_totals_acc_free(sk_totals_acc *acc)
 }
 
 /* One row of mass m at displacement d with velocity v (NULL: none). */
+static inline void add(sk_totals_acc *a, int i, double v)
+{
+    an_bins_add(&a->b[i], &a->s[i], v);
+}
+
 static inline void add_row(sk_totals_acc *a, double m, const double d[3], const double *v)
 {
-    an_sum_add(&a->s[T_MASS], m);
+    add(a, T_MASS, m);
     for (int k = 0; k < 3; k++)
-        an_sum_add(&a->s[T_MD + k], m * d[k]);
+        add(a, T_MD + k, m * d[k]);
     if (!v)
         return;
     for (int k = 0; k < 3; k++)
-        an_sum_add(&a->s[T_MV + k], m * v[k]);
-    an_sum_add(&a->s[T_MDV + 0], m * (d[1] * v[2] - d[2] * v[1]));
-    an_sum_add(&a->s[T_MDV + 1], m * (d[2] * v[0] - d[0] * v[2]));
-    an_sum_add(&a->s[T_MDV + 2], m * (d[0] * v[1] - d[1] * v[0]));
+        add(a, T_MV + k, m * v[k]);
+    add(a, T_MDV + 0, m * (d[1] * v[2] - d[2] * v[1]));
+    add(a, T_MDV + 1, m * (d[2] * v[0] - d[0] * v[2]));
+    add(a, T_MDV + 2, m * (d[0] * v[1] - d[1] * v[0]));
+}
+
+static void flush(sk_totals_acc *a)
+{
+    for (int i = 0; i < T_N; i++)
+        an_bins_flush(&a->b[i], &a->s[i]);
 }
 
 /* The columns of a batch: positions (cell indices or particle
@@ -143,14 +155,21 @@ int sk_totals_acc_add(sk_totals_acc *a, const sk_table *t, sk_error *err)
     int64_t n = sk_table_nrows(t);
     for (int64_t i = 0; i < n; i++) {
         int l = c.level ? (int)an_at(c.level, i) : 0;
-        if (l < 0 || l > SK_STATS_MAX_LEVEL)
-            return sk_fail(err, SK_ERR_RANGE, NULL, -1, "totals: a cell of level %d", l);
+        if (l < 0 || l > SK_STATS_MAX_LEVEL) {
+            rc = sk_fail(err, SK_ERR_RANGE, NULL, -1, "totals: a cell of level %d", l);
+            break;
+        }
         double d[3], v[3], m;
         row_at(&c, &lt, a->frame.ref, i, l, d, v, &m);
         add_row(a, m, d, c.vel[0] ? v : NULL);
         if (c.level)
-            an_sum_add(&a->s[T_VOLUME], lt.volume[l]);
+            add(a, T_VOLUME, lt.volume[l]);
+        if ((i + 1) % XS_BIN_ADDS == 0)
+            flush(a); /* before a bin could overflow */
     }
+    flush(a);
+    if (rc != SK_OK)
+        return rc;
     a->boxlen = c.boxlen;
     *(c.level ? &a->cells : &a->particles) += n;
     if (!c.vel[0])

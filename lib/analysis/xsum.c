@@ -13,6 +13,13 @@ void an_sum_merge(an_sum *a, const an_sum *b)
     a->nan += b->nan;
 }
 
+void an_bins_flush(an_bins *b, an_sum *s)
+{
+    xs_bins_move(b->bins, b->used, 0, &s->pos, &s->neg);
+    xs_bins_zero(b->bins, b->used);
+    b->used = 0;
+}
+
 double an_sum_value(const an_sum *s)
 {
     return s->nan ? NAN : xs_round(&s->pos, &s->neg, -1);

@@ -39,6 +39,30 @@ static inline void an_sum_add(an_sum *s, double v)
     }
 }
 
+/* The fast way in for many values: per-exponent bins (core/exactsum.h),
+ * one integer add a value, moved into an accumulator by an_bins_flush at
+ * least every XS_BIN_ADDS values. 32 KiB; zero when made and after a flush. */
+typedef struct an_bins {
+    uint64_t bins[XS_BINS];
+    uint64_t used;
+} an_bins;
+
+/* v into b, or, not finite, straight into s. */
+static inline void an_bins_add(an_bins *b, an_sum *s, double v)
+{
+    uint64_t u;
+    memcpy(&u, &v, sizeof u);
+    if (((u >> 52) & 2047) != 2047)
+        b->used |= xs_bins_add(b->bins, u);
+    else if (v != v)
+        s->nan++;
+    else
+        (v < 0 ? &s->neg : &s->pos)->inf++;
+}
+
+/* Move b's values into s; b is left zero. */
+void an_bins_flush(an_bins *b, an_sum *s);
+
 /* a += b, exactly. */
 void an_sum_merge(an_sum *a, const an_sum *b);
 /* The exact sum rounded once to the nearest double (NaN when a NaN was
