@@ -1,5 +1,5 @@
 /* Signed exact sums for the analysis module (totals, centres): values
- * added one at a time into core/exactsum.h's fixed-point accumulators,
+ * binned by exponent into core/exactsum.h's fixed-point accumulators,
  * merged between threads and summed over MPI ranks, all exactly, so the
  * rounded result does not depend on the order of the rows, on the thread
  * count or on the rank count. */
@@ -17,29 +17,7 @@ typedef struct an_sum {
     int64_t nan;     /* NaN values added: the sum is NaN */
 } an_sum;
 
-/* Add v exactly: its 53-bit significand at its exponent's place (a normal
- * double is m * 2^(e - 1075), a subnormal m * 2^-1074). */
-static inline void an_sum_add(an_sum *s, double v)
-{
-    uint64_t u;
-    memcpy(&u, &v, sizeof u);
-    unsigned e = (unsigned)(u >> 52) & 2047;
-    xs_acc *a = (u >> 63) ? &s->neg : &s->pos;
-    if (e == 2047) {
-        if (v != v)
-            s->nan++;
-        else
-            a->inf++;
-        return;
-    }
-    uint64_t m = (u & ((UINT64_C(1) << 52) - 1)) | (uint64_t)(e != 0) << 52;
-    if (m) {
-        xs_add_wide(a, m, e ? e - 1 : 0);
-        xs_normalize_soon(a);
-    }
-}
-
-/* The fast way in for many values: per-exponent bins (core/exactsum.h),
+/* The way values go in: per-exponent bins (core/exactsum.h),
  * one integer add a value, moved into an accumulator by an_bins_flush at
  * least every XS_BIN_ADDS values. 32 KiB; zero when made and after a flush. */
 typedef struct an_bins {

@@ -105,6 +105,14 @@ if [[ -n $MPIEXEC ]]; then
             ok cmp -s <(strip "$TMP/one_stats.json") <(strip "$TMP/mpi_stats.json")
         done
     done
+    # Python: snapkit.center and totals on an output opened with comm=
+    if /usr/bin/python3 -c "import mpi4py" 2> /dev/null; then
+        mpi 2 env PYTHONPATH="$(dirname "$0")/../../python${PYTHONPATH:+:$PYTHONPATH}" \
+            /usr/bin/python3 "$(dirname "$0")/../python/mpi_center.py" "$G" "$TMP/g.snapkit" \
+            > "$TMP/out" 2> "$TMP/err" || { echo "FAIL: mpi_center.py"; cat "$TMP/err"; fail=1; }
+    else
+        echo "SKIP: snapkit.center under mpi4py (no mpi4py)"
+    fi
     expect_error "shrink with too few rows on 2 ranks" "fewer than the 1000" \
         bash -c 'timeout 120 "$0" --oversubscribe --allow-run-as-root -np 2 "$1" center "$2" --center shrink --sphere 0.01 2>&1 >/dev/null | grep "^snapkit:" >&2; exit ${PIPESTATUS[0]}' \
         "$MPIEXEC" "$SNAPKIT" "$G"
