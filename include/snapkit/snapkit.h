@@ -37,6 +37,8 @@
 #include "snapkit/clumps.h"
 #include "snapkit/source.h"
 #include "snapkit/derive.h"
+#include "snapkit/totals.h"
+#include "snapkit/center.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -114,6 +114,21 @@ static const abi_field frame_fields[] = {
 static const abi_field derive_options_fields[] = {
     F(sk_derive_options, gamma), F(sk_derive_options, mu),
     F(sk_derive_options, hydrogen_fraction)};
+static const abi_field center_options_fields[] = {
+    F(sk_center_options, method), F(sk_center_options, field), F(sk_center_options, components),
+    F(sk_center_options, shrink_factor), F(sk_center_options, shrink_min)};
+static const abi_field center_result_fields[] = {
+    F(sk_center_result, center), F(sk_center_result, rows), F(sk_center_result, component),
+    F(sk_center_result, value), F(sk_center_result, mass), F(sk_center_result, iterations),
+    F(sk_center_result, radius), F(sk_center_result, final_rows)};
+static const abi_field totals_frame_fields[] = {
+    F(sk_totals_frame, ref), F(sk_totals_frame, about_com), F(sk_totals_frame, has_velocity),
+    F(sk_totals_frame, velocity)};
+static const abi_field totals_fields[] = {
+    F(sk_totals, cells), F(sk_totals, particles), F(sk_totals, has_velocity),
+    F(sk_totals, boxlen), F(sk_totals, mass), F(sk_totals, volume), F(sk_totals, com),
+    F(sk_totals, bulk_velocity), F(sk_totals, center), F(sk_totals, velocity),
+    F(sk_totals, angular_momentum), F(sk_totals, angular_momentum_direction)};
 
 static const abi_struct structs[] = {
     S(sk_error, error_fields),
@@ -141,6 +156,10 @@ static const abi_struct structs[] = {
     S(sk_wstats, wstats_fields),
     S(sk_frame, frame_fields),
     S(sk_derive_options, derive_options_fields),
+    S(sk_center_options, center_options_fields),
+    S(sk_center_result, center_result_fields),
+    S(sk_totals_frame, totals_frame_fields),
+    S(sk_totals, totals_fields),
 };
 
 static const abi_struct *find_struct(const char *name)

@@ -1,5 +1,6 @@
 /* Shared pieces of the `snapkit bench` subcommands. */
 #include "bench_common.h"
+#include "snapkit/util/mpi.h"
 
 #include <string.h>
 
@@ -248,9 +249,17 @@ int bench_open(const char *path, const cli_selection *cs, sk_source **src,
 {
     sk_error err;
     sk_selection_init(sel);
+    cli_selection found = *cs;
     int rc = sk_source_open(src, path, &err);
+    /* centres and frames found from the data (every rank of bench ranks and
+     * report opens the source: they agree first, then find them together) */
+    if (found.center_spec[0] || found.axis_is_L || found.bulk_is_com) {
+        rc = sk_mpi_agree(rc, &err);
+        if (rc == SK_OK)
+            rc = cli_selection_resolve(*src, &found, 0, NULL, &err);
+    }
     if (rc == SK_OK)
-        rc = sk_bench_source_select(*src, &cs->region, cs->lmax, cs->vars, sel, &err);
+        rc = sk_bench_source_select(*src, &found.region, found.lmax, found.vars, sel, &err);
     if (rc == SK_OK)
         return CLI_OK;
     sk_source_close(*src);

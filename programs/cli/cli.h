@@ -55,11 +55,44 @@ typedef struct cli_selection {
     int has_bulk;         /* --bulk-velocity given */
     int bulk_is_com;      /* --bulk-velocity com: found from the data */
     double bulk[3];       /* code velocity units */
+    /* How centres are found from the data (resolve.c): --center-component,
+     * --shrink-factor, --shrink-min, --search-center (in the region's unit) */
+    char center_components[64];
+    double shrink_factor;
+    long long shrink_min;
+    int has_search_center;
+    double search_center[3];
 } cli_selection;
 void cli_selection_init(cli_selection *s);
 int cli_selection_option(cli_selection *s, int argc, char **argv, int *i);
 /* The help text for those options. */
 extern const char cli_selection_help[];
+
+/* The options of how centres are found (resolve.c), taken by
+ * cli_selection_option; same returns. */
+int cli_center_option(cli_selection *s, int argc, char **argv, int *i);
+
+/* What cli_selection_resolve found. */
+typedef struct cli_resolved {
+    char method[80];          /* the --center it found ("" when none was to be found) */
+    sk_center_result center;  /* box units */
+    int has_frame;            /* totals taken for --bulk-velocity com or the axis L */
+    sk_totals frame;
+} cli_resolved;
+/* Work out from the source what the selection options leave to the data,
+ * before anything is read: --center max:FIELD, min:FIELD, com or shrink
+ * (into region.center, in the region's unit), --bulk-velocity com (into
+ * bulk) and the axis L (--cylinder-axis L, --face-on: the unit angular
+ * momentum into region.axis). Every command that takes a selection calls
+ * it once its source is open; under MPI every rank calls it (collective:
+ * each reads its share, and all get the same values). res may be NULL. */
+int cli_selection_resolve(sk_source *src, cli_selection *cs, int threads, cli_resolved *res,
+                          sk_error *err);
+
+/* The line of sight along the unit axis L (face-on: los = L), or across
+ * it (edge-on: los = L x e, e the coordinate axis least aligned with L,
+ * normalised, and the image's up = L); up = L either way. */
+void cli_frame_direction(const double L[3], int edge, double los[3], double up[3]);
 
 /* A component of a source read with a selection (source.c): the table
  * (the caller frees it) and the read's measurements. */

@@ -287,6 +287,8 @@ int cmd_clumps(int argc, char **argv)
      * go to rank 0, which finds the clumps, writes and prints. */
     sk_source *src;
     rc = sk_source_open_mpi(&src, a.source, &err);
+    if (rc == SK_OK) /* centres and frames found from the data first */
+        rc = cli_selection_resolve(src, &a.cs, (int)a.threads, NULL, &err);
     if (rc == SK_OK)
         rc = cli_read_source(src, a.component, &a.cs, (int)a.threads, &res, &err);
     sk_source_close(src);

@@ -142,15 +142,16 @@ int cmd_convert(int argc, char **argv)
         return rc < 0 ? CLI_OK : rc;
     sk_error err;
     sk_error_clear(&err);
-    sk_ramses *r;
-    if (sk_ramses_open(&r, a.dir, &err) != SK_OK)
+    sk_source *src;
+    if (sk_source_open_mpi(&src, a.dir, &err) != SK_OK)
         return cli_error(&err);
     sk_selection sel;
     sk_selection_init(&sel);
-    sk_units u;
-    sk_ramses_units(r, &u);
-    sk_ramses_close(r);
-    rc = cli_selection_in_units(&a.cs, &u, &sel, &err);
+    /* centres and frames found from the data first (every rank: collective) */
+    rc = cli_selection_resolve(src, &a.cs, (int)a.threads, NULL, &err);
+    if (rc == SK_OK)
+        rc = cli_source_selection(src, NULL, &a.cs, &sel, &err);
+    sk_source_close(src);
     cli_progress prog;
     cli_progress_init(&prog, "reading");
     sk_store_convert_options opt;

@@ -34,6 +34,10 @@ static const char k_help[] =
     "  --direction NX NY NZ  line of sight along any direction (off-axis)\n"
     "  --up UX UY UZ         image up vector for --direction (default: from the nearest axis)\n"
     "  --angles THETA PHI    direction from angles in degrees (theta from +z, phi from +x)\n"
+    "  --face-on             line of sight along the angular momentum L of the selection's\n"
+    "                        gas (--center-component) about the centre (docs/analysis.md)\n"
+    "  --edge-on             line of sight perpendicular to L: L x e, e the axis least\n"
+    "                        aligned with L; the image's up is L (the disk lies flat)\n"
     "  --res N               pixels across the whole box (default 2^lmax of the data)\n"
     "  --pixel SIZE          pixel size instead, in --unit (or --pixel-unit U)\n"
     "  --los LO HI           keep what lies LO..HI along the line of sight from the centre\n"
@@ -88,6 +92,7 @@ typedef struct project_args {
     sk_image_options img;
     char length_unit[16];    /* the --unit that is a length: the figure's axes */
     int raw, json, help;
+    int frame;               /* 1: --face-on, 2: --edge-on (along or across L) */
     int no_fsync, whole;
 } project_args;
 
@@ -179,6 +184,8 @@ static int parse_output_option(project_args *a, int argc, char **argv, int *i)
         a->whole = 1;
     } else if (cli_is(arg, "--clip")) {
         a->opt.clip = 1;
+    } else if (cli_is(arg, "--face-on") || cli_is(arg, "--edge-on")) {
+        a->frame = cli_is(arg, "--face-on") ? 1 : 2;
     } else {
         return 0;
     }
@@ -254,6 +261,9 @@ static int parse_args(project_args *a, int argc, char **argv)
         return cli_usage("project", "no SOURCE given");
     if (!a->output)
         return cli_usage("project", "no output given (-o maps.fits, maps.npy or maps.png)");
+    if (a->frame && a->opt.has_direction)
+        return cli_usage("project", "%s sets the line of sight: not with --direction or --angles",
+                         a->frame == 1 ? "--face-on" : "--edge-on");
     /* the selection's region and lmax also place the image */
     a->opt.region = a->sel.region;
     return CLI_OK;
@@ -443,6 +453,26 @@ static int make_maps(project_args *a, sk_source *source, const char *const *name
     return rc;
 }
 
+/* Centres and the axis L found from the data (resolve.c), and the line
+ * of sight --face-on or --edge-on set from L. */
+static int resolve(project_args *a, sk_source *source, sk_error *err)
+{
+    const double *ax = a->sel.region.axis;
+    if (a->frame && !a->sel.axis_is_L && (ax[0] != 0 || ax[1] != 0 || ax[2] != 0))
+        return sk_fail(err, SK_ERR_ARG, NULL, -1,
+                       "%s projects along the axis L: not with --cylinder-axis X Y Z",
+                       a->frame == 1 ? "--face-on" : "--edge-on");
+    a->sel.axis_is_L |= a->frame != 0;
+    int rc = cli_selection_resolve(source, &a->sel, a->opt.threads, NULL, err);
+    a->opt.region = a->sel.region;
+    if (rc == SK_OK && a->frame) {
+        cli_frame_direction(ax, a->frame == 2, a->opt.direction, a->opt.up);
+        a->opt.has_direction = 1;
+        a->opt.has_up = a->frame == 2;
+    }
+    return rc;
+}
+
 int cmd_project(int argc, char **argv)
 {
     project_args a;
@@ -465,6 +495,8 @@ int cmd_project(int argc, char **argv)
     sk_source *source;
     sk_derive_set *derived = NULL;
     rc = sk_source_open_mpi(&source, a.source, &err);
+    if (rc == SK_OK)
+        rc = resolve(&a, source, &err);
     if (rc == SK_OK)
         rc = cli_derive_frame_quantities(source, a.component, &a.sel, names, nq, &derived, &err);
     if (rc == SK_OK)

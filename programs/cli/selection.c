@@ -21,12 +21,20 @@ const char cli_selection_help[] =
     "                        wrap across the box's faces, as yt's)\n"
     "  --center C            the centre of ranges, shapes and frame quantities:\n"
     "                        X Y Z, bc (box centre), max:FIELD (the cell with the largest\n"
-    "                        FIELD, within the shape when one is given), com (centre of\n"
-    "                        mass of the selection), shrink (shrinking-sphere centre,\n"
-    "                        docs/analysis.md)\n"
+    "                        FIELD, within the shape when one is given), min:FIELD, com\n"
+    "                        (centre of mass of the selection), shrink (shrinking-sphere\n"
+    "                        centre, docs/analysis.md); those found from the data search\n"
+    "                        the ranges and shape about --search-center (default the box\n"
+    "                        centre); `snapkit center` prints the centre found\n"
+    "  --center-component C  what max:, min:, com, shrink, --bulk-velocity com and the axis\n"
+    "                        L are taken over: hydro (gas), particles, or hydro,particles\n"
+    "                        (default: the gas when the output has it, else the particles)\n"
+    "  --search-center X Y Z   where the search region sits (in --unit)\n"
+    "  --shrink-factor F     shrink: radius factor per step (default 0.975, Power et al.)\n"
+    "  --shrink-min N        shrink: stop before fewer than N cells/particles (default 1000)\n"
     "  --bulk-velocity VX VY VZ | com   the frame's velocity (code units; com: the\n"
-    "                        mass-weighted mean velocity of the selection's gas);\n"
-    "                        default 0\n"
+    "                        mass-weighted mean velocity of the selection's gas, or\n"
+    "                        --center-component); default 0\n"
     "  --unit U              unit of ranges, sizes and centre: standard (box 0..1,\n"
     "                        default), code, cm, m, km, au, pc, kpc, Mpc; cosmological\n"
     "                        outputs also ckpc, cMpc, kpc/h, ckpc/h, ... (comoving, per h)\n"
@@ -125,11 +133,11 @@ static int parse_center(cli_selection *s, int argc, char **argv, int *i)
     s->center_spec[0] = 0;
     s->region.center_is_bc = 0;
     if (v && (!strcmp(v, "bc") || !strcmp(v, "com") || !strcmp(v, "shrink") ||
-              !strncmp(v, "max:", 4))) {
+              !strncmp(v, "max:", 4) || !strncmp(v, "min:", 4))) {
         if (!strcmp(v, "bc"))
             s->region.center_is_bc = 1;
-        else if (!strcmp(v, "max:")) {
-            cli_fail("--center max: needs a field, e.g. max:density");
+        else if (!strcmp(v, "max:") || !strcmp(v, "min:")) {
+            cli_fail("--center %s needs a field, e.g. %sdensity", v, v);
             return -1;
         } else
             snprintf(s->center_spec, sizeof s->center_spec, "%s", v);
@@ -160,6 +168,8 @@ int cli_selection_option(cli_selection *s, int argc, char **argv, int *i)
         if (cli_is(a, ranges[k]))
             return parse_range(s, k, argc, argv, i);
     int r = parse_shape(s, argc, argv, i);
+    if (!r)
+        r = cli_center_option(s, argc, argv, i);
     if (r)
         return r;
     if (cli_is(a, "--lmax")) {

@@ -12,11 +12,6 @@ int cli_selection_in_units(const cli_selection *cs, const sk_units *u, sk_select
         return sk_fail(err, SK_ERR_ARG, NULL, -1,
                        "--inverse needs a shape (--sphere, --shell, --cylinder, "
                        "--cylinder-shell)");
-    if (cs->center_spec[0] || cs->axis_is_L || cs->bulk_is_com)
-        return sk_fail(err, SK_ERR_ARG, NULL, -1, "%s is not worked out by this command",
-                       cs->center_spec[0] ? cs->center_spec
-                       : cs->axis_is_L    ? "--cylinder-axis L"
-                                          : "--bulk-velocity com");
     sel->lmax = cs->lmax;
     int rc = sk_selection_set_region(sel, &cs->region, u, err);
     if (rc == SK_OK && cs->vars[0])

@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "cli_mpi.h"
+#include "cli_totals.h"
 #include "derive_cli.h"
 #include "stats_weighted.h"
 #include "store_cli.h"
@@ -20,7 +21,7 @@
 
 static const char k_help[] =
     "usage: snapkit stats SOURCE [--component NAME] [selection]\n"
-    "                     [--weight W [--percentiles P,...]]\n"
+    "                     [--weight W [--percentiles P,...]] [--totals]\n"
     "                     [--threads N] [--recompute] [--json]\n"
     "       snapkit stats --list-quantities [--json]\n\n"
     "Read one component of SOURCE (a RAMSES output folder or a .snapkit file) and print,\n"
@@ -41,6 +42,11 @@ static const char k_help[] =
     "  --list-quantities     list the derived quantities and their formulas, and exit\n"
     "  --threads N           use at most N threads (default: the job's budget)\n"
     "  --recompute           read the rows even when the file stores the statistics\n"
+    "  --totals              also the totals of the rows (code units): mass, volume (cells),\n"
+    "                        centre of mass, bulk velocity, angular momentum and its\n"
+    "                        direction, about the --center when given (relative to\n"
+    "                        --bulk-velocity when given, else to the bulk velocity), else\n"
+    "                        about the centre of mass; in the same pass (JSON: totals)\n"
     "  --json                one JSON object: component, rows, levels, columns{min, max,\n"
     "                        sum, volume_sum}, files_opened (chunks_read), stored\n"
     "                        (statistics from the footer), seconds, result_bytes,\n"
@@ -55,8 +61,23 @@ static void json_number(sk_json *j, const char *key, double v)
         sk_json_double(j, v);
 }
 
+/* What a stats run prints besides the column statistics (NULL members:
+ * nothing). */
+typedef struct stats_extras {
+    const cli_wstats *ws; /* --weight */
+    const sk_totals *totals; /* --totals */
+    int about_com;        /* the totals' angular momentum is about the centre of mass */
+} stats_extras;
+
+/* A stats run's options. */
+typedef struct stats_request {
+    int threads, recompute, json, totals;
+    cli_wstats *ws;
+    sk_derive_set *derived; /* the derived quantities --vars names, or NULL */
+} stats_request;
+
 static void print_json(const char *component, const cli_source_read *res,
-                       const sk_table_stats *s, int stored, const cli_wstats *ws)
+                       const sk_table_stats *s, int stored, const stats_extras *x)
 {
     sk_json j;
     sk_json_init(&j, 0);
@@ -97,7 +118,11 @@ static void print_json(const char *component, const cli_source_read *res,
     sk_json_kv_int(&j, "result_bytes", res->result_bytes);
     sk_json_kv_int(&j, "bytes_allocated", res->stats.bytes_allocated);
     sk_json_kv_int(&j, "ranks", res->ranks);
-    cli_wstats_json(&j, ws);
+    if (x) {
+        cli_wstats_json(&j, x->ws);
+        if (x->totals)
+            cli_totals_json(&j, x->totals, x->about_com);
+    }
     sk_json_object_end(&j);
     cli_print_json(&j);
     sk_json_free(&j);
@@ -130,7 +155,7 @@ static void print_read(const char *component, const cli_source_read *res,
 }
 
 static void print_text(const char *component, const cli_source_read *res,
-                       const sk_table_stats *s, int stored)
+                       const sk_table_stats *s, int stored, const stats_extras *x)
 {
     if (stored)
         printf("%s: %lld rows; statistics stored in the file, 0 of %d chunks read, in %.3f s\n"
@@ -157,6 +182,8 @@ static void print_text(const char *component, const cli_source_read *res,
             printf(" %24s", shortest(cs->volume_sum, a));
         printf("\n");
     }
+    if (x && x->totals)
+        cli_totals_print(x->totals, x->about_com);
 }
 
 /* Per-thread accumulators of a stream and the bytes of the rows seen. */
@@ -231,7 +258,7 @@ static int print_stored(const sk_source *src, const char *component, const cli_s
         if (json)
             print_json(component, &res, &s, 1, NULL);
         else
-            print_text(component, &res, &s, 1);
+            print_text(component, &res, &s, 1, NULL);
     }
     sk_table_stats_free(&s);
     return rc;
@@ -241,28 +268,36 @@ static int print_stored(const sk_source *src, const char *component, const cli_s
  * file stores when they answer (not with recompute or --weight), else from
  * streaming the rows. Returns the exit status. */
 static int stats_of(sk_source *src, const char *component, const cli_selection *cs,
-                    int threads, int recompute, int json, cli_wstats *ws,
-                    sk_derive_set *derived)
+                    const stats_request *q)
 {
     sk_error err;
     sk_error_clear(&err);
-    if (!recompute && !ws->on && sk_source_store(src)) {
-        int rc = print_stored(src, component, cs, json, &err);
+    cli_wstats *ws = q->ws;
+    if (!q->recompute && !ws->on && !q->totals && sk_source_store(src)) {
+        int rc = print_stored(src, component, cs, q->json, &err);
         if (rc != SK_ERR_EMPTY)
             return rc == SK_OK ? CLI_OK : cli_error(&err);
         sk_error_clear(&err);
     }
     stats_stream st = {.ws = ws};
     sk_consumer consumer = {.ctx = &st, .begin = stats_begin, .batch = stats_batch};
-    if (derived) /* the rows gain the derived quantities --vars names */
-        consumer = sk_derive_set_consumer(derived, &consumer);
+    if (q->derived) /* the rows gain the derived quantities --vars names */
+        consumer = sk_derive_set_consumer(q->derived, &consumer);
+    cli_totals_tee tee = {0};
+    sk_totals tot;
+    int rc = q->totals ? cli_totals_tee_init(&tee, src, component, cs, &consumer, &err) : SK_OK;
+    if (q->totals) /* the totals see the rows as read, before the derived columns */
+        consumer = cli_totals_tee_consumer(&tee);
     cli_source_read res;
     /* Under MPI each rank streams its share; the ranks agree on the status
      * before any reduction, so a rank's failure stops them all alike. */
-    int rc = cli_stream_source(src, component, cs, threads, &consumer, &res, &err);
+    if (rc == SK_OK)
+        rc = cli_stream_source(src, component, cs, q->threads, &consumer, &res, &err);
     if (rc == SK_OK)
         rc = stats_merge_threads(&st, &res.result_bytes, &err);
     rc = sk_mpi_agree(rc, &err);
+    if (rc == SK_OK && q->totals)
+        rc = cli_totals_tee_finish(&tee, &tot, &err);
     if (rc == SK_OK)
         rc = cli_mpi_sum_read(&res, &err);
     if (rc == SK_OK)
@@ -273,25 +308,28 @@ static int stats_of(sk_source *src, const char *component, const cli_selection *
         rc = st.all ? sk_stats_acc_result(st.all, &s, &err)
                     : sk_fail(&err, SK_ERR_ARG, NULL, -1, "no rows were streamed");
         if (rc == SK_OK)
-            rc = cli_wstats_result(ws, threads, &err);
+            rc = cli_wstats_result(ws, q->threads, &err);
         if (rc == SK_OK) {
-            if (json) {
-                print_json(component, &res, &s, 0, ws);
+            stats_extras x = {.ws = ws, .totals = q->totals ? &tot : NULL,
+                              .about_com = !cs->region.has_center};
+            if (q->json) {
+                print_json(component, &res, &s, 0, &x);
             } else {
-                print_text(component, &res, &s, 0);
+                print_text(component, &res, &s, 0, &x);
                 cli_wstats_text(ws);
             }
         }
         sk_table_stats_free(&s);
     }
     stats_free(&st);
+    cli_totals_tee_free(&tee);
     return rc == SK_OK ? CLI_OK : cli_error(&err);
 }
 
 int cmd_stats(int argc, char **argv)
 {
     const char *source = NULL, *component = "hydro";
-    int json = 0, recompute = 0, list = 0;
+    int json = 0, recompute = 0, list = 0, totals = 0;
     long long threads = 0;
     cli_selection cs;
     cli_selection_init(&cs);
@@ -315,6 +353,8 @@ int cmd_stats(int argc, char **argv)
             list = 1;
         } else if (cli_is(argv[i], "--recompute")) {
             recompute = 1;
+        } else if (cli_is(argv[i], "--totals")) {
+            totals = 1;
         } else if (cli_is(argv[i], "--component")) {
             if (!(component = cli_value(argc, argv, &i)))
                 return CLI_USAGE;
@@ -340,12 +380,21 @@ int cmd_stats(int argc, char **argv)
     sk_source *src;
     if (sk_source_open_mpi(&src, source, &err) != SK_OK)
         return cli_error(&err);
+    /* centres and frames found from the data, before the statistics' read */
+    if (cli_selection_resolve(src, &cs, (int)threads, NULL, &err) != SK_OK) {
+        sk_source_close(src);
+        return cli_error(&err);
+    }
     sk_derive_set *derived;
     cli_selection read;
-    int status = cli_derive_take_vars(src, component, &cs, &read, &derived, &err) == SK_OK
-                     ? stats_of(src, component, &read, (int)threads, recompute || derived, json,
-                                &ws, derived)
-                     : cli_error(&err);
+    int status = CLI_FAIL;
+    if (cli_derive_take_vars(src, component, &cs, &read, &derived, &err) == SK_OK) {
+        stats_request q = {.threads = (int)threads, .recompute = recompute || derived,
+                           .json = json, .totals = totals, .ws = &ws, .derived = derived};
+        status = stats_of(src, component, &read, &q);
+    } else {
+        status = cli_error(&err);
+    }
     sk_derive_set_free(derived);
     sk_source_close(src);
     return status;

@@ -13,6 +13,7 @@ from .ramses import Output, open, unit_factor
 from .derive import derive, quantities
 from .store import File, convert, load, open, same_rows, save, verify  # noqa: F811 (open: both kinds)
 from .project import Maps, project
+from .center import center, totals
 from .clumps import clumps
 from . import atoms
 from ._lib import check_abi as _check_abi
@@ -39,4 +40,5 @@ def threads(requested=0):
 __all__ = ["Error", "Table", "atoms", "memory", "threads", "__version__",
            "Output", "open", "derive", "quantities", "unit_factor", "column_stats",
            "weighted_stats",
-           "File", "save", "load", "convert", "verify", "same_rows", "project", "Maps", "clumps"]
+           "File", "save", "load", "convert", "verify", "same_rows", "project", "Maps", "clumps",
+           "center", "totals"]
