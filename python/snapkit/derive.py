@@ -135,7 +135,9 @@ def derive(table, what, center=None, axis=None, bulk_velocity=None, unit=None, a
     if not isinstance(what, str):
         raise TypeError("snapkit: derive() takes one quantity name")
     known = {q["name"]: q for q in quantities()}
-    if what in _RAMSES_ONLY and what not in known:
+    # "z" without a centre is the position, as it was before the frame
+    # quantities came (with one: the height along the axis)
+    if what in _RAMSES_ONLY and (what not in known or center is None):
         return _ramses_derive(table, what)
     if unit is not None and astropy:
         raise ValueError("snapkit: derive() takes unit= or astropy=True, not both")

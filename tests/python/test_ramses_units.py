@@ -17,7 +17,7 @@ def test_derived_cells_by_hand():
     np.testing.assert_array_equal(snapkit.derive(t, "mass"), t["density"] * size ** 3)
     for axis in "xyz":
         np.testing.assert_array_equal(snapkit.derive(t, axis), (t["c" + axis] + 0.5) * size)
-    with pytest.raises(snapkit.Error, match="unknown derived quantity 'speed'"):
+    with pytest.raises(snapkit.Error, match="unknown quantity 'speed'"):
         snapkit.derive(t, "speed")
 
 
