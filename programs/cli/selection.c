@@ -116,7 +116,16 @@ static int parse_axis(cli_selection *s, int argc, char **argv, int *i)
         return 1;
     }
     s->axis_is_L = 0;
-    return numbers(argc, argv, i, 3, s->region.axis, "X Y Z, x, y, z or L");
+    const char *flag = argv[*i];
+    double *a = s->region.axis;
+    if (numbers(argc, argv, i, 3, a, "X Y Z, x, y, z or L") < 0)
+        return -1;
+    /* (the request reads an axis of all zeros as "not given": z) */
+    if (!(a[0] * a[0] + a[1] * a[1] + a[2] * a[2] > 0)) {
+        cli_fail("%s: the axis must be a finite direction of non-zero length", flag);
+        return -1;
+    }
+    return 1;
 }
 
 static int parse_center(cli_selection *s, int argc, char **argv, int *i)
