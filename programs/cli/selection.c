@@ -9,7 +9,7 @@ const char cli_selection_help[] =
     "  --lmax N              treat cells refined beyond level N as leaves at N\n"
     "  --xrange LO HI        keep cells/particles with LO <= x < HI (also --yrange, --zrange)\n"
     "  --sphere R            keep what lies within R of the centre\n"
-    "  --shell RIN ROUT      ... between RIN and ROUT of the centre\n"
+    "  --shell RIN ROUT      ... between RIN and ROUT of the centre (RIN < r <= ROUT)\n"
     "  --cylinder R H        ... within R of the axis through the centre and H (half the\n"
     "                        height, as yt's disk) along it; a disk is a short cylinder\n"
     "  --cylinder-shell RIN ROUT H   ... between RIN and ROUT of that axis\n"

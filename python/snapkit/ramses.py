@@ -82,6 +82,7 @@ class _ReadStats(ctypes.Structure):
 _SEL = ctypes.POINTER(_Selection)
 declare("sk_ramses_open", ctypes.c_int, ctypes.POINTER(P), ctypes.c_char_p, ERR)
 declare("sk_ramses_close", None, P)
+declare("sk_ramses_units", None, P, ctypes.POINTER(_Units))
 declare("sk_ramses_info_json", ctypes.c_int, P, ctypes.POINTER(_Json), ERR)
 declare("sk_ramses_read", ctypes.c_int, P, ctypes.c_char_p, _SEL,
         ctypes.POINTER(_ReadOptions), ctypes.POINTER(P), ctypes.POINTER(_ReadStats), ERR)
@@ -247,8 +248,6 @@ class Output(Closing):
             self.info = json.loads(ctypes.string_at(j.buf, j.len).decode())
         finally:
             lib.sk_json_free(ctypes.byref(j))
-        info = self.info["info"]
-        self._units = (info["boxlen"], info["unit_l"], info["unit_d"], info["unit_t"])
         self.cosmology = self.info["cosmology"]
         self.last_read = None
 
@@ -265,11 +264,12 @@ class Output(Closing):
         return f"<snapkit RAMSES output {self.path}: {', '.join(c)}>"
 
     def _units_struct(self, component=None):  # pylint: disable=unused-argument
+        """The units selections are given in, as the command line takes
+        them (sk_ramses_units: the box's own boxlen, which the info file of
+        a box of several coarse cells gives divided by nx; aexp and h of a
+        cosmological run)."""
         u = _Units()
-        lib.sk_units_set(ctypes.byref(u), *self._units)
-        cosmo = getattr(self, "cosmology", None) or {}  # .snapkit files: not kept yet
-        if cosmo.get("cosmological"):
-            u.aexp, u.h = cosmo["aexp"], cosmo["h"]
+        lib.sk_ramses_units(self._h, ctypes.byref(u))
         return u
 
     @property

@@ -190,3 +190,15 @@ def test_cosmological_units():
             assert cli_rows(COSMO, "hydro", args) == want_rows, name
         assert units["ckpc"] == units["kpccm"] and units["cMpc/h"] == units["Mpccm/h"]
         assert math.isclose(units["ckpc"] * aexp, units["kpc"], rel_tol=1e-14)
+
+
+def test_code_units_as_the_command_line():
+    """A box of 2x2x2 coarse cells: its info file gives boxlen / nx (0.5),
+    the box is 1 code length; Python, the command line and the .snapkit
+    file all take `code` as that box."""
+    folder = os.path.join(DATA, "ramses", "coarse222", "output_00001")
+    args = ["--unit", "code", "--center", "0.3", "0.6", "0.4", "--sphere", "0.2"]
+    with snapkit.open(folder) as out:
+        got = out.hydro(sphere=((0.3, 0.6, 0.4), 0.2), unit="code")
+        keep = brute(positions(out.hydro()), {"sphere": ((0.3, 0.6, 0.4), 0.2)})
+    assert len(got) == keep.sum() == cli_rows(folder, "hydro", args) > 0

@@ -99,7 +99,10 @@ def fixture(request):
     name = request.param
     folder = folder_of(name)
     num = os.path.basename(folder).split("_")[-1]
-    ds = yt.load(os.path.join(folder, f"info_{num}.txt"))
+    try:
+        ds = yt.load(os.path.join(folder, f"info_{num}.txt"))
+    except Exception as e:  # pylint: disable=broad-except
+        pytest.skip(f"yt cannot load {name}: {e}")
     yield name, folder, info_of(folder), ds
     del ds
 
