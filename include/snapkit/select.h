@@ -34,8 +34,8 @@ typedef enum sk_shape_kind {
     SK_SHAPE_NONE = 0,
     SK_SHAPE_SPHERE = 1,         /* |d| <= r_out */
     SK_SHAPE_CYLINDER = 2,       /* distance to the axis <= r_out, |d . axis| <= half_height */
-    SK_SHAPE_SHELL = 3,          /* r_in <= |d| <= r_out */
-    SK_SHAPE_CYLINDER_SHELL = 4  /* r_in <= distance to the axis <= r_out, |d . axis| <= half_height */
+    SK_SHAPE_SHELL = 3,          /* r_in < |d| <= r_out (yt's sphere(r_out) - sphere(r_in)) */
+    SK_SHAPE_CYLINDER_SHELL = 4  /* r_in < distance to the axis <= r_out, |d . axis| <= half_height */
 } sk_shape_kind;
 
 /* A shape in box units (d: a point's displacement from the centre, the

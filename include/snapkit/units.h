@@ -50,8 +50,9 @@ SK_API void sk_units_from_table(sk_units *u, const sk_table *table);
  * another name. "standard" (box units) and "code" are not lengths here. */
 SK_API int sk_length_unit_cm(const char *name, double *cm_per_unit, sk_error *err);
 /* The same with the comoving and little-h forms of a cosmological output:
- * a "cm" suffix is comoving (1 kpccm = aexp kpc), "/h" divides by h
- * ("kpccm", "Mpccm/h", "Mpc/h", "pccm", ...). SK_ERR_ARG for those when
+ * a "c" prefix on pc, kpc or Mpc, or a "cm" suffix, is comoving (1 ckpc =
+ * 1 kpccm = aexp kpc), "/h" divides by h ("ckpc", "cMpc", "kpc/h",
+ * "ckpc/h", "cMpc/h", "kpccm", "Mpccm/h", ...). SK_ERR_ARG for those when
  * u is not cosmological (h == 0). */
 SK_API int sk_length_unit_cm_at(const sk_units *u, const char *name, double *cm_per_unit,
                                 sk_error *err);

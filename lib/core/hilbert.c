@@ -5,6 +5,7 @@
 #include "core/hilbert.h"
 
 #include <math.h>
+#include <stddef.h>
 
 static const uint8_t k_next[12][8] = {
     {1, 2, 3, 2, 4, 5, 3, 5},   {2, 6, 0, 7, 8, 8, 0, 7},    {0, 9, 10, 9, 1, 1, 11, 11},
@@ -70,6 +71,8 @@ typedef struct box_query {
     int ndim, bits, max_level, ndomain, ncpu, marked;
     const double *bound_key;
     uint8_t *mask;
+    sk_hilbert_cube_test test; /* NULL: the box alone */
+    void *test_ctx;
 } box_query;
 
 /* First domain (1-based) whose keys end above kmin: binary search. */
@@ -118,9 +121,11 @@ static uint64_t cube_key(const box_query *q, int level, uint32_t i, uint32_t j, 
 }
 
 /* The aligned cube (i, j, k) at `level` covers one contiguous key range.
- * Cubes inside the box are marked whole; cubes on its edge are split,
- * unless every CPU their keys could belong to is marked already (which
- * also stops the split of a cube lying in one domain once it is marked). */
+ * Cubes inside the box (and, with a test, inside the region) are marked
+ * whole; cubes the test puts outside are dropped; cubes on an edge are
+ * split, unless every CPU their keys could belong to is marked already
+ * (which also stops the split of a cube lying in one domain once it is
+ * marked). */
 static void visit(box_query *q, int level, uint32_t i, uint32_t j, uint32_t k)
 {
     double size = ldexp(1.0, -level);
@@ -138,13 +143,21 @@ static void visit(box_query *q, int level, uint32_t i, uint32_t j, uint32_t k)
     double kmin = ldexp((double)base, shift), kmax = kmin + ldexp(1.0, shift);
     if (range_marked(q, kmin, kmax, 0))
         return;
-    if (inside || level >= q->max_level || level >= q->bits) {
+    int region = 1;
+    if (q->test) {
+        double c_hi[3] = {c_lo[0] + size, c_lo[1] + size, c_lo[2] + size};
+        region = q->test(q->test_ctx, c_lo, c_hi);
+        if (region < 0)
+            return;
+    }
+    if ((inside && region > 0) || level >= q->max_level || level >= q->bits) {
         range_marked(q, kmin, kmax, 1);
         return;
     }
-    /* A cube inside a single domain touches the box, so its CPU is needed. */
+    /* A cube inside a single domain that surely meets the box and the
+     * region: its CPU is needed. */
     int d = first_domain(q, kmin);
-    if (q->bound_key[d - 1] <= kmin && q->bound_key[d] >= kmax) {
+    if (region > 0 && q->bound_key[d - 1] <= kmin && q->bound_key[d] >= kmax) {
         range_marked(q, kmin, kmax, 1);
         return;
     }
@@ -156,17 +169,18 @@ int sk_hilbert_cpus_for_box(const double lo[3], const double hi[3], int bits,
                             const double *bound_key, int ndomain, int ncpu, int max_level,
                             uint8_t *cpu_mask)
 {
-    return sk_hilbert_cpus_for_box_nd(3, lo, hi, bits, bound_key, ndomain, ncpu, max_level,
-                                      cpu_mask);
+    return sk_hilbert_cpus_for_region_nd(3, lo, hi, bits, bound_key, ndomain, ncpu, max_level,
+                                         NULL, NULL, cpu_mask);
 }
 
-int sk_hilbert_cpus_for_box_nd(int ndim, const double lo[3], const double hi[3], int bits,
-                               const double *bound_key, int ndomain, int ncpu, int max_level,
-                               uint8_t *cpu_mask)
+int sk_hilbert_cpus_for_region_nd(int ndim, const double lo[3], const double hi[3], int bits,
+                                  const double *bound_key, int ndomain, int ncpu, int max_level,
+                                  sk_hilbert_cube_test test, void *test_ctx, uint8_t *cpu_mask)
 {
     box_query q = {.ndim = ndim >= 1 && ndim <= 3 ? ndim : 3, .bits = bits,
                    .max_level = max_level, .ndomain = ndomain, .ncpu = ncpu,
-                   .bound_key = bound_key, .mask = cpu_mask};
+                   .bound_key = bound_key, .mask = cpu_mask, .test = test,
+                   .test_ctx = test_ctx};
     for (int a = 0; a < q.ndim; a++) {
         q.lo[a] = lo[a] < 0 ? 0 : lo[a];
         q.hi[a] = hi[a] > 1 ? 1 : hi[a];

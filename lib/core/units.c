@@ -1,6 +1,7 @@
 /* Code units to physical units. */
 #include "snapkit/units.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -48,8 +49,28 @@ int sk_length_unit_cm(const char *name, double *cm_per_unit, sk_error *err)
         }
     }
     return sk_fail(err, SK_ERR_ARG, NULL, -1,
-                   "unknown length unit '%s' (use standard, code, cm, m, km, au, pc, kpc or Mpc)",
+                   "unknown length unit '%s' (use standard, code, cm, m, km, au, pc, kpc or "
+                   "Mpc; on cosmological outputs also ckpc, cMpc, kpc/h, ckpc/h, cMpc/h, ...)",
                    name);
+}
+
+/* The comoving base of `name` (n characters): "ckpc" (yt's and the
+ * issue's spelling: c and pc, kpc or Mpc) or "kpccm" (a cm suffix, the
+ * older spelling, kept). 0 when name is neither. */
+static int comoving_base(const char *name, size_t n, char *base, size_t size)
+{
+    static const char *const prefixed[] = {"pc", "kpc", "Mpc"};
+    for (size_t i = 0; n > 1 && name[0] == 'c' && i < sizeof prefixed / sizeof prefixed[0]; i++)
+        if (strlen(prefixed[i]) == n - 1 && !strncmp(name + 1, prefixed[i], n - 1)) {
+            snprintf(base, size, "%s", prefixed[i]);
+            return 1;
+        }
+    if (n > 2 && n - 2 < size && !strncmp(name + n - 2, "cm", 2)) {
+        memcpy(base, name, n - 2);
+        base[n - 2] = '\0';
+        return 1;
+    }
+    return 0;
 }
 
 int sk_length_unit_cm_at(const sk_units *u, const char *name, double *cm_per_unit,
@@ -59,14 +80,13 @@ int sk_length_unit_cm_at(const sk_units *u, const char *name, double *cm_per_uni
     size_t n = strlen(name);
     int per_h = n > 2 && !strcmp(name + n - 2, "/h");
     n -= per_h ? 2 : 0;
-    int comoving = n > 2 && !strncmp(name + n - 2, "cm", 2);
-    n -= comoving ? 2 : 0;
-    if (!per_h && !comoving)
+    int comoving = comoving_base(name, n, base, sizeof base);
+    if (!comoving && (!per_h || n == 0 || n >= sizeof base))
         return sk_length_unit_cm(name, cm_per_unit, err);
-    if (n == 0 || n >= sizeof base)
-        return sk_length_unit_cm(name, cm_per_unit, err);
-    memcpy(base, name, n);
-    base[n] = '\0';
+    if (!comoving) {
+        memcpy(base, name, n);
+        base[n] = '\0';
+    }
     int rc = sk_length_unit_cm(base, cm_per_unit, err);
     if (rc != SK_OK)
         return rc;

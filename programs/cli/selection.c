@@ -9,7 +9,7 @@ const char cli_selection_help[] =
     "  --lmax N              treat cells refined beyond level N as leaves at N\n"
     "  --xrange LO HI        keep cells/particles with LO <= x < HI (also --yrange, --zrange)\n"
     "  --sphere R            keep what lies within R of the centre\n"
-    "  --shell RIN ROUT      ... between RIN and ROUT of the centre\n"
+    "  --shell RIN ROUT      ... between RIN and ROUT of the centre (RIN < r <= ROUT)\n"
     "  --cylinder R H        ... within R of the axis through the centre and H (half the\n"
     "                        height, as yt's disk) along it; a disk is a short cylinder\n"
     "  --cylinder-shell RIN ROUT H   ... between RIN and ROUT of that axis\n"
@@ -124,7 +124,16 @@ static int parse_axis(cli_selection *s, int argc, char **argv, int *i)
         return 1;
     }
     s->axis_is_L = 0;
-    return numbers(argc, argv, i, 3, s->region.axis, "X Y Z, x, y, z or L");
+    const char *flag = argv[*i];
+    double *a = s->region.axis;
+    if (numbers(argc, argv, i, 3, a, "X Y Z, x, y, z or L") < 0)
+        return -1;
+    /* (the request reads an axis of all zeros as "not given": z) */
+    if (!(a[0] * a[0] + a[1] * a[1] + a[2] * a[2] > 0)) {
+        cli_fail("%s: the axis must be a finite direction of non-zero length", flag);
+        return -1;
+    }
+    return 1;
 }
 
 static int parse_center(cli_selection *s, int argc, char **argv, int *i)

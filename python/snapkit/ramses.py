@@ -83,6 +83,7 @@ class _ReadStats(ctypes.Structure):
 _SEL = ctypes.POINTER(_Selection)
 declare("sk_ramses_open", ctypes.c_int, ctypes.POINTER(P), ctypes.c_char_p, ERR)
 declare("sk_ramses_close", None, P)
+declare("sk_ramses_units", None, P, ctypes.POINTER(_Units))
 declare("sk_ramses_info_json", ctypes.c_int, P, ctypes.POINTER(_Json), ERR)
 declare("sk_ramses_read", ctypes.c_int, P, ctypes.c_char_p, _SEL,
         ctypes.POINTER(_ReadOptions), ctypes.POINTER(P), ctypes.POINTER(_ReadStats), ERR)
@@ -119,8 +120,67 @@ UNITS = {
     "length": ["cm", "m", "km", "au", "pc", "kpc", "Mpc"],
 }
 
-#: Length units of cosmological outputs only: comoving ("cm") and per h.
-COSMOLOGICAL_LENGTHS = ["pccm", "kpccm", "Mpccm", "kpc/h", "Mpc/h", "kpccm/h", "Mpccm/h"]
+#: Length units of cosmological outputs only: comoving ("c" prefix, or the
+#: older "cm" suffix) and per h.
+COSMOLOGICAL_LENGTHS = ["cpc", "ckpc", "cMpc", "kpc/h", "Mpc/h", "ckpc/h", "cMpc/h",
+                        "pccm", "kpccm", "Mpccm", "kpccm/h", "Mpccm/h"]
+
+
+#: Shape keywords of Output.read: sk_shape_kind, the tuple's length and form.
+SHAPES = {"sphere": (1, 2, "(centre, radius)"),
+          "cylinder": (2, 4, "(centre, axis, radius, half_height)"),
+          "shell": (3, 3, "(centre, r_in, r_out)"),
+          "cylinder_shell": (4, 5, "(centre, axis, r_in, r_out, half_height)")}
+
+
+def _set_center(req, center):
+    if isinstance(center, str):
+        if center not in ("bc", "boxcenter"):
+            raise ValueError("snapkit: center must be 3 numbers or 'bc'")
+        req.has_center = req.center_is_bc = 1
+    elif center is not None:
+        req.has_center = 1
+        for a in range(3):
+            req.center[a] = float(center[a])
+
+
+def _set_shape(req, shapes):
+    """The shape keywords (SHAPES and inverse) into the request; returns
+    the shape's centre (None without a shape)."""
+    unknown = sorted(set(shapes) - set(SHAPES) - {"inverse"})
+    if unknown:
+        raise TypeError("snapkit: unknown keyword %s" % unknown[0])
+    given = [(k, v) for k, v in shapes.items() if k in SHAPES and v is not None]
+    if len(given) > 1:
+        raise ValueError("snapkit: one shape only (got %s)" % " and ".join(k for k, _ in given))
+    if not given:
+        if shapes.get("inverse"):
+            raise ValueError("snapkit: inverse=True needs a shape (sphere=, shell=, cylinder=, "
+                             "cylinder_shell=)")
+        return None
+    name, spec = given[0]
+    kind, n, form = SHAPES[name]
+    spec = tuple(spec)
+    if len(spec) != n:
+        raise ValueError(f"snapkit: {name}= takes {form}")
+    req.shape, req.inverse = kind, int(bool(shapes.get("inverse")))
+    sizes = spec[1:]
+    if name.startswith("cylinder"):
+        axis, sizes = spec[1], spec[2:]
+        if isinstance(axis, str):
+            if axis not in ("x", "y", "z"):
+                raise ValueError("snapkit: a cylinder's axis is 3 numbers, 'x', 'y' or 'z'")
+            axis = [float(axis == a) for a in "xyz"]
+        for a in range(3):
+            req.axis[a] = float(axis[a])
+        if not sum(req.axis[a] ** 2 for a in range(3)) > 0:  # all zeros would mean z
+            raise ValueError("snapkit: the cylinder's axis must be a direction of non-zero "
+                             "length")
+        req.half_height = float(sizes[-1])
+        sizes = sizes[:-1]
+    req.radius[0] = float(sizes[0]) if len(sizes) == 2 else 0.0
+    req.radius[1] = float(sizes[-1])
+    return spec[0]
 
 
 def _units_of(units_or_table):
@@ -189,8 +249,6 @@ class Output(Closing):
             self.info = json.loads(ctypes.string_at(j.buf, j.len).decode())
         finally:
             lib.sk_json_free(ctypes.byref(j))
-        info = self.info["info"]
-        self._units = (info["boxlen"], info["unit_l"], info["unit_d"], info["unit_t"])
         self.cosmology = self.info["cosmology"]
         self.last_read = None
 
@@ -206,12 +264,13 @@ class Output(Closing):
         c = [k for k, v in self.info["components"].items() if v]
         return f"<snapkit RAMSES output {self.path}: {', '.join(c)}>"
 
-    def _units_struct(self):
+    def _units_struct(self, component=None):  # pylint: disable=unused-argument
+        """The units selections are given in, as the command line takes
+        them (sk_ramses_units: the box's own boxlen, which the info file of
+        a box of several coarse cells gives divided by nx; aexp and h of a
+        cosmological run)."""
         u = _Units()
-        lib.sk_units_set(ctypes.byref(u), *self._units)
-        cosmo = getattr(self, "cosmology", None) or {}  # .snapkit files: not kept yet
-        if cosmo.get("cosmological"):
-            u.aexp, u.h = cosmo["aexp"], cosmo["h"]
+        lib.sk_ramses_units(self._h, ctypes.byref(u))
         return u
 
     @property
@@ -229,26 +288,27 @@ class Output(Closing):
                 out[name] = f.value
         return out
 
-    def _selection(self, lmax, xrange, yrange, zrange, center, unit, vars, family=None):
-        sel = _Selection()
-        lib.sk_selection_init(ctypes.byref(sel))
-        err = ErrorStruct()
-        sel.lmax = int(lmax or 0)
+    def _selection(self, lmax, xrange, yrange, zrange, center, unit, vars, family=None,
+                   component=None, **shapes):
+        """An sk_selection of read()'s keywords (the shapes among `shapes`),
+        sizes and centres in `unit` through the units of `component`."""
         req = _Region()
+        shape_center = _set_shape(req, shapes)
+        if shape_center is not None:
+            if center is not None:
+                raise ValueError("snapkit: the shape's tuple gives the centre: leave center= out")
+            center = shape_center
         for a, r in enumerate((xrange, yrange, zrange)):
             if r is not None:
                 req.has_range[a] = 1
                 req.range[a][0], req.range[a][1] = float(r[0]), float(r[1])
-        if isinstance(center, str):
-            if center not in ("bc", "boxcenter"):
-                raise ValueError("snapkit: center must be 3 numbers or 'bc'")
-            req.has_center = req.center_is_bc = 1
-        elif center is not None:
-            req.has_center = 1
-            for a in range(3):
-                req.center[a] = float(center[a])
+        _set_center(req, center)
         req.unit = (unit or "standard").encode()
-        u = self._units_struct()
+        u = self._units_struct(component)
+        sel = _Selection()
+        lib.sk_selection_init(ctypes.byref(sel))
+        sel.lmax = int(lmax or 0)
+        err = ErrorStruct()
         try:
             check(lib.sk_selection_set_region(ctypes.byref(sel), ctypes.byref(req),
                                               ctypes.byref(u), ctypes.byref(err)), err)
@@ -280,13 +340,21 @@ class Output(Closing):
         return out
 
     def read(self, component, lmax=None, xrange=None, yrange=None, zrange=None, center=None,
-             unit="standard", vars=None, threads=0, with_refined=False, family=None):
+             unit="standard", vars=None, threads=0, with_refined=False, family=None, **shape):
         """One component ("hydro", "gravity", "particles", "rt", "clump_field",
         "sinks", "clumps"; those present are in info["components"]) as a Table.
         Ranges are (lo, hi) in `unit` ("standard": box 0..1, "code", "cm",
-        ..., "kpc", "Mpc"), relative to `center` (3 numbers in `unit`, or
-        "bc" for the box centre) when given; a cell is kept when its centre
+        ..., "kpc", "Mpc"; cosmological outputs also "ckpc", "cMpc",
+        "kpc/h", "ckpc/h", ...), relative to `center` (3 numbers in `unit`,
+        or "bc" for the box centre) when given; a cell is kept when its centre
         is in [lo, hi) on every axis, a particle when its position is.
+        A shape keeps what lies in it too (sizes and centre in `unit`; the
+        centre, 3 numbers or "bc", is also that of the ranges; distances
+        wrap across the box's faces, as yt's): sphere=(centre, radius),
+        shell=(centre, r_in, r_out) (r_in < r <= r_out), cylinder=(centre,
+        axis, radius, half_height) (a disk is a short one; axis 3 numbers or
+        "x", "y", "z"), cylinder_shell=(centre, axis, r_in, r_out,
+        half_height); inverse=True keeps what lies outside the shape.
         lmax caps the level (cells refined beyond it are leaves at lmax;
         particles ignore it). vars picks variables (level and cx, and cy, cz
         in 2-D and 3-D, are always there for cells). family keeps particles of these RAMSES
@@ -296,7 +364,7 @@ class Output(Closing):
             raise ValueError("snapkit: the output is closed")
         return self._read(lib.sk_ramses_read, "files_opened", component,
                           self._selection(lmax, xrange, yrange, zrange, center, unit, vars,
-                                          family),
+                                          family, component, **shape),
                           threads, with_refined)
 
     def _read(self, read_fn, opened_key, component, sel, threads, with_refined):
@@ -321,45 +389,48 @@ class Output(Closing):
         return table
 
     def hydro(self, lmax=None, xrange=None, yrange=None, zrange=None, center=None,
-              unit="standard", vars=None, threads=0):
+              unit="standard", vars=None, threads=0, **shape):
         """Leaf cells: level, cx, cy, cz (as many as the output has axes)
-        and the hydro variables."""
-        return self.read("hydro", lmax, xrange, yrange, zrange, center, unit, vars, threads)
+        and the hydro variables (shapes: see read())."""
+        return self.read("hydro", lmax, xrange, yrange, zrange, center, unit, vars, threads,
+                         **shape)
 
     def gravity(self, lmax=None, xrange=None, yrange=None, zrange=None, center=None,
-                unit="standard", vars=None, threads=0):
+                unit="standard", vars=None, threads=0, **shape):
         """The same cells as hydro(), same order: potential, acceleration_x/y/z."""
-        return self.read("gravity", lmax, xrange, yrange, zrange, center, unit, vars, threads)
+        return self.read("gravity", lmax, xrange, yrange, zrange, center, unit, vars, threads,
+                         **shape)
 
     def rt(self, lmax=None, xrange=None, yrange=None, zrange=None, center=None,
-           unit="standard", vars=None, threads=0):
+           unit="standard", vars=None, threads=0, **shape):
         """RAMSES-RT: the same cells as hydro(), same order: photon density
         (in flux units) and flux per group, code units (info["info_rt"])."""
-        return self.read("rt", lmax, xrange, yrange, zrange, center, unit, vars, threads)
+        return self.read("rt", lmax, xrange, yrange, zrange, center, unit, vars, threads,
+                         **shape)
 
     def clump_field(self, lmax=None, xrange=None, yrange=None, zrange=None, center=None,
-                    unit="standard", threads=0):
+                    unit="standard", threads=0, **shape):
         """The clump finder's clump_id per cell: the same cells as hydro()."""
         return self.read("clump_field", lmax, xrange, yrange, zrange, center, unit, None,
-                         threads)
+                         threads, **shape)
 
     def sinks(self, xrange=None, yrange=None, zrange=None, center=None, unit="standard",
-              vars=None):
+              vars=None, **shape):
         """One row per sink of sink_NNNNN.csv, every column it names."""
-        return self.read("sinks", None, xrange, yrange, zrange, center, unit, vars)
+        return self.read("sinks", None, xrange, yrange, zrange, center, unit, vars, **shape)
 
     def clumps(self, xrange=None, yrange=None, zrange=None, center=None, unit="standard",
-               vars=None):
+               vars=None, **shape):
         """RAMSES's clump catalogue: one row per clump (by peak position for
         regions), sorted by index."""
-        return self.read("clumps", None, xrange, yrange, zrange, center, unit, vars)
+        return self.read("clumps", None, xrange, yrange, zrange, center, unit, vars, **shape)
 
     def particles(self, lmax=None, xrange=None, yrange=None, zrange=None, center=None,
-                  unit="standard", vars=None, threads=0, family=None):
+                  unit="standard", vars=None, threads=0, family=None, **shape):
         """Every particle field, typed as on disk (lmax is ignored), of
-        every family or of `family` (see read())."""
+        every family or of `family` (shapes: see read())."""
         return self.read("particles", lmax, xrange, yrange, zrange, center, unit, vars, threads,
-                         family=family)
+                         family=family, **shape)
 
 
 declare("sk_thread_budget_set_ranks", None, ctypes.c_int)

@@ -17,8 +17,8 @@ import os
 
 from ._lib import ERR, P, ErrorStruct, Progress, check, declare, lib, mirrors
 from .colstats import stored_stats
-from .ramses import (SOURCE_SNAPKIT, _SEL, Output, _Json, _ReadOptions, _ReadStats, open_source,
-                     use_comm)
+from .ramses import (SHAPES, SOURCE_SNAPKIT, _SEL, Output, _Json, _ReadOptions, _ReadStats,
+                     _Units, open_source, use_comm)
 from .ramses import open as _open_output
 from .table import Table
 
@@ -64,6 +64,7 @@ declare("sk_store_save", ctypes.c_int, ctypes.c_char_p, ctypes.POINTER(P),
         ctypes.POINTER(_WriteStats), ERR)
 declare("sk_store_open", ctypes.c_int, ctypes.POINTER(P), ctypes.c_char_p, P, ERR)
 declare("sk_store_close", None, P)
+declare("sk_store_describe", ctypes.c_int, P, ctypes.c_char_p, ctypes.POINTER(P), ERR)
 declare("sk_store_info_json", ctypes.c_int, P, ctypes.POINTER(_Json), ERR)
 declare("sk_store_read", ctypes.c_int, P, ctypes.c_char_p, _SEL, ctypes.POINTER(_ReadOptions),
         ctypes.POINTER(P), ctypes.POINTER(_ReadStats), ERR)
@@ -162,9 +163,10 @@ class File(Output):
         return f"<snapkit file {self.path}: {', '.join(self.tables)}>"
 
     def read(self, component, lmax=None, xrange=None, yrange=None, zrange=None, center=None,
-             unit="standard", vars=None, threads=0, with_refined=False, family=None):
+             unit="standard", vars=None, threads=0, with_refined=False, family=None, **shape):
         """One table as a Table, with the selections of Output.read: ranges
-        in `unit` around `center`, lmax (exact when the file holds refined
+        in `unit` around `center`, shapes (sphere=, shell=, cylinder=,
+        cylinder_shell=, inverse=), lmax (exact when the file holds refined
         cells, a filter on the leaves otherwise; see info["store"]), vars,
         family (particles; needs the family column among vars). Only the
         chunks the selection needs are read."""
@@ -172,8 +174,27 @@ class File(Output):
             raise ValueError("snapkit: the file is closed")
         return self._read(lib.sk_store_read, "chunks_read", component,
                           self._selection(lmax, xrange, yrange, zrange, center, unit, vars,
-                                          family),
+                                          family, component, **shape),
                           threads, with_refined)
+
+    def _units_struct(self, component=None):
+        """The units the table `component` (else the first) records, as the
+        command line takes them: cosmological (comoving and /h lengths)
+        when the table's metadata say so."""
+        names = self.tables
+        name = component if component in names else (names[0] if names else None)
+        u = _Units()
+        if name is None:
+            lib.sk_units_set(ctypes.byref(u), *self._units)
+            return u
+        t, err = P(), ErrorStruct()
+        check(lib.sk_store_describe(self._h, name.encode(), ctypes.byref(t), ctypes.byref(err)),
+              err)
+        try:
+            lib.sk_units_from_table(ctypes.byref(u), t)
+        finally:
+            lib.sk_table_free(t)
+        return u
 
     def stats(self, component, threads=0, weight=None, percentiles=None):
         """snapkit.column_stats of the whole table `component`: the
@@ -229,10 +250,12 @@ def convert(output, path, components=None, compress=True, with_coarse=False, thr
     if isinstance(components, (list, tuple)):
         components = ",".join(components)
     with _open_output(output) as out:
+        shape = {k: selection.pop(k) for k in list(selection) if k in SHAPES or k == "inverse"}
         sel = out._selection(selection.pop("lmax", None), selection.pop("xrange", None),
                              selection.pop("yrange", None), selection.pop("zrange", None),
                              selection.pop("center", None), selection.pop("unit", "standard"),
-                             selection.pop("vars", None), selection.pop("family", None))
+                             selection.pop("vars", None), selection.pop("family", None),
+                             **shape)
     if selection:
         lib.sk_selection_clear(ctypes.byref(sel))
         raise TypeError("snapkit.convert: unknown keyword %s" % sorted(selection)[0])

@@ -134,5 +134,5 @@ int sk_ramses_unit_factor(const sk_units *u, const char *unit, double mu, double
                    "unknown unit '%s' (g/cm^3, Msun/pc^3, H/cm^3, g, Msun, cm/s, km/s, s, yr, "
                    "Myr, Gyr, erg/cm^3, K, G, uG, cm, m, km, au, pc, kpc, Mpc; cosmological "
                    "outputs: "
-                   "kpccm, Mpccm, Mpc/h, Mpccm/h, ...)", unit);
+                   "ckpc, cMpc, kpc/h, ckpc/h, kpccm, ...)", unit);
 }

@@ -13,7 +13,14 @@
  * meets the CPU's domain, across the periodic faces. So the box is grown
  * by one levelmin oct on each side, on the lattice of levelmin octs
  * (exact integer arithmetic), wrapped, and the CPUs of the octs it covers
- * are looked up. */
+ * are looked up.
+ *
+ * Shapes: the look-up walks the Hilbert cubes of the box (the shape's
+ * bounding box, or the whole box when it wraps or is inverted) and drops
+ * each cube whose reach (the cube grown by that half cell, or by one
+ * levelmin oct for particles) sk_shape_box_test puts wholly outside the
+ * selection: a sphere opens the files whose domains come within that
+ * reach of it, an inverted one skips the files its inside covers. */
 #include <math.h>
 #include <string.h>
 
@@ -53,8 +60,8 @@ static int domains_usable(const sk_ramses *r, const sk_selection *sel)
     int inside = 1;
     for (int d = 1; d < in->ndim; d++)
         inside &= in->coarse[d] <= in->coarse[0];
-    return sel && sel->has_box && strcmp(in->ordering, "hilbert") == 0 && in->bound_key &&
-           in->levelmax + 1 <= 30 && inside;
+    return sel && sk_selection_has_region(sel) && strcmp(in->ordering, "hilbert") == 0 &&
+           in->bound_key && in->levelmax + 1 <= 30 && inside;
 }
 
 /* Particles: the periodic wrap below is that of a cube; a box of other
@@ -65,6 +72,43 @@ static int cubic(const sk_ramses *r)
     for (int d = 1; d < r->info.ndim; d++)
         same &= r->info.coarse[d] == r->info.coarse[0];
     return same;
+}
+
+/* A shape's test of a Hilbert cube (sk_hilbert_cube_test): the cube grown
+ * by `margin` on the axes the output has; the axes it lacks sit at the
+ * shape's centre, as the readers test rows. */
+typedef struct shape_reach {
+    const sk_shape *shape; /* NULL: no shape (the box alone) */
+    int ndim;
+    double margin;
+} shape_reach;
+
+static int reach_test(void *ctx, const double lo[3], const double hi[3])
+{
+    const shape_reach *s = ctx;
+    double glo[3], ghi[3];
+    for (int d = 0; d < 3; d++) {
+        glo[d] = d < s->ndim ? lo[d] - s->margin : s->shape->center[d];
+        ghi[d] = d < s->ndim ? hi[d] + s->margin : s->shape->center[d];
+    }
+    return sk_shape_box_test(s->shape, glo, ghi);
+}
+
+/* Mark the CPUs of [lo, hi) at `level` (max_level), within `reach`. */
+static void mark_box(const sk_ramses *r, const double lo[3], const double hi[3], int level,
+                     const shape_reach *reach, uint8_t *mask)
+{
+    const sk_ramses_info *in = &r->info;
+    sk_hilbert_cpus_for_region_nd(in->ndim, lo, hi, in->levelmax + 1, in->bound_key,
+                                  in->ndomain, in->ncpu, level,
+                                  reach->shape ? reach_test : NULL, (void *)reach, mask);
+}
+
+static shape_reach reach_of(const sk_ramses *r, const sk_selection *sel, double margin)
+{
+    shape_reach s = {sel->shape.kind != SK_SHAPE_NONE ? &sel->shape : NULL, r->info.ndim,
+                     margin};
+    return s;
 }
 
 static int count_marked(const sk_ramses *r, const uint8_t *mask)
@@ -86,13 +130,14 @@ static void mark_cells(const sk_ramses *r, const sk_selection *sel, double margi
         hi[d] = sel->hi[d] + margin < extent ? sel->hi[d] + margin : extent;
     }
     int level = in->levelmax + 1 < DOMAIN_LEVEL_MAX ? in->levelmax + 1 : DOMAIN_LEVEL_MAX;
-    sk_hilbert_cpus_for_box_nd(in->ndim, lo, hi, in->levelmax + 1, in->bound_key, in->ndomain,
-                               in->ncpu, level, mask);
+    shape_reach reach = reach_of(r, sel, margin);
+    mark_box(r, lo, hi, level, &reach, mask);
 }
 
 /* Particles: the levelmin octs (cells of level levelmin - 1, n per axis)
  * whose 3x3x3 block meets the box's part inside [0, 1), as up to two index
- * ranges per axis after the periodic wrap; their CPUs marked into mask. */
+ * ranges per axis after the periodic wrap, and the shape; their CPUs
+ * marked into mask. */
 static void mark_particles(const sk_ramses *r, const sk_selection *sel, uint8_t *mask)
 {
     const sk_ramses_info *in = &r->info;
@@ -100,6 +145,7 @@ static void mark_particles(const sk_ramses *r, const sk_selection *sel, uint8_t 
     double n = ldexp(1.0, olevel);
     double from[3][2], to[3][2];
     int parts[3];
+    shape_reach reach = reach_of(r, sel, 1.0 / n);
     for (int d = 0; d < 3; d++) {
         double lo = sel->lo[d] > 0 ? sel->lo[d] : 0, hi = sel->hi[d] < 1 ? sel->hi[d] : 1;
         if (!(lo < hi))
@@ -132,8 +178,7 @@ static void mark_particles(const sk_ramses *r, const sk_selection *sel, uint8_t 
                     lo[d] = from[d][pick[d]] / n;
                     hi[d] = to[d][pick[d]] / n;
                 }
-                sk_hilbert_cpus_for_box_nd(in->ndim, lo, hi, in->levelmax + 1, in->bound_key,
-                                           in->ndomain, in->ncpu, olevel, mask);
+                mark_box(r, lo, hi, olevel, &reach, mask);
             }
 }
 
