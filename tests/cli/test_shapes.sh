@@ -85,4 +85,18 @@ for shape in "--sphere 0.2 --center 0.01 0.99 0.5" "--cylinder-shell 0.05 0.3 0.
         [[ "$a" == "$b" ]] || { echo "FAIL: $comp $shape: output and .snapkit differ"; fail=1; }
     done
 done
+# bench sphere: its sphere's totals are stats --totals' of the same sphere,
+# its whole output's mass the stats' (from the output and the file).
+for src in "$out" "$TMP/g.snapkit"; do
+    b=$("$cli" bench sphere "$src" --sphere 0.15 --center 0.4 0.5 0.5 --runs 1 --json)
+    t=$("$cli" stats "$src" --sphere 0.15 --center 0.4 0.5 0.5 --totals --json)
+    w=$("$cli" stats "$src" --totals --json)
+    same=$($py -c 'import json,sys
+b, t, w = (json.loads(x) for x in sys.argv[1:4])
+ok = (b["sphere"]["mass"] == t["totals"]["mass"] and b["sphere"]["rows"] == t["rows"]
+      and b["whole"]["mass"] == w["totals"]["mass"] and b["whole"]["rows"] == w["rows"]
+      and b["sphere"]["files"] <= b["whole"]["files"] and b["sphere"]["rows"] < b["whole"]["rows"])
+print(int(ok))' "$b" "$t" "$w")
+    [[ "$same" == 1 ]] || { echo "FAIL: bench sphere on $src: $b"; fail=1; }
+done
 exit $fail
