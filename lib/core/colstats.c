@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/cellvol.h"
 #include "core/colstats_internal.h"
 #include "snapkit/memory.h"
 #include "snapkit/threads.h"
@@ -39,21 +40,8 @@ static int is_cell_index(const char *name)
 /* Cell weights when the schema is a cell table. */
 static void cell_weights_init(const sk_table *t, sk_stats_acc *s)
 {
-    s->level_col = -1;
-    const sk_column *lev = sk_table_find(t, "level");
-    const char *kind = sk_table_meta_get(t, "kind");
-    if (!lev || lev->type != SK_INT32 || (kind && strcmp(kind, "cells") != 0))
-        return;
-    double boxlen = sk_table_meta_double(t, "boxlen", 1.0);
-    /* A 1-D or 2-D output's cell "volume" is its length or area. */
-    double ndim = sk_table_meta_double(t, "ndim", 3.0);
-    int nd = ndim == 1.0 || ndim == 2.0 ? (int)ndim : 3;
-    for (int l = 0; l <= SK_STATS_MAX_LEVEL; l++) {
-        double size = ldexp(boxlen, -l);
-        s->per_level[l] = nd == 1 ? size : nd == 2 ? size * size : size * size * size;
-    }
-    s->is_cells = 1;
-    s->level_col = sk_table_index(t, "level");
+    s->level_col = core_cell_volumes(t, s->per_level, SK_STATS_MAX_LEVEL);
+    s->is_cells = s->level_col >= 0;
 }
 
 int sk_stats_acc_new(const sk_table *schema, sk_stats_acc **out, sk_error *err)

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/cellvol.h"
 #include "core/wstats_internal.h"
 #include "snapkit/memory.h"
 
@@ -51,24 +52,11 @@ static int setup_columns(sk_wstats_acc *a)
     return 1;
 }
 
-/* Cell volumes when the schema is a cell table (an int32 level column,
- * kind "cells" or none): (boxlen / 2^l)^ndim, as snapkit/colstats.h. */
+/* Cell volumes when the schema is a cell table. */
 static void cell_volumes(sk_wstats_acc *a, const sk_table *t)
 {
-    a->level_col = -1;
-    const sk_column *lev = sk_table_find(t, "level");
-    const char *kind = sk_table_meta_get(t, "kind");
-    if (!lev || lev->type != SK_INT32 || (kind && strcmp(kind, "cells") != 0))
-        return;
-    double boxlen = sk_table_meta_double(t, "boxlen", 1.0);
-    double ndim = sk_table_meta_double(t, "ndim", 3.0);
-    int nd = ndim == 1.0 || ndim == 2.0 ? (int)ndim : 3;
-    for (int l = 0; l <= WS_MAX_LEVEL; l++) {
-        double size = ldexp(boxlen, -l);
-        a->per_level[l] = nd == 1 ? size : nd == 2 ? size * size : size * size * size;
-    }
-    a->is_cells = 1;
-    a->level_col = sk_table_index(t, "level");
+    a->level_col = core_cell_volumes(t, a->per_level, WS_MAX_LEVEL);
+    a->is_cells = a->level_col >= 0;
 }
 
 /* The column mass weights come from (cells: density; particles: mass;
