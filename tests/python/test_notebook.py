@@ -46,4 +46,5 @@ def test_quickstart_executes(tmp_path):
     assert "same rows as the RAMSES read: True" in text
     assert "solMass / pc2" in text  # the FITS map read back by astropy with its unit
     figures = [o for o in outputs if "image/png" in o.get("data", {})]
-    assert len(figures) == 2  # the maps and the benchmark
+    assert len(figures) == 3  # the maps, the face-on sphere and the benchmark
+    assert "mass-weighted v_phi about L" in text and "densest cell at" in text
