@@ -59,5 +59,26 @@ expect_error "sink csv a folder" "sink_00002.csv: is a folder, not a file" "$CLI
 fresh g "$EXAMPLE"; ln -s /dev/zero "$G/clump_00002.txt00001"
 expect_error "clump file a device" "clump_00002.txt00001: is a device" "$CLI" info "$G"
 
+# Row 5: the catalogue and --ids are replaced together or not at all.
+CL=$SHARED/fixtures/ramses/clumps3d/output_00002
+if [[ -d "$CL" ]]; then
+    mkdir -p "$TMP/cl/ids.npy"
+    for e in csv json fits snapkit; do
+        echo old > "$TMP/cl/cat.$e"
+        expect_error "--ids a folder, -o .$e" "ids.npy: is a folder; not replaced" \
+            "$CLI" clumps "$CL" --threshold 1 -o "$TMP/cl/cat.$e" --ids "$TMP/cl/ids.npy"
+        ok grep -qx old "$TMP/cl/cat.$e"
+    done
+    expect_error "--ids DIR/" "ids.npy/: --ids writes a .npy file" \
+        "$CLI" clumps "$CL" --threshold 1 -o "$TMP/cl/cat.csv" --ids "$TMP/cl/ids.npy/"
+    ok grep -qx old "$TMP/cl/cat.csv"
+    rmdir "$TMP/cl/ids.npy"
+    check "catalogue and ids" "$CLI" clumps "$CL" --threshold 1 -o "$TMP/cl/cat.csv" --ids "$TMP/cl/ids.npy"
+    ok grep -q '^id,parent' "$TMP/cl/cat.csv"
+    ok test -s "$TMP/cl/ids.npy"
+else
+    echo "SKIP: row 5 (no $CL)"
+fi
+
 if [[ $fail -eq 0 ]]; then echo "hostile input, round two: all checks passed"; fi
 exit $fail
