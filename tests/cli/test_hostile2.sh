@@ -14,6 +14,7 @@ source "$(dirname "$0")/assert.sh"
 fresh() { # fresh NAME SRC: a writable copy of output SRC as $TMP/NAME/output_NNNNN
     rm -rf "${TMP:?}/$1"; mkdir -p "$TMP/$1"; cp -r "$2" "$TMP/$1/"
 }
+has_err() { grep -qE "$1" "$TMP/err" || { echo "FAIL: expected /$1/ in:"; cat "$TMP/err"; fail=1; }; }
 
 # Row 4 (and the rule for every optional file): a name that is there but
 # cannot be read as a file is an error naming it, never "absent". Before,
@@ -79,6 +80,62 @@ if [[ -d "$CL" ]]; then
 else
     echo "SKIP: row 5 (no $CL)"
 fi
+
+# Row 13: an amr header boxlen of NaN or inf (0 and -1 were refused already).
+for bits in '\x00\x00\x00\x00\x00\x00\xf8\x7f' '\x00\x00\x00\x00\x00\x00\xf0\x7f'; do
+    fresh g "$EXAMPLE"
+    for f in "$G"/amr_00002.out*; do # boxlen: record 8, payload at byte 96
+        printf "$bits" | dd of="$f" bs=1 seek=96 conv=notrunc status=none
+    done
+    expect_error "amr boxlen $bits" "amr_00002.out00001: record 8 at byte 92: boxlen = " "$CLI" stats "$G"
+    has_err "boxlen = (nan|inf) is not a positive finite number"
+done
+
+# Row 14: info aexp 0, negative, NaN, 1e400; H0 0 on a cosmological run.
+COSMO=$SHARED/fixtures/ramses/cosmo32/output_00003
+if [[ -d "$COSMO" ]]; then
+    C=$TMP/c/output_00003
+    for v in 0.0 -0.5 NaN 1e400; do
+        fresh c "$COSMO"; sed -i "s/^aexp        = .*/aexp        = $v/" "$C/info_00003.txt"
+        expect_error "aexp $v" "info_00003.txt: line 10: aexp = '$v' " "$CLI" info "$C"
+    done
+    fresh c "$COSMO"; sed -i "s/^H0          = .*/H0          = 0.0/" "$C/info_00003.txt"
+    expect_error "H0 0" "info_00003.txt: line 11: H0 = '0.0' must be positive in a cosmological run" \
+        "$CLI" stats "$C" --unit Mpccm/h --xrange 0 5
+    fresh c "$COSMO"; sed -i "s/^omega_m     = .*/omega_m     = inf/" "$C/info_00003.txt"
+    expect_error "omega_m inf" "line 12: omega_m = 'inf' is not a finite number" "$CLI" info "$C"
+else
+    echo "SKIP: row 14 (no $COSMO)"
+fi
+fresh g "$EXAMPLE"; sed -i "s/^unit_d      = .*/unit_d      = 1e400/" "$G/info_00002.txt"
+expect_error "unit_d 1e400" "unit_d = '1e400' is not a finite number" "$CLI" stats "$G"
+
+# Row 24: an info_rt value of 1e400 (was null), a dump box of 1e400 (was
+# Lattice="inf"), particle counts that do not parse (were dropped).
+if [[ -d "$RT" ]]; then
+    fresh rt "$RT"; sed -i 's/^unit_pf      = .*/unit_pf      =   1e400/' "$R/info_rt_00002.txt"
+    expect_error "info_rt 1e400" "info_rt_00002.txt: line 10, column 18: unit_pf: '1e400' is not a finite number" \
+        "$CLI" info "$R" --json
+fi
+printf 'ITEM: TIMESTEP\n0\nITEM: NUMBER OF ATOMS\n1\nITEM: BOX BOUNDS pp pp pp\n0 1\n0 VALUE\n0 1\nITEM: ATOMS id type x y z\n1 1 0.5 0.5 0.5\n' > "$TMP/box.dump"
+for v in 1e400 inf nan; do
+    sed "s/VALUE/$v/" "$TMP/box.dump" > "$TMP/b.dump"
+    expect_error "dump box $v" "b.dump: line 7, column 3: a box bound must be a finite number, not '$v'" \
+        "$CLI" atoms convert "$TMP/b.dump" "$TMP/b.extxyz"
+done
+ok test ! -e "$TMP/b.extxyz"
+printf '1\nLattice="1e400 0 0 0 5 0 0 0 5" Properties=species:S:1:pos:R:3\nCu 0 0 0\n' > "$TMP/l.extxyz"
+expect_error "extxyz Lattice 1e400" "line 2, column 9: Lattice number 1 is not finite" "$CLI" atoms info "$TMP/l.extxyz"
+sed 's/^\(.*\) xlo xhi/0 1e400 xlo xhi/' "$DATA/atoms/cu_fcc_500.data" > "$TMP/b.data"
+expect_error "data xhi 1e400" "line 6, column 1: xlo and xhi must be finite numbers" "$CLI" atoms info "$TMP/b.data"
+for v in abc 1e3 -5 99999999999999999999; do
+    fresh g "$EXAMPLE"; sed -i "s/^           DM      2000/           DM      $v/" "$G/header_00002.txt"
+    expect_error "header count $v" "header_00002.txt: line 8, column 1: 'DM      $v' has no particle count" \
+        "$CLI" info "$G"
+done
+fresh g "$EXAMPLE"; printf ' Total number of particles\nmany\n' > "$G/header_00002.txt"
+expect_error "old header count" "line 1, column 1: 'Total number of particles' has no particle count" \
+    "$CLI" info "$G"
 
 if [[ $fail -eq 0 ]]; then echo "hostile input, round two: all checks passed"; fi
 exit $fail

@@ -86,18 +86,26 @@ static int read_info(sk_ramses *r, sk_error *err)
         rc = rs_info_double(t, p, reals[i], real_fields[i], err);
     if (rc != SK_OK)
         return rc;
-    /* Optional keys: absent in some builds, so they default quietly. */
+    /* Optional keys: absent in some builds, so they default quietly; a
+     * value that is there must be right. */
     static const char *const opt_reals[] = {"aexp", "H0", "omega_m", "omega_l", "omega_k",
                                             "omega_b"};
     double *opt_fields[] = {&in->aexp, &in->H0, &in->omega_m, &in->omega_l, &in->omega_k,
                             &in->omega_b};
-    for (int i = 0; i < 6; i++)
-        if (rs_info_double(t, p, opt_reals[i], opt_fields[i], NULL) != SK_OK)
-            *opt_fields[i] = i < 2 ? 1.0 : 0.0;
-    if (rs_info_int(t, p, "ngridmax", &in->ngridmax, NULL) != SK_OK)
-        in->ngridmax = 0;
-    if (rs_info_int(t, p, "nstep_coarse", &in->nstep_coarse, NULL) != SK_OK)
-        in->nstep_coarse = 0;
+    for (int i = 0; i < 6 && rc == SK_OK; i++) {
+        *opt_fields[i] = i < 2 ? 1.0 : 0.0;
+        if (rs_kv_find(&t->keys, opt_reals[i]))
+            rc = rs_info_double(t, p, opt_reals[i], opt_fields[i], err);
+    }
+    static const char *const opt_ints[] = {"ngridmax", "nstep_coarse"};
+    int *opt_int_fields[] = {&in->ngridmax, &in->nstep_coarse};
+    for (int i = 0; i < 2 && rc == SK_OK; i++) {
+        *opt_int_fields[i] = 0;
+        if (rs_kv_find(&t->keys, opt_ints[i]))
+            rc = rs_info_int(t, p, opt_ints[i], opt_int_fields[i], err);
+    }
+    if (rc != SK_OK)
+        return rc;
     const rs_kv *ord = rs_kv_find(&t->keys, "ordering type");
     snprintf(in->ordering, sizeof in->ordering, "%s", ord ? ord->value : "hilbert");
     in->ndomain = t->ndomain;
@@ -117,8 +125,11 @@ static int check_info(const sk_ramses *r, sk_error *err)
         return sk_fail(err, SK_ERR_FORMAT, p, -1,
                        "levelmin = %d, levelmax = %d are not valid (levels 1 to 30 are read)",
                        in->levelmin, in->levelmax);
-    if (!(in->boxlen > 0) || !(in->unit_l > 0) || !(in->unit_d > 0) || !(in->unit_t > 0))
-        return sk_fail(err, SK_ERR_FORMAT, p, -1, "boxlen and the units must be positive");
+    static const char *const positive[] = {"boxlen", "unit_l", "unit_d", "unit_t", "aexp"};
+    const double values[] = {in->boxlen, in->unit_l, in->unit_d, in->unit_t, in->aexp};
+    for (int i = 0; i < 5; i++)
+        if (!(values[i] > 0))
+            return rs_info_fail_key(&r->info_text, p, positive[i], "must be positive", err);
     if (strcmp(in->ordering, "hilbert") == 0 &&
         (in->ndomain < in->ncpu || in->ndomain % in->ncpu != 0))
         return sk_fail(err, SK_ERR_FORMAT, p, -1,
@@ -397,6 +408,10 @@ static int probe_components(sk_ramses *r, sk_error *err)
     in->cosmological = in->aexp < 1.0 ||
                        (r->namelist && rs_fortran_true(rs_namelist_value(r->namelist, "cosmo",
                                                                         cosmo, sizeof cosmo)));
+    /* H0 sets the units of a cosmological run (h, Mpccm/h). */
+    if (rc == SK_OK && in->cosmological && !(in->H0 > 0))
+        rc = rs_info_fail_key(&r->info_text, r->info_path, "H0",
+                              "must be positive in a cosmological run", err);
     return rc;
 }
 
