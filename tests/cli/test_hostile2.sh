@@ -137,5 +137,29 @@ fresh g "$EXAMPLE"; printf ' Total number of particles\nmany\n' > "$G/header_000
 expect_error "old header count" "line 1, column 1: 'Total number of particles' has no particle count" \
     "$CLI" info "$G"
 
+# Row 16: a duplicate name in a descriptor, or a cell variable named like a
+# column the reader adds, is an error naming the file and line (before:
+# "column X is already in the table").
+fresh g "$EXAMPLE"; sed -i 's/^ 2, position_y, d/ 2, position_x, d/' "$G/part_file_descriptor.txt"
+expect_error "part descriptor duplicate" \
+    "part_file_descriptor.txt: line 4, column 5: variable name 'position_x' appears twice (also line 3)" \
+    "$CLI" stats "$G" --component particles
+fresh g "$EXAMPLE"; rm "$G/part_file_descriptor.txt"; sed -i 's/^pos vel mass/pos vel pos/' "$G/header_00002.txt"
+expect_error "header fields duplicate" "header_00002.txt: the particle fields give column 'position_x' twice" \
+    "$CLI" stats "$G" --component particles
+if [[ -d "$RT" ]]; then
+    fresh rt "$RT"; sed -i 's/^ 2, photon_flux_01_x/ 2, photon_flux_01/' "$R/rt_file_descriptor.txt"
+    expect_error "rt descriptor duplicate" "rt_file_descriptor.txt: line 4, column 5: variable name 'photon_flux_01' appears twice" \
+        "$CLI" stats "$R" --component rt
+    for n in level cx; do
+        fresh rt "$RT"; sed -i "s/^ 6, scalar_00/ 6, $n/" "$R/hydro_file_descriptor.txt"
+        expect_error "hydro variable $n" "hydro_file_descriptor.txt: line 8: variable '$n' has the name of a column the reader adds" \
+            "$CLI" stats "$R"
+    done
+    fresh rt "$RT"; sed -i 's/^ 3, photon_flux_01_y/ 3, cy/' "$R/rt_file_descriptor.txt"
+    expect_error "rt variable cy" "rt_file_descriptor.txt: line 5: variable 'cy' has the name of a column the reader adds" \
+        "$CLI" stats "$R" --component rt
+fi
+
 if [[ $fail -eq 0 ]]; then echo "hostile input, round two: all checks passed"; fi
 exit $fail

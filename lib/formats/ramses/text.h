@@ -52,6 +52,7 @@ int rs_info_fail_key(const rs_info_text *t, const char *path, const char *key, c
 typedef struct rs_var {
     char name[RS_NAME_MAX];
     char type;
+    int line; /* of the descriptor that names it; 0 for a name by convention */
 } rs_var;
 
 typedef struct rs_varlist {
@@ -61,7 +62,8 @@ typedef struct rs_varlist {
 } rs_varlist;
 
 /* hydro_file_descriptor.txt or part_file_descriptor.txt, either form. The
- * key/value form has no types: its variables are typed 'd'. */
+ * key/value form has no types: its variables are typed 'd'. A name listed
+ * twice is an error at its second line. */
 int rs_parse_descriptor(const char *path, const char *text, size_t len, rs_varlist *out,
                         sk_error *err);
 void rs_varlist_free(rs_varlist *l);
