@@ -161,5 +161,31 @@ if [[ -d "$RT" ]]; then
         "$CLI" stats "$R" --component rt
 fi
 
+# Row 20: text files with CRLF line ends (info, descriptors, header) read
+# as with LF (before: "unexpected text after the domain's keys").
+fresh g "$EXAMPLE"; for f in "$G"/*.txt; do sed -i 's/$/\r/' "$f"; done
+ok grep -q $'\r$' "$G/info_00002.txt"
+for comp in hydro particles; do
+    "$CLI" stats "$EXAMPLE" --component $comp --json > "$TMP/lf.json" 2> "$TMP/err" || { echo "FAIL: stats LF"; fail=1; }
+    check "CRLF stats $comp" "$CLI" stats "$G" --component $comp --json
+    /usr/bin/python3 - "$TMP/lf.json" "$TMP/out" <<'PY' || fail=1
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+for k in ("rows", "columns", "levels"):
+    if a.get(k) != b.get(k):
+        print("FAIL: CRLF output differs in", k); sys.exit(1)
+PY
+done
+check "CRLF info" "$CLI" info "$G" --json
+cp "$TMP/out" "$TMP/crlf_info.json"
+"$CLI" info "$EXAMPLE" --json > "$TMP/lf_info.json"
+/usr/bin/python3 - "$TMP/lf_info.json" "$TMP/crlf_info.json" <<'PY' || fail=1
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+for k in ("info", "header", "part_descriptor", "hydro_descriptor", "columns", "cosmology"):
+    if a[k] != b[k]:
+        print("FAIL: CRLF info differs in", k); sys.exit(1)
+PY
+
 if [[ $fail -eq 0 ]]; then echo "hostile input, round two: all checks passed"; fi
 exit $fail

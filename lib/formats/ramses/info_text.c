@@ -121,6 +121,8 @@ int rs_parse_info(const char *path, const char *text, size_t len, rs_info_text *
         const char *s = p, *e = nl ? nl : end;
         p = nl ? nl + 1 : end;
         lineno++;
+        if (e > s && e[-1] == '\r') /* CRLF line ends (a file saved on Windows) */
+            e--;
         const char *ts = s, *te = e;
         trim(&ts, &te);
         if (ts == te)
