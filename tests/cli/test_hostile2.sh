@@ -187,5 +187,21 @@ for k in ("info", "header", "part_descriptor", "hydro_descriptor", "columns", "c
         print("FAIL: CRLF info differs in", k); sys.exit(1)
 PY
 
+# Row 21: a direction whose square overflows (or underflows) has a length;
+# a colour range that is not finite is named as such.
+check "direction 1 1 1" "$CLI" project "$EXAMPLE" --direction 1 1 1 --res 32 -o "$TMP/d111.npy"
+check "direction 1e308 x3" "$CLI" project "$EXAMPLE" --direction 1e308 1e308 1e308 --res 32 -o "$TMP/dbig.npy"
+ok cmp -s "$TMP/d111.npy" "$TMP/dbig.npy"
+check "direction 1 0 0" "$CLI" project "$EXAMPLE" --direction 1 0 0 --up 0 1 1 --res 32 -o "$TMP/d100.npy"
+check "direction 1e-320 0 0" "$CLI" project "$EXAMPLE" --direction 1e-320 0 0 --up 0 1e308 1e308 --res 32 -o "$TMP/dtiny.npy"
+ok cmp -s "$TMP/d100.npy" "$TMP/dtiny.npy"
+expect_error "direction 0 0 0" "the line-of-sight direction (0, 0, 0) has zero length" \
+    "$CLI" project "$EXAMPLE" --direction 0 0 0 --res 32 -o "$TMP/d.npy"
+for r in "nan 1" "1 inf" "-inf 0"; do
+    expect_error "--range $r" "--range: the ends must be finite numbers, not '$r'" \
+        "$CLI" project "$EXAMPLE" --range $r --res 32 -o "$TMP/r.png"
+done
+ok test ! -e "$TMP/r.png"
+
 if [[ $fail -eq 0 ]]; then echo "hostile input, round two: all checks passed"; fi
 exit $fail
