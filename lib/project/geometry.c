@@ -19,11 +19,24 @@ static void cross3(const double *a, const double *b, double *out)
     out[2] = a[0] * b[1] - a[1] * b[0];
 }
 
+/* v divided by its largest component's size, so that its square neither
+ * overflows (1e308, 1e308, 1e308) nor underflows (1e-320, 0, 0); 0 when v
+ * is zero or not finite. */
+static int scale_down(double *v)
+{
+    double m = fmax(fabs(v[0]), fmax(fabs(v[1]), fabs(v[2])));
+    if (!(m > 0) || !isfinite(m))
+        return 0;
+    for (int k = 0; k < 3; k++)
+        v[k] /= m;
+    return 1;
+}
+
 static int normalise(double *v)
 {
-    double n = sqrt(dot3(v, v));
-    if (!(n > 0) || !isfinite(n))
+    if (!scale_down(v))
         return 0;
+    double n = sqrt(dot3(v, v));
     for (int k = 0; k < 3; k++)
         v[k] /= n;
     return 1;
@@ -50,10 +63,11 @@ static int orient_off_axis(proj_frame *f, const sk_project_options *opt, sk_erro
                 nearest = k;
         up[k_image_axes[nearest][1]] = 1.0;
     }
+    int sized = scale_down(up);
     double along = dot3(up, f->los), size = sqrt(dot3(up, up));
     for (int k = 0; k < 3; k++)
         up[k] -= along * f->los[k];
-    if (!(sqrt(dot3(up, up)) > 1e-9 * size) || !normalise(up))
+    if (!sized || !(sqrt(dot3(up, up)) > 1e-9 * size) || !normalise(up))
         return sk_fail(err, SK_ERR_ARG, NULL, -1,
                        "the up vector (%g, %g, %g) is zero or along the line of sight",
                        opt->up[0], opt->up[1], opt->up[2]);

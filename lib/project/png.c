@@ -30,6 +30,10 @@ static int choose_scale(const sk_maps *maps, int i, const sk_image_options *img,
         log_scale = proj_dim_positive(m->dim) && lo >= 0 && phi > 0;
     cs->log = log_scale;
     if (img && img->has_range) {
+        if (!isfinite(img->vmin) || !isfinite(img->vmax))
+            return sk_fail(err, SK_ERR_ARG, path, -1,
+                           "the colour range %g..%g: the ends must be finite numbers", img->vmin,
+                           img->vmax);
         cs->vmin = img->vmin;
         cs->vmax = img->vmax;
     } else {

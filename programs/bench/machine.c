@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,12 +84,16 @@ void sk_machine_parse_cpuinfo(const char *text, sk_machine *out)
         out->physical_cores = processors;
 }
 
-/* "MemTotal:       24576000 kB" -> bytes. */
+/* "MemTotal:       24576000 kB" -> bytes; 0 (unknown) when the value is
+ * not a positive size whose bytes fit an int64. */
 static int64_t meminfo_bytes(const char *v)
 {
     char *end = NULL;
+    errno = 0;
     long long kb = strtoll(v, &end, 10);
-    return kb > 0 ? (int64_t)kb * 1024 : 0;
+    if (errno == ERANGE || kb <= 0 || kb > INT64_MAX / 1024)
+        return 0;
+    return (int64_t)kb * 1024;
 }
 
 void sk_machine_parse_meminfo(const char *text, sk_machine *out)

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "cli_mpi.h"
 #include "clumps_write.h"
+#include "snapkit/util/atomicfile.h"
 #include "snapkit/util/json.h"
 #include "snapkit/util/mpi.h"
 
@@ -285,8 +286,10 @@ int cmd_clumps(int argc, char **argv)
     cli_source_read res = {0};
     /* Under MPI each rank reads its share; the cells above the threshold
      * go to rank 0, which finds the clumps, writes and prints. */
-    sk_source *src;
-    rc = sk_source_open_mpi(&src, a.source, &err);
+    sk_source *src = NULL;
+    rc = cli_clumps_check_targets(a.out, a.ids, &err);
+    if (rc == SK_OK)
+        rc = sk_source_open_mpi(&src, a.source, &err);
     if (rc == SK_OK) /* centres and frames found from the data first */
         rc = cli_selection_resolve(src, &a.cs, (int)a.threads, NULL, &err);
     if (rc == SK_OK)
@@ -310,11 +313,17 @@ int cmd_clumps(int argc, char **argv)
         rc = sk_clumps_find_ranks(res.table, &a.o, &cat, ids, &err);
     double sec = cli_now() - t0;
     int mine = cat != NULL; /* rank 0 alone has the catalogue */
+    /* The catalogue and the ids are replaced together or not at all: an
+     * --ids target that cannot be written keeps the old catalogue. */
+    sk_atomic_batch batch;
+    sk_atomic_batch_begin(&batch);
     if (rc == SK_OK && mine)
         rc = cli_clumps_write(cat, a.out, &err);
     rc = sk_mpi_agree(rc, &err);
     if (rc == SK_OK && ids)
         rc = write_ids(ids, n, rows, a.ids, &err);
+    int renamed = sk_atomic_batch_end(&batch, rc == SK_OK, &err);
+    rc = sk_mpi_agree(rc == SK_OK ? renamed : rc, &err);
     if (rc == SK_OK && mine)
         report(&a, cat, rows, sec);
     sk_free(ids);

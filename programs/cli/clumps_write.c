@@ -113,27 +113,55 @@ static int write_json(const sk_table *t, const char *path, sk_error *err)
     return rc;
 }
 
+static const char *const k_formats[] = {".csv", ".json", ".fits", ".snapkit"};
+
+/* The index in k_formats of path's extension, or -1. */
+static int catalogue_format(const char *path)
+{
+    for (int i = 0; i < 4; i++)
+        if (ends_with(path, k_formats[i]))
+            return i;
+    return -1;
+}
+
+static int check_ids(const char *path, sk_error *err)
+{
+    return ends_with(path, ".npy") ? SK_OK
+                                   : sk_fail(err, SK_ERR_ARG, path, -1, "--ids writes a .npy file");
+}
+
+int cli_clumps_check_targets(const char *out, const char *ids, sk_error *err)
+{
+    if (catalogue_format(out) < 0)
+        return sk_fail(err, SK_ERR_ARG, out, -1,
+                       "the catalogue is written as .csv, .json, .fits or .snapkit");
+    return ids ? check_ids(ids, err) : SK_OK;
+}
+
 int cli_clumps_write(const sk_table *cat, const char *path, sk_error *err)
 {
-    if (ends_with(path, ".csv"))
+    switch (catalogue_format(path)) {
+    case 0:
         return write_csv(cat, path, err);
-    if (ends_with(path, ".json"))
+    case 1:
         return write_json(cat, path, err);
-    if (ends_with(path, ".fits"))
+    case 2:
         return cli_clumps_write_fits(cat, path, err);
-    if (ends_with(path, ".snapkit")) {
+    case 3: {
         const sk_table *tables[1] = {cat};
         const char *names[1] = {"clumps"};
         return sk_store_save(path, tables, names, 1, NULL, NULL, err);
     }
-    return sk_fail(err, SK_ERR_ARG, path, -1,
-                   "the catalogue is written as .csv, .json, .fits or .snapkit");
+    default:
+        return cli_clumps_check_targets(path, NULL, err);
+    }
 }
 
 int cli_clumps_write_ids(const int32_t *ids, int64_t n, const char *path, sk_error *err)
 {
-    if (!ends_with(path, ".npy"))
-        return sk_fail(err, SK_ERR_ARG, path, -1, "--ids writes a .npy file");
+    int rc = check_ids(path, err);
+    if (rc != SK_OK)
+        return rc;
     const int64_t shape[1] = {n};
     return sk_npy_write(path, "<i4", sizeof *ids, shape, 1, ids, err);
 }

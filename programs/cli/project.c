@@ -172,6 +172,9 @@ static int parse_output_option(project_args *a, int argc, char **argv, int *i)
         if (cli_double("--range", argv[*i + 1], &a->img.vmin) ||
             cli_double("--range", argv[*i + 2], &a->img.vmax))
             return -1;
+        if (!isfinite(a->img.vmin) || !isfinite(a->img.vmax))
+            return cli_fail("--range: the ends must be finite numbers, not '%s %s'",
+                            argv[*i + 1], argv[*i + 2]), -1;
         a->img.has_range = 1;
         *i += 2;
     } else if (cli_is(arg, "--raw")) {

@@ -37,6 +37,16 @@ def _load():
 
 lib = _load()
 
+
+def c_path(path):
+    """path (str, bytes or os.PathLike) as the bytes a C function takes. A NUL
+    in it would end the C string early and name another file, so it is
+    refused, as Python's own open() refuses it."""
+    raw = os.fsencode(path)
+    if b"\0" in raw:
+        raise ValueError(f"snapkit: embedded null byte in the path {path!r}")
+    return raw
+
 # Every ctypes.Structure that mirrors a C struct is registered here with the
 # C struct's name; check_abi() compares it with the layout the library was
 # built with (snapkit/abi.h) before anything is called.

@@ -15,7 +15,7 @@ import ctypes
 
 import numpy as np
 
-from ._lib import ERR, Closing, ErrorStruct, P, check, declare, lib, mirrors
+from ._lib import ERR, Closing, ErrorStruct, P, c_path, check, declare, lib, mirrors
 from .table import _DTYPES, CATEGORY, Table
 
 _FORMATS = {None: 0, "auto": 0, "dump": 1, "lammps-dump": 1, "lammps-dump-text": 1,
@@ -289,7 +289,7 @@ class File(Closing):
         self._h = ctypes.c_void_p()
         self._opts = _options(threads, atom_style)
         err = ErrorStruct()
-        check(lib.sk_atoms_open(ctypes.byref(self._h), str(path).encode(), _format_code(format),
+        check(lib.sk_atoms_open(ctypes.byref(self._h), c_path(path), _format_code(format),
                                 ctypes.byref(self._opts), ctypes.byref(err)), err)
 
     def close(self):
@@ -347,7 +347,7 @@ def read(path, format=None, frame=0, threads=0, atom_style=None):
     t = ctypes.c_void_p()
     err = ErrorStruct()
     opts = _options(threads, atom_style)
-    check(lib.sk_atoms_read(str(path).encode(), _format_code(format), int(frame),
+    check(lib.sk_atoms_read(c_path(path), _format_code(format), int(frame),
                             ctypes.byref(opts), ctypes.byref(t), ctypes.byref(err)), err)
     return System(Table(t.value))
 
@@ -385,7 +385,7 @@ def write(path, systems, format=None, threads=0, gzip_level=0, fsync=True):
     w = ctypes.c_void_p()
     err = ErrorStruct()
     opts = _options(threads, None, gzip_level, fsync)
-    check(lib.sk_atoms_writer_open(ctypes.byref(w), str(path).encode(), _format_code(format),
+    check(lib.sk_atoms_writer_open(ctypes.byref(w), c_path(path), _format_code(format),
                                    ctypes.byref(opts), ctypes.byref(err)), err)
     try:
         for s in systems:

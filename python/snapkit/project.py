@@ -4,7 +4,7 @@ import json
 
 import numpy as np
 
-from ._lib import ERR, ErrorStruct, P, check, declare, lib, mirrors
+from ._lib import ERR, ErrorStruct, P, c_path, check, declare, lib, mirrors
 
 declare("sk_free", None, P)
 declare("sk_project_options_new", P)
@@ -160,7 +160,7 @@ class Maps:
         files = ctypes.POINTER(P)()
         count = ctypes.c_int(0)
         err = ErrorStruct()
-        status = lib.sk_maps_write(self._h, str(path).encode(), ctypes.byref(img),
+        status = lib.sk_maps_write(self._h, c_path(path), ctypes.byref(img),
                                    ctypes.byref(files), ctypes.byref(count), ctypes.byref(err))
         names = [ctypes.string_at(files[i]).decode() for i in range(count.value)]
         for i in range(count.value):

@@ -16,7 +16,7 @@ import os
 
 import numpy as np
 
-from ._lib import ERR, P, Closing, ErrorStruct, Progress, check, declare, lib, mirrors
+from ._lib import ERR, P, Closing, ErrorStruct, Progress, c_path, check, declare, lib, mirrors
 from .colstats import column_stats
 from .wstats import weighted_stats
 from .table import Table
@@ -221,11 +221,24 @@ def derive(table, what):
     return out
 
 
+def _lmax(lmax):
+    """lmax as the selection holds it (0: no cap, for None): a whole number
+    from 1 to 64, as `snapkit --lmax` takes it (a negative one was an
+    uncapped read)."""
+    try:
+        ok = not isinstance(lmax, bool) and int(lmax) == lmax and 1 <= lmax <= 64
+    except (TypeError, ValueError, OverflowError):
+        ok = False
+    if lmax is not None and not ok:
+        raise ValueError(f"snapkit: lmax must be between 1 and 64, not {lmax!r}")
+    return 0 if lmax is None else int(lmax)
+
+
 def open_source(path):
     """An sk_source handle on path (sk_source_open) and its kind
     (SOURCE_RAMSES or SOURCE_SNAPKIT); the Output or File given it closes it."""
     src, err = P(), ErrorStruct()
-    check(lib.sk_source_open(ctypes.byref(src), os.fsencode(str(path)), ctypes.byref(err)), err)
+    check(lib.sk_source_open(ctypes.byref(src), c_path(path), ctypes.byref(err)), err)
     return src, lib.sk_source_kind(src)
 
 
@@ -233,14 +246,14 @@ class Output(Closing):
     """An open RAMSES output folder (output_NNNNN)."""
 
     def __init__(self, path, _source=None):
-        self.path = str(path)
+        self.path = os.fsdecode(path)
         self._src = _source  # the sk_source that holds _h (open_source), or None
         err = ErrorStruct()
         if _source is not None:
             self._h = P(lib.sk_source_ramses(_source))
         else:
             self._h = P()
-            check(lib.sk_ramses_open(ctypes.byref(self._h), self.path.encode(),
+            check(lib.sk_ramses_open(ctypes.byref(self._h), c_path(self.path),
                                      ctypes.byref(err)), err)
         j = _Json()
         lib.sk_json_init(ctypes.byref(j), 0)
@@ -307,7 +320,7 @@ class Output(Closing):
         u = self._units_struct(component)
         sel = _Selection()
         lib.sk_selection_init(ctypes.byref(sel))
-        sel.lmax = int(lmax or 0)
+        sel.lmax = _lmax(lmax)
         err = ErrorStruct()
         try:
             check(lib.sk_selection_set_region(ctypes.byref(sel), ctypes.byref(req),

@@ -15,7 +15,7 @@ import ctypes
 import json
 import os
 
-from ._lib import ERR, P, ErrorStruct, Progress, check, declare, lib, mirrors
+from ._lib import ERR, P, ErrorStruct, Progress, c_path, check, declare, lib, mirrors
 from .colstats import stored_stats
 from .ramses import (SHAPES, SOURCE_SNAPKIT, _SEL, Output, _Json, _ReadOptions, _ReadStats,
                      _Units, open_source, use_comm)
@@ -80,7 +80,7 @@ declare("sk_tables_same_rows", ctypes.c_int, P, P, ctypes.POINTER(ctypes.c_int),
 
 def is_snapkit_file(path):
     """Is path a .snapkit file (a regular file starting with the magic)?"""
-    return lib.sk_source_path_kind(os.fsencode(path)) == SOURCE_SNAPKIT
+    return lib.sk_source_path_kind(c_path(path)) == SOURCE_SNAPKIT
 
 
 def _write_options(compress, threads, chunk_rows):
@@ -111,7 +111,7 @@ def save(tables, path, compress=True, threads=0, chunk_rows=0):
     names = (ctypes.c_char_p * len(items))(*[n.encode() if n else None for n, _ in items])
     opt = _write_options(compress, threads, chunk_rows)
     stats, err = _WriteStats(), ErrorStruct()
-    check(lib.sk_store_save(os.fsencode(path), handles, names, len(items), ctypes.byref(opt),
+    check(lib.sk_store_save(c_path(path), handles, names, len(items), ctypes.byref(opt),
                             ctypes.byref(stats), ctypes.byref(err)), err)
     return {"tables": stats.ntables, "rows": stats.rows, "chunks": stats.chunks,
             "bytes_raw": stats.bytes_raw, "bytes_file": stats.bytes_file,
@@ -125,14 +125,14 @@ class File(Output):
     file), units; tables lists what it holds."""
 
     def __init__(self, path, _source=None):  # pylint: disable=super-init-not-called
-        self.path = str(path)
+        self.path = os.fsdecode(path)
         self._src = _source  # the sk_source that holds _h (open_source), or None
         err = ErrorStruct()
         if _source is not None:
             self._h = P(lib.sk_source_store(_source))
         else:
             self._h = P()
-            check(lib.sk_store_open(ctypes.byref(self._h), os.fsencode(self.path), None,
+            check(lib.sk_store_open(ctypes.byref(self._h), c_path(self.path), None,
                                     ctypes.byref(err)), err)
         j = _Json()
         lib.sk_json_init(ctypes.byref(j), 0)
@@ -216,7 +216,7 @@ class File(Output):
         if output is None:
             return True, ""
         same, why = ctypes.c_int(), ctypes.create_string_buffer(1024)
-        check(lib.sk_store_check_source(self._h, os.fsencode(output), int(threads),
+        check(lib.sk_store_check_source(self._h, c_path(output), int(threads),
                                         ctypes.byref(same), why, len(why), ctypes.byref(err)),
               err)
         return bool(same.value), why.value.decode()
@@ -267,7 +267,7 @@ def convert(output, path, components=None, compress=True, with_coarse=False, thr
     opt.write = _write_options(compress, threads, chunk_rows)
     stats, err = _ConvertStats(), ErrorStruct()
     try:
-        check(lib.sk_store_convert(os.fsencode(output), os.fsencode(path), ctypes.byref(opt),
+        check(lib.sk_store_convert(c_path(output), c_path(path), ctypes.byref(opt),
                                    ctypes.byref(stats), ctypes.byref(err)), err)
     finally:
         lib.sk_selection_clear(ctypes.byref(sel))

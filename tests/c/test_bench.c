@@ -291,6 +291,14 @@ static void test_machine(void)
                              "MemAvailable:    8192000 kB\n", &m);
     CHECK_EQ_INT(m.ram_bytes, 16384000LL * 1024);
     CHECK_EQ_INT(m.ram_available, 8192000LL * 1024);
+    /* Issue 34, row 22: sizes whose bytes do not fit an int64 (the kB
+     * times 1024 overflowed, undefined behaviour) are unknown, 0. */
+    sk_machine_parse_meminfo("MemTotal: 9223372036854775807 kB\nMemFree: 9007199254740992 kB\n"
+                             "MemAvailable: 99999999999999999999999 kB\n", &m);
+    CHECK_EQ_INT(m.ram_bytes, 0);
+    CHECK_EQ_INT(m.ram_available, 0);
+    sk_machine_parse_meminfo("MemTotal: 9007199254740991 kB\n", &m);
+    CHECK_EQ_INT(m.ram_bytes, 9007199254740991LL * 1024);
 
     sk_machine_get(0, &m);
     CHECK(m.logical_cpus >= 1);

@@ -448,6 +448,29 @@ def test_damaged_statistics_block_is_a_format_error(leaves, tmp_path):
     assert "footer: table particles: statistics of" in r.stderr and "byte " in r.stderr
 
 
+def test_refined_chunk_in_a_table_without_the_flag(files, tmp_path):
+    """Issue 34, row 19: the message said "refined cells in a table without"
+    and stopped; it names the chunk and what the table's flags say."""
+    path = files[0]
+
+    def unflag(name, rec, at):
+        if name != "hydro":
+            return rec
+        flags = 8 + 4 + len(name) + 1  # length, name, geometry, then flags
+        rec = bytearray(rec)
+        assert rec[flags] & 1
+        rec[flags] &= ~1
+        return bytes(rec)
+
+    bad = str(tmp_path / "unflagged.snapkit")
+    rewrite_footer(path, bad, records_of(path, unflag), minor=1)
+    r = subprocess.run([CLI, "info", bad], capture_output=True, text=True)
+    assert r.returncode != 0 and r.stderr.count("\n") == 1, r.stderr
+    assert "footer: table hydro, chunk " in r.stderr and "byte " in r.stderr
+    assert r.stderr.rstrip().endswith(
+        ": refined cells (kind 1) in a table whose flags say it stores none"), r.stderr
+
+
 def test_rows_the_statistics_refuse_are_stored_without_them(tmp_path):
     """A cell table with a level beyond 63 in its third chunk: written as
     before, its record's statistics field empty (size 0), its rows intact."""

@@ -2,6 +2,7 @@
  * each section's keyword, style hint and lines, found by the header counts
  * (no number in the sections is parsed here). */
 #include <stdio.h>
+#include <math.h>
 #include <string.h>
 
 #include "formats/atoms/data_internal.h"
@@ -99,6 +100,9 @@ static int header_line(data_file *d, const char *b, const char *e, int64_t line,
     if (nv == 2 && (strcmp(words, "xlo xhi") == 0 || strcmp(words, "ylo yhi") == 0 ||
                     strcmp(words, "zlo zhi") == 0)) {
         int axis = words[0] - 'x';
+        if (!isfinite(v[0]) || !isfinite(v[1]))
+            return sk_fail_text(err, SK_ERR_FORMAT, path, line, (int64_t)(skip_blank(b, e) - lb) + 1,
+                                "%clo and %chi must be finite numbers", words[0], words[0]);
         if (!(v[0] <= v[1]))
             return sk_fail_text(err, SK_ERR_FORMAT, path, line, (int64_t)(skip_blank(b, e) - lb) + 1,
                                 "%clo %g is above %chi %g", words[0], v[0], words[0], v[1]);
@@ -107,6 +111,9 @@ static int header_line(data_file *d, const char *b, const char *e, int64_t line,
         return SK_OK;
     }
     if (nv == 3 && strcmp(words, "xy xz yz") == 0) {
+        if (!isfinite(v[0]) || !isfinite(v[1]) || !isfinite(v[2]))
+            return sk_fail_text(err, SK_ERR_FORMAT, path, line, (int64_t)(skip_blank(b, e) - lb) + 1,
+                                "xy, xz and yz must be finite numbers");
         d->box.triclinic = 1;
         d->box.xy = v[0];
         d->box.xz = v[1];

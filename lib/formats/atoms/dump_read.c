@@ -1,5 +1,6 @@
 /* LAMMPS text dumps: ITEM: headers, then NUMBER OF ATOMS lines of the
  * columns named on the ITEM: ATOMS line. Frames follow each other. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -68,6 +69,10 @@ static int parse_numbers(const char *b, const char *e, double *v, int n, const c
             *bad = p;
             return -1;
         }
+        if (!isfinite(v[i])) { /* nan, inf, 1e400 */
+            *bad = p;
+            return -2;
+        }
         p = stop;
     }
     p = skip_blank(p, e);
@@ -111,7 +116,12 @@ static int box_item(sk_atoms_file *f, cursor *c, const char *flags, const char *
         if (rc != SK_OK)
             return rc;
         const char *lb = b;
-        if (parse_numbers(b, e, v[i], per_line, &bad) != 0)
+        int bad_kind = parse_numbers(b, e, v[i], per_line, &bad);
+        if (bad_kind == -2)
+            return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, line, (int64_t)(bad - lb) + 1,
+                                "a box bound must be a finite number, not '%.*s'",
+                                (int)(token_end(bad, e) - bad), bad);
+        if (bad_kind != 0)
             return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, line, (int64_t)(bad - lb) + 1,
                                 "a box line needs %d numbers", per_line);
     }

@@ -3,6 +3,7 @@
  * per atom with the Properties' columns. Plain XYZ (no Properties) reads as
  * species and positions, extra columns ignored as ASE does. */
 #include <stdio.h>
+#include <math.h>
 #include <string.h>
 
 #include "formats/atoms/internal.h"
@@ -286,6 +287,11 @@ static int comment_meta(sk_atoms_file *f, const xyz_header *h, sk_table *t, sk_e
             return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, h->comment_line,
                                 (int64_t)(lat->raw - h->comment) + 1,
                                 "Lattice needs nine numbers");
+        for (int i = 0; i < 9; i++)
+            if (!isfinite(v[i])) /* nan, inf or 1e400 */
+                return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, h->comment_line,
+                                    (int64_t)(lat->raw - h->comment) + 1,
+                                    "Lattice number %d is not finite", i + 1);
         int nonzero = 0;
         for (int i = 0; i < 9; i++)
             nonzero |= v[i] != 0.0;

@@ -1,6 +1,7 @@
 /* amr_ file header and oct blocks; hydro_/grav_ headers and blocks. */
 #include "formats/ramses/amr.h"
 
+#include <math.h>
 #include <string.h>
 
 /* One int32 record and a check that it holds `want`. */
@@ -103,8 +104,9 @@ int rs_amr_open(rs_amr *a, const char *path, const void *data, size_t size,
     a->nboundary = v[0];
     if (rc == SK_OK)
         rc = fr_skip(c, 1, err); /* ngrid_current */
-    if (rc == SK_OK)
-        rc = fr_float64(c, &a->boxlen, err);
+    if (rc == SK_OK && (rc = fr_float64(c, &a->boxlen, err)) == SK_OK &&
+        !(isfinite(a->boxlen) && a->boxlen > 0))
+        rc = fr_fail_last(c, 8, err, "boxlen = %g is not a positive finite number", a->boxlen);
     if (rc == SK_OK)
         rc = fr_skip(c, 13, err); /* noutput .. headl, taill */
     size_t nl = (size_t)a->ncpu * (size_t)a->nlevelmax;

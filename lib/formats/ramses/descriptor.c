@@ -66,7 +66,7 @@ static int valid_name(const char *s, size_t n)
     return 1;
 }
 
-static int add_var(rs_varlist *l, int *cap, const char *name, size_t n, char type)
+static int add_var(rs_varlist *l, int *cap, const char *name, size_t n, char type, int line)
 {
     if (l->n == *cap) {
         int c = *cap ? 2 * *cap : 16;
@@ -80,7 +80,17 @@ static int add_var(rs_varlist *l, int *cap, const char *name, size_t n, char typ
     memcpy(v->name, name, n);
     v->name[n] = '\0';
     v->type = type;
+    v->line = line;
     return SK_OK;
+}
+
+/* The line of an earlier variable named [name, name + n), or 0. */
+static int earlier_line(const rs_varlist *l, const char *name, size_t n)
+{
+    for (int i = 0; i < l->n; i++)
+        if (strlen(l->vars[i].name) == n && memcmp(l->vars[i].name, name, n) == 0)
+            return l->vars[i].line;
+    return 0;
 }
 
 #define FAIL_AT(col, ...) sk_fail_text(err, SK_ERR_FORMAT, path, it->lineno, (int64_t)(col), __VA_ARGS__)
@@ -107,13 +117,17 @@ static int parse_v1_line(const char *path, line_iter *it, const char *s, const c
         ne--;
     if (!valid_name(ns, (size_t)(ne - ns)))
         return FAIL_AT(ns - s + 1, "bad variable name");
+    int first = earlier_line(out, ns, (size_t)(ne - ns));
+    if (first)
+        return FAIL_AT(ns - s + 1, "variable name '%.*s' appears twice (also line %d)",
+                       (int)(ne - ns), ns, first);
     const char *ts = blanks(comma + 1, e), *te = e;
     while (te > ts && isspace((unsigned char)te[-1]))
         te--;
     if (te - ts != 1 || !rs_type_size(*ts))
         return FAIL_AT(ts - s + 1, "unknown variable type '%.*s' (expected d, f, i, q, h, b or ?)",
                        (int)(te - ts), ts);
-    if (add_var(out, cap, ns, (size_t)(ne - ns), *ts) != SK_OK)
+    if (add_var(out, cap, ns, (size_t)(ne - ns), *ts, it->lineno) != SK_OK)
         return sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory");
     return SK_OK;
 }
@@ -147,7 +161,11 @@ static int parse_kv_line(const char *path, line_iter *it, const char *s, const c
         ne--;
     if (!valid_name(ns, (size_t)(ne - ns)))
         return FAIL_AT(ns - s + 1, "bad variable name");
-    if (add_var(out, cap, ns, (size_t)(ne - ns), 'd') != SK_OK)
+    int first = earlier_line(out, ns, (size_t)(ne - ns));
+    if (first)
+        return FAIL_AT(ns - s + 1, "variable name '%.*s' appears twice (also line %d)",
+                       (int)(ne - ns), ns, first);
+    if (add_var(out, cap, ns, (size_t)(ne - ns), 'd', it->lineno) != SK_OK)
         return sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory");
     return SK_OK;
 }

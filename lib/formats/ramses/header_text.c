@@ -20,11 +20,21 @@ static void trim(const char **s, const char **e)
         (*e)--;
 }
 
+/* A count: a whole number from 0. */
 static int whole_int(const char *s, const char *e)
 {
     int64_t v;
     const char *stop;
-    return sk_parse_int64(s, e, &v, &stop) && stop == e;
+    return sk_parse_int64(s, e, &v, &stop) && stop == e && v >= 0;
+}
+
+/* A text line that no count followed: a count that did not parse (a
+ * family row "DM abc", "DM 1e3", "DM -5") is an error, not a row dropped. */
+static int no_count(const char *path, int line, const char *s, const char *e, sk_error *err)
+{
+    return sk_fail_text(err, SK_ERR_FORMAT, path, line, 1,
+                        "'%.*s' has no particle count (a whole number from 0)",
+                        (int)(e - s < 80 ? e - s : 80), s);
 }
 
 /* Add name -> count; a repeated name (RAMSES writes "other_tracer" twice)
@@ -51,7 +61,7 @@ int rs_parse_header(const char *path, const char *text, size_t len, rs_header_te
     if (memchr(text, '\0', len))
         return sk_fail(err, SK_ERR_FORMAT, path, -1, "NUL byte in a text file");
     const char *p = text, *end = text + len, *pending = NULL, *pending_end = NULL;
-    int lineno = 0, want_fields = 0, rc = SK_OK;
+    int lineno = 0, pending_line = 0, want_fields = 0, rc = SK_OK;
     while (p < end && rc == SK_OK) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *s = p, *e = nl ? nl : end;
@@ -70,6 +80,8 @@ int rs_parse_header(const char *path, const char *text, size_t len, rs_header_te
         }
         if (e - s == 15 && strncasecmp(s, "Particle fields", 15) == 0) {
             want_fields = 1;
+            if (pending)
+                rc = no_count(path, pending_line, pending, pending_end, err);
             continue;
         }
         if (whole_int(s, e)) {
@@ -84,15 +96,20 @@ int rs_parse_header(const char *path, const char *text, size_t len, rs_header_te
         const char *last = e;
         while (last > s && !isspace((unsigned char)last[-1]))
             last--;
-        if (last > s && whole_int(last, e)) {
+        if (pending) {
+            rc = no_count(path, pending_line, pending, pending_end, err);
+        } else if (last > s && whole_int(last, e)) {
             const char *ne = last;
             trim(&s, &ne);
             rc = add_count(out, s, (size_t)(ne - s), last, (size_t)(e - last), lineno);
         } else {
             pending = s;
             pending_end = e;
+            pending_line = lineno;
         }
     }
+    if (rc == SK_OK && pending)
+        rc = no_count(path, pending_line, pending, pending_end, err);
     if (rc == SK_ERR_NOMEM)
         rc = sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory");
     if (rc != SK_OK)

@@ -121,6 +121,8 @@ int rs_parse_info(const char *path, const char *text, size_t len, rs_info_text *
         const char *s = p, *e = nl ? nl : end;
         p = nl ? nl + 1 : end;
         lineno++;
+        if (e > s && e[-1] == '\r') /* CRLF line ends (a file saved on Windows) */
+            e--;
         const char *ts = s, *te = e;
         trim(&ts, &te);
         if (ts == te)
@@ -171,7 +173,21 @@ static int value_of(const rs_info_text *t, const char *path, const char *key, do
     if (!sk_parse_double(v, e, out, &stop) || stop != e)
         return sk_fail_text(err, SK_ERR_FORMAT, path, (*kv)->line, -1, "%s = '%s' is not a number",
                             key, v);
+    /* nan, inf, or beyond a double (1e400): no value of an info file is. */
+    if (!isfinite(*out))
+        return sk_fail_text(err, SK_ERR_FORMAT, path, (*kv)->line, -1,
+                            "%s = '%s' is not a finite number", key, v);
     return SK_OK;
+}
+
+int rs_info_fail_key(const rs_info_text *t, const char *path, const char *key, const char *what,
+                     sk_error *err)
+{
+    const rs_kv *kv = rs_kv_find(&t->keys, key);
+    if (!kv)
+        return sk_fail(err, SK_ERR_FORMAT, path, -1, "%s (absent) %s", key, what);
+    return sk_fail_text(err, SK_ERR_FORMAT, path, kv->line, -1, "%s = '%s' %s", key, kv->value,
+                        what);
 }
 
 int rs_info_double(const rs_info_text *t, const char *path, const char *key, double *out,

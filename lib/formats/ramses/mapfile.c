@@ -99,3 +99,21 @@ int rs_file_exists(const char *path, int64_t *size)
         *size = (int64_t)st.st_size;
     return 1;
 }
+
+int rs_optional_file(const char *path, int *present, sk_error *err)
+{
+    *present = 0;
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return errno == ENOENT ? SK_OK : sk_fail_errno(err, path, errno, "cannot read");
+    if (S_ISLNK(st.st_mode) && stat(path, &st) != 0 && errno == ENOENT)
+        return sk_fail(err, SK_ERR_IO, path, -1,
+                       "is a symbolic link to a file that does not exist");
+    int fd;
+    int rc = open_stat(path, &fd, &st, err);
+    if (rc != SK_OK)
+        return rc;
+    close(fd);
+    *present = 1;
+    return SK_OK;
+}

@@ -25,4 +25,11 @@ int rs_read_text(const char *path, size_t max_bytes, char **text, size_t *len, s
 /* Does the file exist (as a regular file)? Its size into *size when not NULL. */
 int rs_file_exists(const char *path, int64_t *size);
 
+/* A file an output may lack: *present = 0 when no such name exists, 1 when
+ * it is a readable regular file. A name that is there but cannot be read as
+ * a file (a folder, a device, a FIFO, a symbolic link loop or to nothing,
+ * no permission) is an error naming it, never taken for absent: guessing
+ * in its stead would read the output under the wrong names. */
+int rs_optional_file(const char *path, int *present, sk_error *err);
+
 #endif

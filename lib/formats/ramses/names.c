@@ -77,6 +77,38 @@ static void modern_name(const sk_ramses *r, const char *old, char *out, size_t n
     }
 }
 
+/* An error at the descriptor line that names v (the folder when the name
+ * is a convention's). */
+static int fail_var(const sk_ramses *r, const char *file, const rs_var *v, sk_error *err,
+                    const char *what)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", r->dir, file);
+    if (!v->line)
+        return sk_fail(err, SK_ERR_FORMAT, r->dir, -1, "variable '%s' %s", v->name, what);
+    return sk_fail_text(err, SK_ERR_FORMAT, path, v->line, -1, "variable '%s' %s", v->name, what);
+}
+
+/* The cell reader adds level, cx, cy, cz and refined to the variables: a
+ * variable of that name would be a second column of it. Names by the
+ * late-2017 mapping may also meet (passive_scalar_1 and metallicity). */
+static int check_cell_names(const sk_ramses *r, const char *file, const rs_var *v, int n,
+                            sk_error *err)
+{
+    static const char *const own[] = {"level", "cx", "cy", "cz", "refined"};
+    for (int i = 0; i < n; i++) {
+        for (size_t k = 0; k < sizeof own / sizeof own[0]; k++)
+            if (strcmp(v[i].name, own[k]) == 0)
+                return fail_var(r, file, &v[i], err,
+                                "has the name of a column the reader adds (level, cx, cy, cz, "
+                                "refined)");
+        for (int j = 0; j < i; j++)
+            if (strcmp(v[i].name, v[j].name) == 0)
+                return fail_var(r, file, &v[i], err, "appears twice");
+    }
+    return SK_OK;
+}
+
 int rs_hydro_names(sk_ramses *r, int nvar, sk_error *err)
 {
     const rs_varlist *d = &r->hydro_desc;
@@ -99,13 +131,9 @@ int rs_hydro_names(sk_ramses *r, int nvar, sk_error *err)
         else
             set_var(&r->hydro_vars[i], d->vars[i].name, 'd');
         r->hydro_vars[i].type = 'd';
+        r->hydro_vars[i].line = d->vars[i].line;
     }
-    for (int i = 0; i < nvar; i++)
-        for (int j = 0; j < i; j++)
-            if (strcmp(r->hydro_vars[i].name, r->hydro_vars[j].name) == 0)
-                return sk_fail(err, SK_ERR_FORMAT, r->dir, -1,
-                               "hydro variable name '%s' appears twice", r->hydro_vars[i].name);
-    return SK_OK;
+    return check_cell_names(r, "hydro_file_descriptor.txt", r->hydro_vars, nvar, err);
 }
 
 /* RAMSES-RT writes, per photon group g, the photon density (in flux units,
@@ -137,8 +165,9 @@ int rs_rt_names(sk_ramses *r, int nvar, sk_error *err)
         else
             snprintf(name, sizeof name, "photon_flux_%02d%s", i / 4 + 1, axis[i % 4]);
         set_var(&r->rt_vars[i], name, 'd');
+        r->rt_vars[i].line = d->n ? d->vars[i].line : 0;
     }
-    return SK_OK;
+    return check_cell_names(r, "rt_file_descriptor.txt", r->rt_vars, nvar, err);
 }
 
 static int push_field(sk_ramses *r, int *cap, const char *name, char type)
@@ -236,6 +265,17 @@ int rs_particle_fields(sk_ramses *r, sk_error *err)
     }
     if (rc == SK_ERR_NOMEM)
         return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
+    /* The descriptor's names were checked as it was read; the header's
+     * field line ("pos vel pos") is checked here. */
+    for (int i = 0; i < r->npart_vars && !r->part_desc.n; i++)
+        for (int j = 0; j < i; j++)
+            if (strcmp(r->part_vars[i].name, r->part_vars[j].name) == 0) {
+                char path[4096];
+                snprintf(path, sizeof path, "%s/header_%05d.txt", r->dir, r->info.output);
+                return sk_fail(err, SK_ERR_FORMAT, path, -1,
+                               "the particle fields give column '%s' twice",
+                               r->part_vars[i].name);
+            }
     r->part_family_derived = 1;
     for (int i = 0; i < r->npart_vars; i++)
         if (!strcmp(r->part_vars[i].name, "family"))

@@ -86,18 +86,26 @@ static int read_info(sk_ramses *r, sk_error *err)
         rc = rs_info_double(t, p, reals[i], real_fields[i], err);
     if (rc != SK_OK)
         return rc;
-    /* Optional keys: absent in some builds, so they default quietly. */
+    /* Optional keys: absent in some builds, so they default quietly; a
+     * value that is there must be right. */
     static const char *const opt_reals[] = {"aexp", "H0", "omega_m", "omega_l", "omega_k",
                                             "omega_b"};
     double *opt_fields[] = {&in->aexp, &in->H0, &in->omega_m, &in->omega_l, &in->omega_k,
                             &in->omega_b};
-    for (int i = 0; i < 6; i++)
-        if (rs_info_double(t, p, opt_reals[i], opt_fields[i], NULL) != SK_OK)
-            *opt_fields[i] = i < 2 ? 1.0 : 0.0;
-    if (rs_info_int(t, p, "ngridmax", &in->ngridmax, NULL) != SK_OK)
-        in->ngridmax = 0;
-    if (rs_info_int(t, p, "nstep_coarse", &in->nstep_coarse, NULL) != SK_OK)
-        in->nstep_coarse = 0;
+    for (int i = 0; i < 6 && rc == SK_OK; i++) {
+        *opt_fields[i] = i < 2 ? 1.0 : 0.0;
+        if (rs_kv_find(&t->keys, opt_reals[i]))
+            rc = rs_info_double(t, p, opt_reals[i], opt_fields[i], err);
+    }
+    static const char *const opt_ints[] = {"ngridmax", "nstep_coarse"};
+    int *opt_int_fields[] = {&in->ngridmax, &in->nstep_coarse};
+    for (int i = 0; i < 2 && rc == SK_OK; i++) {
+        *opt_int_fields[i] = 0;
+        if (rs_kv_find(&t->keys, opt_ints[i]))
+            rc = rs_info_int(t, p, opt_ints[i], opt_int_fields[i], err);
+    }
+    if (rc != SK_OK)
+        return rc;
     const rs_kv *ord = rs_kv_find(&t->keys, "ordering type");
     snprintf(in->ordering, sizeof in->ordering, "%s", ord ? ord->value : "hilbert");
     in->ndomain = t->ndomain;
@@ -117,8 +125,11 @@ static int check_info(const sk_ramses *r, sk_error *err)
         return sk_fail(err, SK_ERR_FORMAT, p, -1,
                        "levelmin = %d, levelmax = %d are not valid (levels 1 to 30 are read)",
                        in->levelmin, in->levelmax);
-    if (!(in->boxlen > 0) || !(in->unit_l > 0) || !(in->unit_d > 0) || !(in->unit_t > 0))
-        return sk_fail(err, SK_ERR_FORMAT, p, -1, "boxlen and the units must be positive");
+    static const char *const positive[] = {"boxlen", "unit_l", "unit_d", "unit_t", "aexp"};
+    const double values[] = {in->boxlen, in->unit_l, in->unit_d, in->unit_t, in->aexp};
+    for (int i = 0; i < 5; i++)
+        if (!(values[i] > 0))
+            return rs_info_fail_key(&r->info_text, p, positive[i], "must be positive", err);
     if (strcmp(in->ordering, "hilbert") == 0 &&
         (in->ndomain < in->ncpu || in->ndomain % in->ncpu != 0))
         return sk_fail(err, SK_ERR_FORMAT, p, -1,
@@ -133,7 +144,11 @@ static int check_cpu_files(sk_ramses *r, sk_error *err)
 {
     char path[4096], prefix[32];
     rs_cpu_path(r, RS_AMR, 1, path, sizeof path);
-    if (!rs_file_exists(path, NULL))
+    int present;
+    int rc = rs_optional_file(path, &present, err);
+    if (rc != SK_OK)
+        return rc;
+    if (!present)
         return sk_fail(err, SK_ERR_FORMAT, r->dir, -1, "not a RAMSES output (no %s)",
                        strrchr(path, '/') + 1);
     snprintf(prefix, sizeof prefix, "amr_%05d.out", r->info.output);
@@ -209,8 +224,10 @@ static int read_optional(const sk_ramses *r, const char *name, char **out, size_
     text_path(r, name, path, sizeof path);
     *out = NULL;
     *len = 0;
-    if (!rs_file_exists(path, NULL))
-        return SK_OK;
+    int present;
+    int rc = rs_optional_file(path, &present, err);
+    if (rc != SK_OK || !present)
+        return rc;
     return rs_read_text(path, TEXT_MAX, out, len, err);
 }
 
@@ -326,30 +343,42 @@ static int gravity_names(sk_ramses *r, int nvar, sk_error *err)
     return SK_OK;
 }
 
-static int probe_components(sk_ramses *r, sk_error *err)
+/* Which components the output has, by their first CPU's file (the sinks
+ * and clumps by theirs); a name there that is not a readable file is an
+ * error, not a component the output lacks. */
+static int find_components(sk_ramses *r, sk_error *err)
 {
-    char path[4096];
     sk_ramses_info *in = &r->info;
-    rs_cpu_path(r, RS_HYDRO, 1, path, sizeof path);
-    in->has_hydro = rs_file_exists(path, NULL);
-    rs_cpu_path(r, RS_GRAV, 1, path, sizeof path);
-    in->has_gravity = rs_file_exists(path, NULL);
-    rs_cpu_path(r, RS_PART, 1, path, sizeof path);
-    in->has_particles = rs_file_exists(path, NULL);
-    rs_cpu_path(r, RS_RT, 1, path, sizeof path);
-    in->has_rt = rs_file_exists(path, NULL);
-    rs_cpu_path(r, RS_CLUMP_FIELD, 1, path, sizeof path);
-    in->has_clump_field = rs_file_exists(path, NULL);
+    static const rs_kind kinds[] = {RS_HYDRO, RS_GRAV, RS_PART, RS_RT, RS_CLUMP_FIELD};
+    int *flags[] = {&in->has_hydro, &in->has_gravity, &in->has_particles, &in->has_rt,
+                    &in->has_clump_field};
+    char path[4096];
+    int rc = SK_OK;
+    for (int i = 0; i < 5 && rc == SK_OK; i++) {
+        rs_cpu_path(r, kinds[i], 1, path, sizeof path);
+        rc = rs_optional_file(path, flags[i], err);
+    }
     snprintf(path, sizeof path, "%s/sink_%05d.csv", r->dir, in->output);
-    in->has_sinks = rs_file_exists(path, NULL);
-    if (!in->has_sinks) {
+    if (rc == SK_OK)
+        rc = rs_optional_file(path, &in->has_sinks, err);
+    if (rc == SK_OK && !in->has_sinks) {
         /* Only the binary files of RAMSES 2014-2018 (sink_binary.c). */
         snprintf(path, sizeof path, "%s/sink_%05d.out00001", r->dir, in->output);
-        in->has_sinks = r->sinks_binary = rs_file_exists(path, NULL);
+        rc = rs_optional_file(path, &in->has_sinks, err);
+        r->sinks_binary = in->has_sinks;
     }
     snprintf(path, sizeof path, "%s/clump_%05d.txt00001", r->dir, in->output);
-    in->has_clumps = rs_file_exists(path, NULL);
-    int rc = read_text_files(r, err);
+    if (rc == SK_OK)
+        rc = rs_optional_file(path, &in->has_clumps, err);
+    return rc;
+}
+
+static int probe_components(sk_ramses *r, sk_error *err)
+{
+    sk_ramses_info *in = &r->info;
+    int rc = find_components(r, err);
+    if (rc == SK_OK)
+        rc = read_text_files(r, err);
     if (rc == SK_OK && in->has_hydro) {
         rc = probe_cell_file(r, RS_HYDRO, &in->nvar_hydro, err);
         if (rc == SK_OK)
@@ -379,6 +408,10 @@ static int probe_components(sk_ramses *r, sk_error *err)
     in->cosmological = in->aexp < 1.0 ||
                        (r->namelist && rs_fortran_true(rs_namelist_value(r->namelist, "cosmo",
                                                                         cosmo, sizeof cosmo)));
+    /* H0 sets the units of a cosmological run (h, Mpccm/h). */
+    if (rc == SK_OK && in->cosmological && !(in->H0 > 0))
+        rc = rs_info_fail_key(&r->info_text, r->info_path, "H0",
+                              "must be positive in a cosmological run", err);
     return rc;
 }
 
@@ -402,13 +435,12 @@ int sk_ramses_open(sk_ramses **out, const char *dir, sk_error *err)
     if (rc == SK_OK) {
         char path[4096];
         snprintf(path, sizeof path, "%s/info_%05d.txt", r->dir, r->info.output);
-        struct stat ist;
-        if (stat(path, &ist) != 0 && errno != ENOENT)
-            rc = sk_fail_errno(err, path, errno, "cannot read"); /* e.g. a folder of mode 000 */
-        else if (!rs_file_exists(path, NULL))
+        int present;
+        rc = rs_optional_file(path, &present, err); /* e.g. in a folder of mode 000 */
+        if (rc == SK_OK && !present)
             rc = sk_fail(err, SK_ERR_FORMAT, r->dir, -1, "not a RAMSES output (no %s)",
                          strrchr(path, '/') + 1);
-        else if (!(r->info_path = sk_strdup(path)))
+        else if (rc == SK_OK && !(r->info_path = sk_strdup(path)))
             rc = sk_fail(err, SK_ERR_NOMEM, dir, -1, "out of memory");
     }
     if (rc == SK_OK)

@@ -37,17 +37,22 @@ int rs_parse_info_rt(const char *path, const char *text, size_t len, rs_kvlist *
 int rs_parse_info(const char *path, const char *text, size_t len, rs_info_text *out,
                   sk_error *err);
 void rs_info_text_free(rs_info_text *t);
-/* Typed values of required keys; errors name the file and the key's line. */
+/* Typed values of required keys; errors name the file and the key's line.
+ * A value that is not finite (nan, inf, 1e400) is an error. */
 int rs_info_int(const rs_info_text *t, const char *path, const char *key, int *out,
                 sk_error *err);
 int rs_info_double(const rs_info_text *t, const char *path, const char *key, double *out,
                    sk_error *err);
+/* SK_ERR_FORMAT at the line of `key`: "key = 'value' <what>". */
+int rs_info_fail_key(const rs_info_text *t, const char *path, const char *key, const char *what,
+                     sk_error *err);
 
 /* A variable of a descriptor: name and RAMSES type code (d f i q h b ?). */
 #define RS_NAME_MAX 64
 typedef struct rs_var {
     char name[RS_NAME_MAX];
     char type;
+    int line; /* of the descriptor that names it; 0 for a name by convention */
 } rs_var;
 
 typedef struct rs_varlist {
@@ -57,7 +62,8 @@ typedef struct rs_varlist {
 } rs_varlist;
 
 /* hydro_file_descriptor.txt or part_file_descriptor.txt, either form. The
- * key/value form has no types: its variables are typed 'd'. */
+ * key/value form has no types: its variables are typed 'd'. A name listed
+ * twice is an error at its second line. */
 int rs_parse_descriptor(const char *path, const char *text, size_t len, rs_varlist *out,
                         sk_error *err);
 void rs_varlist_free(rs_varlist *l);

@@ -276,7 +276,8 @@ static int get_chunk(cursor *c, st_table *t, int64_t ci, size_t chunk_bytes, siz
         return bad(c, SK_ERR_FORMAT, "table %s, chunk %lld: bad kind %u or levels %u..%u",
                    t->name, (long long)ci + 1, ch->kind, ch->level_min, ch->level_max);
     if (ch->kind == ST_KIND_REFINED && !(t->flags & ST_TABLE_HAS_REFINED))
-        return bad(c, SK_ERR_FORMAT, "table %s, chunk %lld: refined cells in a table without",
+        return bad(c, SK_ERR_FORMAT, "table %s, chunk %lld: refined cells (kind 1) in a table whose "
+                   "flags say it stores none",
                    t->name, (long long)ci + 1);
     if (t->geometry != SK_STORE_ROWS && !(ch->flags & ST_CHUNK_HAS_BBOX))
         return bad(c, SK_ERR_FORMAT, "table %s, chunk %lld: no bounding box", t->name,
