@@ -49,6 +49,15 @@ compare_stats "gravpart particles" "$G" --component particles
 compare_stats "gravpart gravity, a region" "$G" --component gravity --xrange 0.3 0.7 --yrange 0.2 0.6 --zrange 0.4 0.9 --lmax 7
 compare_stats "sedov3d" "$DATA"/ramses/sedov3d/output_00001
 compare_stats "manyfiles" "$DATA"/ramses/manyfiles/output_00002
+# Issue 29's selections and statistics: shapes (across a face too), derived
+# quantities about a centre, weighted statistics with percentiles, totals.
+compare_stats "gravpart sphere across a face" "$G" --sphere 0.3 --center 0.1 0.5 0.9
+compare_stats "gravpart shell, particles" "$G" --component particles --shell 0.05 0.3 --center bc
+compare_stats "gravpart tilted cylinder shell" "$G" --cylinder-shell 0.05 0.3 0.1 --cylinder-axis 1 2 3 --center bc
+compare_stats "gravpart outside a sphere" "$G" --sphere 0.2 --center bc --inverse --lmax 7
+compare_stats "gravpart derived, weighted, totals" "$G" --sphere 0.25 --center max:density \
+    --vars density,velocity_x,velocity_y,velocity_z,v_phi,r --bulk-velocity com \
+    --weight mass --percentiles 5,50,95 --totals
 
 "$SNAPKIT" make-ramses "$TMP/synth" --ncpu 24 --levelmin 4 --levelmax 7 --npart 20000 > /dev/null ||
     { echo "FAIL: make-ramses"; fail=1; }
