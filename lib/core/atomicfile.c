@@ -76,6 +76,8 @@ static sk_atomic_file *new_file(const char *path)
 
 static void destroy(sk_atomic_file *f)
 {
+    if (f->tmp)
+        atomic_untrack(f->tmp);
     sk_free(f->path);
     sk_free(f->tmp);
     sk_free(f);
@@ -131,6 +133,7 @@ static int make_temp(sk_atomic_file *f, const char *dir, mode_t mode, sk_error *
         sk_free(tmp);
     } else {
         f->tmp = tmp;
+        atomic_track(tmp);
     }
     return SK_OK;
 }
@@ -338,6 +341,7 @@ static int name_unnamed(sk_atomic_file *f, sk_error *err)
         }
     }
     f->tmp = tmp;
+    atomic_track(tmp);
     return SK_OK;
 }
 
@@ -382,6 +386,7 @@ int sk_atomic_batch_end(sk_atomic_batch *b, int keep, sk_error *err)
                                "cannot rename the finished file into place");
         if (!keep || rc != SK_OK)
             unlink(b->tmp[i]);
+        atomic_untrack(b->tmp[i]);
         sk_free(b->tmp[i]);
         sk_free(b->path[i]);
     }
@@ -420,6 +425,6 @@ int sk_atomic_commit(sk_atomic_file *f, sk_error *err)
         rc = sk_fail_errno(err, f->path, errno, "cannot rename the finished file into place");
     if (rc != SK_OK && f->tmp)
         unlink(f->tmp);
-    destroy(f);
+    destroy(f); /* untracks the name only now: a signal before found it still there */
     return rc;
 }

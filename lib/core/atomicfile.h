@@ -29,4 +29,11 @@ void sk_atomic_set_fsync(sk_atomic_file *f, int on);
  * (on = 1, the default) or not; returns the previous setting. */
 int atomic_scope_fsync(int on);
 
+/* Named temporary files that exist now (pending.c): a writer tracks the
+ * name it creates beside its target and untracks it before the rename or
+ * unlink, so that sk_atomic_remove_pending (a signal handler's call)
+ * removes what an interrupted run would leave. */
+void atomic_track(const char *path);
+void atomic_untrack(const char *path);
+
 #endif

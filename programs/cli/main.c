@@ -1,5 +1,6 @@
 /* The snapkit command: dispatch to one subcommand per file. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include "cli_mpi.h"
 #include "commands.h"
 #include "figure/figure.h"
+#include "snapkit/util/atomicfile.h"
 
 static const struct {
     const char *name;
@@ -70,6 +72,30 @@ __attribute__((constructor(101))) static void prefer_passive_wait(void)
         g_set_wait_policy = setenv("OMP_WAIT_POLICY", "passive", 0) == 0;
 }
 
+/* SIGINT, SIGTERM (what Slurm and mpirun send at a time limit), SIGHUP:
+ * remove the temporary files of outputs not yet in place, then die of the
+ * signal as before. */
+static void remove_temporaries_and_die(int sig)
+{
+    sk_atomic_remove_pending();
+    raise(sig); /* SA_RESETHAND: the default action now */
+}
+
+static void on_interrupt_remove_temporaries(void)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction old, sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = remove_temporaries_and_die;
+        sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+        sigemptyset(&sa.sa_mask);
+        /* a signal the caller ignores (nohup) stays ignored */
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+            sigaction(sigs[i], &sa, NULL);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (g_set_wait_policy)
@@ -87,6 +113,7 @@ int main(int argc, char **argv)
                                       : cmd);
     if (mrc != CLI_OK)
         return mrc;
+    on_interrupt_remove_temporaries();
     int rc = run(cmd, argc, argv);
     rc = check_stdout(rc);
     cli_mpi_end();

@@ -225,6 +225,60 @@ static void test_batch(void)
     unlink(b);
 }
 
+/* A process killed by SIGTERM while a batch's files wait beside their
+ * targets: its handler (as the snapkit command's) removes them, and the
+ * old files stay; after the batch, nothing is pending any more. */
+static void on_term(int sig)
+{
+    sk_atomic_remove_pending();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void test_signal_removes_pending(void)
+{
+    char a[2048], b[2048], got[64];
+    in_dir(a, sizeof a, "sa.txt");
+    in_dir(b, sizeof b, "sb.txt");
+    sk_error err;
+    CHECK_OK(write_text(a, "old a\n", &err), &err);
+    int ready[2];
+    CHECK(pipe(ready) == 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        signal(SIGTERM, on_term);
+        sk_atomic_batch batch;
+        sk_atomic_batch_begin(&batch);
+        int ok = write_text(a, "new a\n", &err) == SK_OK && write_text(b, "new b\n", &err) == SK_OK;
+        if (write(ready[1], ok ? "1" : "0", 1) != 1)
+            _exit(2);
+        pause(); /* the batch never ends: SIGTERM comes first */
+        _exit(3);
+    }
+    char c = 0;
+    CHECK(read(ready[0], &c, 1) == 1 && c == '1');
+    CHECK_EQ_INT(entries(), 3); /* the old a, and two named temporaries */
+    kill(pid, SIGTERM);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
+    CHECK_EQ_INT(entries(), 1);
+    read_text(a, got, sizeof got);
+    CHECK(strcmp(got, "old a\n") == 0);
+    close(ready[0]);
+    close(ready[1]);
+    /* in this process: a finished batch leaves nothing for the handler */
+    sk_atomic_batch batch;
+    sk_atomic_batch_begin(&batch);
+    CHECK_OK(write_text(b, "b\n", &err), &err);
+    CHECK_OK(sk_atomic_batch_end(&batch, 1, &err), &err);
+    sk_atomic_remove_pending();
+    read_text(b, got, sizeof got);
+    CHECK(strcmp(got, "b\n") == 0);
+    unlink(a);
+    unlink(b);
+}
+
 int main(void)
 {
     CHECK(test_tmpdir(g_dir, sizeof g_dir) != NULL);
@@ -235,6 +289,7 @@ int main(void)
     test_killed_writer();
     test_concurrent_writers();
     test_batch();
+    test_signal_removes_pending();
     CHECK_MSG(entries() == 0, "%d entries left in %s", entries(), g_dir);
     rmdir(g_dir);
     return test_done();

@@ -56,6 +56,14 @@ SK_API void sk_atomic_batch_begin(sk_atomic_batch *b);
  * error (the files renamed before it stay renamed). */
 SK_API int sk_atomic_batch_end(sk_atomic_batch *b, int keep, sk_error *err);
 
+/* Remove every named temporary file sk_atomic (or an MPI convert's
+ * .NAME.mpi-part) has made and not yet renamed or removed: the files a
+ * batch holds before its end, and those made where the filesystem has no
+ * unnamed files. Async-signal-safe, for a program's handler of SIGINT,
+ * SIGTERM or SIGHUP to call before the program dies (the snapkit command
+ * does), so that an interrupted run leaves no temporary behind. */
+SK_API void sk_atomic_remove_pending(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/atomicfile.h"
 #include "formats/snapkit/convert_internal.h"
 #include "formats/snapkit/convert_mpi.h"
 #include "snapkit/util/clock.h"
@@ -217,13 +218,15 @@ static int convert_ranks(const char *dir, const char *path, const sk_store_conve
         sk_selection_init(&sels[k]);
     if (rc == SK_OK)
         rc = plan(r, opt, want, sels, st, err);
-    char tmp[4096];
+    char tmp[4096] = "";
     if (rc == SK_OK)
         rc = temporary_name(path, tmp, sizeof tmp, err);
     if (rc == SK_OK && w->rank == 0)
         rc = prepare(path, tmp, err);
     rc = sk_mpi_agree(rc, err);
     cv_mpi_file f = {MPI_FILE_NULL, 0};
+    if (rc == SK_OK) /* a signal's handler removes it (sk_atomic_remove_pending) */
+        atomic_track(tmp);
     if (rc == SK_OK) {
         int mrc = MPI_File_open(MPI_COMM_WORLD, tmp, MPI_MODE_CREATE | MPI_MODE_WRONLY,
                                 MPI_INFO_NULL, &f.fh);
@@ -241,6 +244,8 @@ static int convert_ranks(const char *dir, const char *path, const sk_store_conve
         MPI_File_close(&f.fh);
         rc = sk_mpi_agree(w->rank == 0 ? finish(path, tmp, rc == SK_OK, err) : rc, err);
     }
+    if (tmp[0])
+        atomic_untrack(tmp);
     for (int k = 0; k < CV_NC; k++)
         sk_selection_clear(&sels[k]);
     sk_ramses_close(r);
