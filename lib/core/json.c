@@ -86,6 +86,27 @@ void sk_json_object_end(sk_json *j) { close_(j, "}"); }
 void sk_json_array_begin(sk_json *j) { open_(j, "["); }
 void sk_json_array_end(sk_json *j) { close_(j, "]"); }
 
+/* Length of the well-formed UTF-8 sequence at p (RFC 3629: no overlong
+ * forms, no surrogates, nothing above U+10FFFF), or 0. */
+static int utf8_length(const unsigned char *p)
+{
+    unsigned c = p[0];
+    int n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
+    if (n == 0 || c > 0xf4)
+        return 0;
+    for (int k = 1; k < n; k++)
+        if ((p[k] & 0xc0) != 0x80)
+            return 0;
+    unsigned second = p[1];
+    if ((c == 0xe0 && second < 0xa0) || (c == 0xed && second > 0x9f) ||
+        (c == 0xf0 && second < 0x90) || (c == 0xf4 && second > 0x8f))
+        return 0;
+    return n;
+}
+
+/* A JSON string of s. Bytes that are not UTF-8 (a column name from a
+ * damaged file, say) become U+FFFD, so the text is always valid JSON that
+ * any reader decodes. */
 static void quoted(sk_json *j, const char *s)
 {
     put(j, "\"", 1);
@@ -101,8 +122,16 @@ static void quoted(sk_json *j, const char *s)
             if (*p < 0x20) {
                 snprintf(esc, sizeof esc, "\\u%04x", *p);
                 puts_(j, esc);
-            } else {
+            } else if (*p < 0x80) {
                 put(j, (const char *)p, 1);
+            } else {
+                int n = utf8_length(p);
+                if (n) {
+                    put(j, (const char *)p, (size_t)n);
+                    p += n - 1;
+                } else {
+                    puts_(j, "\\ufffd");
+                }
             }
         }
     }

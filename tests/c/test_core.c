@@ -333,6 +333,30 @@ static void test_json(void)
     sk_json_free(&j);
 }
 
+/* Strings are valid UTF-8 JSON whatever their bytes (issue 34, row 12):
+ * well-formed sequences stay, every other byte becomes U+FFFD. */
+static void test_json_utf8(void)
+{
+    static const struct {
+        const char *in, *out;
+    } cases[] = {
+        {"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\""},
+        {"a\xff" "b", "\"a\\ufffdb\""},                    /* not a lead byte */
+        {"\xc3", "\"\\ufffd\""},                        /* cut at the end */
+        {"\xc0\xaf", "\"\\ufffd\\ufffd\""},              /* overlong */
+        {"\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\""},    /* a surrogate */
+        {"\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\""}, /* above U+10FFFF */
+        {"\xe2\x82x", "\"\\ufffd\\ufffdx\""},             /* a continuation missing */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        sk_json j;
+        sk_json_init(&j, 0);
+        sk_json_string(&j, cases[i].in);
+        CHECK_EQ_STR(sk_json_text(&j), cases[i].out);
+        sk_json_free(&j);
+    }
+}
+
 /* Text values: numbers when the whole text is one, strings otherwise. */
 static void test_json_text_value(void)
 {
@@ -466,6 +490,7 @@ int main(void)
     test_threads();
     test_units_and_selection();
     test_json();
+    test_json_utf8();
     test_json_text_value();
     test_atomic_file();
     test_numbers();

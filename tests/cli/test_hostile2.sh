@@ -203,5 +203,13 @@ for r in "nan 1" "1 inf" "-inf 0"; do
 done
 ok test ! -e "$TMP/r.png"
 
+# Row 12: --json is valid UTF-8 whatever bytes a name holds (an extxyz
+# Properties name here): strict UTF-8 decoding and json.loads take it.
+printf '2\nLattice="4 0 0 0 4 0 0 0 4" Properties=species:S:1:pos:R:3:ch\xffrge:R:1\nH 0 0 0 1\nH 1 1 1 2\n' \
+    > "$TMP/bad_utf8.xyz"
+"$CLI" atoms info "$TMP/bad_utf8.xyz" --json > "$TMP/bad_utf8.json" || { echo "FAIL: atoms info of a non-UTF-8 name"; fail=1; }
+/usr/bin/python3 -c 'import json, sys; json.loads(open(sys.argv[1], "rb").read().decode("utf-8"))' \
+    "$TMP/bad_utf8.json" || { echo "FAIL: atoms info --json is not UTF-8 JSON"; fail=1; }
+
 if [[ $fail -eq 0 ]]; then echo "hostile input, round two: all checks passed"; fi
 exit $fail
