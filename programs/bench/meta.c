@@ -146,6 +146,31 @@ char *sk_bench_csv_rows(const sk_bench_meta *meta, const sk_report *r)
     return sk_text_take(&b);
 }
 
+/* A file rows may be appended to: a regular file, empty, or starting with
+ * the header and ending with a whole line (else the rows would be glued to
+ * a cut line or sit under another table's header). */
+static int check_appendable(int fd, const char *path, const struct stat *st, sk_error *err)
+{
+    if (!S_ISREG(st->st_mode))
+        return sk_fail(err, SK_ERR_ARG, path, -1, "is not a regular file to append CSV rows to");
+    if (st->st_size == 0)
+        return SK_OK;
+    char head[256], last = 0;
+    size_t n = strlen(sk_bench_csv_header);
+    if (n > sizeof head)
+        n = sizeof head; /* its first 256 bytes tell */
+    ssize_t got = pread(fd, head, n, 0);
+    if (got != (ssize_t)n || memcmp(head, sk_bench_csv_header, n) != 0)
+        return sk_fail(err, SK_ERR_FORMAT, path, 0,
+                       "its first line is not snapkit bench's CSV header (utc,host,...,unit): "
+                       "not a file of bench rows; give another --csv");
+    if (pread(fd, &last, 1, st->st_size - 1) != 1 || last != '\n')
+        return sk_fail(err, SK_ERR_FORMAT, path, (int64_t)st->st_size,
+                       "its last line is cut (no newline at the end): new rows would be glued "
+                       "to it; mend or move the file");
+    return SK_OK;
+}
+
 /* One write(2) with O_APPEND, so that rows of runs appending to one file
  * at once do not interleave within a row. The header goes first when the
  * file is new or empty. */
@@ -155,20 +180,23 @@ int sk_bench_csv_append(const char *path, const sk_bench_meta *meta, const sk_re
     char *rows = sk_bench_csv_rows(meta, r);
     if (!rows)
         return sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory writing the CSV rows");
-    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+    int fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK, 0666);
     if (fd < 0) {
         sk_free(rows);
         return sk_fail_errno(err, path, errno, "cannot open the CSV file");
     }
     struct stat st;
-    int rc = SK_OK;
+    int rc = fstat(fd, &st) == 0 ? check_appendable(fd, path, &st, err)
+                                 : sk_fail_errno(err, path, errno, "cannot stat the CSV file");
     sk_text b = {0};
-    if (fstat(fd, &st) == 0 && st.st_size == 0)
+    if (rc == SK_OK && st.st_size == 0)
         sk_text_puts(&b, sk_bench_csv_header);
     sk_text_puts(&b, rows);
     sk_free(rows);
     char *text = sk_text_take(&b);
-    if (!text) {
+    if (rc != SK_OK) {
+        /* refused: nothing appended */
+    } else if (!text) {
         rc = sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory writing the CSV rows");
     } else {
         size_t n = strlen(text), done = 0;

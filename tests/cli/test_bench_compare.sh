@@ -90,4 +90,19 @@ set +e
 "$cli" bench compare "$tmp/nothing.json" "$tmp/rep/report.json" 2>/dev/null; rc2=$?
 set -e
 [[ $rc == 2 && $rc2 == 1 ]] || fail "usage/missing: $rc $rc2"
+
+# --csv onto a file that is not a whole file of bench rows (issue 34, row
+# 18): refused with one line, the file untouched, no measurement printed.
+printf 'a,b\n1,2\n' > "$tmp/foreign.csv"
+head -c 200 "$tmp/runs.csv" > "$tmp/cut.csv" # a header, then a cut line
+for f in foreign cut; do
+    cp "$tmp/$f.csv" "$tmp/$f.before"
+    set +e
+    "$cli" bench read "$example" --runs 1 --lmax 6 --max-threads 1 --csv "$tmp/$f.csv" \
+        >/dev/null 2>"$tmp/err"; rc=$?
+    set -e
+    [[ $rc == 1 && $(wc -l < "$tmp/err") == 1 ]] || fail "--csv $f: rc $rc, $(cat "$tmp/err")"
+    grep -q "$f.csv" "$tmp/err" || fail "--csv $f: the message names no file: $(cat "$tmp/err")"
+    cmp -s "$tmp/$f.csv" "$tmp/$f.before" || fail "--csv $f: the file changed"
+done
 echo "bench compare: ok"
