@@ -203,6 +203,26 @@ for r in "nan 1" "1 inf" "-inf 0"; do
 done
 ok test ! -e "$TMP/r.png"
 
+# Row 8: dump -> data refuses ids below 1, a repeated id and an inverted
+# box, naming the atom (or axis), and writes nothing; a good dump converts.
+dump() { # dump FILE ID2 XLO XHI
+    printf 'ITEM: TIMESTEP\n0\nITEM: NUMBER OF ATOMS\n3\nITEM: BOX BOUNDS pp pp pp\n%s %s\n0 4\n0 4\nITEM: ATOMS id type x y z\n1 1 0 0 0\n%s 1 1 1 1\n3 1 2 2 2\n' \
+        "$3" "$4" "$2" > "$1"
+}
+dump "$TMP/neg.dump" -2 0 4
+dump "$TMP/dup.dump" 1 0 4
+dump "$TMP/inv.dump" 2 4 0
+dump "$TMP/good.dump" 2 0 4
+expect_error "dump id -2 -> data" "atom 2 of the frame has id -2" \
+    "$CLI" atoms convert "$TMP/neg.dump" "$TMP/neg.data"
+expect_error "dump ids 1, 1 -> data" "atoms 1 and 2 of the frame both have id 1" \
+    "$CLI" atoms convert "$TMP/dup.dump" "$TMP/dup.data"
+expect_error "inverted box -> data" "the box's x bounds are 4 0" \
+    "$CLI" atoms convert "$TMP/inv.dump" "$TMP/inv.data"
+ok test ! -e "$TMP/neg.data" -a ! -e "$TMP/dup.data" -a ! -e "$TMP/inv.data"
+check "good dump -> data" "$CLI" atoms convert "$TMP/good.dump" "$TMP/good.data"
+check "the data file reads back" "$CLI" atoms info "$TMP/good.data"
+
 # Row 12: --json is valid UTF-8 whatever bytes a name holds (an extxyz
 # Properties name here): strict UTF-8 decoding and json.loads take it.
 printf '2\nLattice="4 0 0 0 4 0 0 0 4" Properties=species:S:1:pos:R:3:ch\xffrge:R:1\nH 0 0 0 1\nH 1 1 1 2\n' \

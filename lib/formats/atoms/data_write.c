@@ -55,11 +55,75 @@ static void pick_style(data_out *d)
     snprintf(d->style, sizeof d->style, "%s", style);
 }
 
+static int by_value(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* A data file's atom ids are whole numbers from 1, each once (LAMMPS's
+ * read_data and snapkit's reader refuse others): checked here, so that a
+ * dump with other ids is refused at conversion, naming the atom. */
+static int check_ids(const sk_column *id, int64_t n, sk_error *err)
+{
+    int64_t *v = sk_malloc((size_t)(n ? n : 1) * sizeof *v);
+    if (!v)
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
+    int rc = SK_OK;
+    for (int64_t i = 0; i < n && rc == SK_OK; i++) {
+        v[i] = (int64_t)sk_column_get_double(id, i);
+        if (v[i] < 1)
+            rc = sk_fail(err, SK_ERR_ARG, NULL, -1,
+                         "atom %lld of the frame has id %lld: a LAMMPS data file needs ids "
+                         "from 1", (long long)i + 1, (long long)v[i]);
+    }
+    if (rc == SK_OK)
+        qsort(v, (size_t)n, sizeof *v, by_value);
+    for (int64_t i = 1; i < n && rc == SK_OK; i++)
+        if (v[i] == v[i - 1]) {
+            int64_t first = -1, second = -1;
+            for (int64_t k = 0; k < n && second < 0; k++) {
+                if ((int64_t)sk_column_get_double(id, k) != v[i])
+                    continue;
+                if (first < 0)
+                    first = k + 1;
+                else
+                    second = k + 1;
+            }
+            rc = sk_fail(err, SK_ERR_ARG, NULL, -1,
+                         "atoms %lld and %lld of the frame both have id %lld: a LAMMPS data "
+                         "file needs each id once", (long long)first, (long long)second,
+                         (long long)v[i]);
+        }
+    sk_free(v);
+    return rc;
+}
+
+/* lo < hi and every bound and tilt finite, as read_data needs. */
+static int check_box(const lmp_box *b, sk_error *err)
+{
+    static const char *const axis[3] = {"x", "y", "z"};
+    for (int i = 0; i < 3; i++)
+        if (!(isfinite(b->lo[i]) && isfinite(b->hi[i]) && b->lo[i] < b->hi[i]))
+            return sk_fail(err, SK_ERR_ARG, NULL, -1,
+                           "the box's %s bounds are %g %g: a LAMMPS data file needs finite "
+                           "bounds with %slo < %shi", axis[i], b->lo[i], b->hi[i], axis[i],
+                           axis[i]);
+    if (b->triclinic && !(isfinite(b->xy) && isfinite(b->xz) && isfinite(b->yz)))
+        return sk_fail(err, SK_ERR_ARG, NULL, -1,
+                       "the box's tilts %g %g %g are not finite numbers", b->xy, b->xz, b->yz);
+    return SK_OK;
+}
+
 static int make_ids_and_types(data_out *d, sk_error *err)
 {
     const sk_column *id = sk_table_find(d->t, "id"), *type = sk_table_find(d->t, "type"),
                     *el = sk_table_find(d->t, "element");
-    if (!id || !sk_dtype_is_integer(id->type)) {
+    if (id && sk_dtype_is_integer(id->type)) {
+        int rc = check_ids(id, d->n, err);
+        if (rc != SK_OK)
+            return rc;
+    } else {
         d->ids = sk_malloc((size_t)(d->n ? d->n : 1) * sizeof *d->ids);
         if (!d->ids)
             return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
@@ -247,6 +311,8 @@ int at_data_write(out_sink *s, const sk_table *t, sk_error *err)
     d.n = sk_table_nrows(t);
     lmp_box b;
     int rc = at_lmp_box_for(t, &b, err);
+    if (rc == SK_OK)
+        rc = check_box(&b, err);
     if (rc == SK_OK && !(has_float(t, "x") && has_float(t, "y") && has_float(t, "z")))
         rc = sk_fail(err, SK_ERR_ARG, NULL, -1, "the frame has no x y z columns");
     if (rc == SK_OK)
