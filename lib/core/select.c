@@ -229,19 +229,37 @@ int sk_selection_has_region(const sk_selection *sel)
 static const char *const k_shape_names[] = {"none", "sphere", "cylinder", "shell",
                                             "cylinder-shell"};
 
-/* selection.shape.* keys: the shape in box units. */
-static int shape_to_meta(const sk_shape *s, sk_table *t)
+/* "a b c": the shortest texts that read back to the values. */
+static const char *numbers_text(const double *v, int n, char *buf)
 {
-    const sk_shape *z = s;
+    char one[SK_NUMBER_BUFSIZE];
+    buf[0] = '\0';
+    for (int k = 0; k < n; k++) {
+        sk_format_double(v[k], one);
+        strcat(buf, k ? " " : "");
+        strcat(buf, one);
+    }
+    return buf;
+}
+
+/* selection.shape.* keys: the shape in box units. */
+static int shape_to_meta(const sk_shape *z, sk_table *t)
+{
+    char buf[5 * SK_NUMBER_BUFSIZE];
+    const double radii[2] = {z->r_in, z->r_out};
+    double axis[4] = {z->axis[0], z->axis[1], z->axis[2], z->half_height};
     int rc = sk_table_meta_set(t, "selection.shape", k_shape_names[z->kind]);
     if (rc == SK_OK)
-        rc = sk_table_meta_setf(t, "selection.shape.center", "%.17g %.17g %.17g", z->center[0],
-                                z->center[1], z->center[2]);
+        rc = sk_table_meta_set(t, "selection.shape.center", numbers_text(z->center, 3, buf));
     if (rc == SK_OK)
-        rc = sk_table_meta_setf(t, "selection.shape.radius", "%.17g %.17g", z->r_in, z->r_out);
-    if (rc == SK_OK && (z->kind == SK_SHAPE_CYLINDER || z->kind == SK_SHAPE_CYLINDER_SHELL))
-        rc = sk_table_meta_setf(t, "selection.shape.axis", "%.17g %.17g %.17g half_height %.17g",
-                                z->axis[0], z->axis[1], z->axis[2], z->half_height);
+        rc = sk_table_meta_set(t, "selection.shape.radius", numbers_text(radii, 2, buf));
+    if (rc == SK_OK && (z->kind == SK_SHAPE_CYLINDER || z->kind == SK_SHAPE_CYLINDER_SHELL)) {
+        /* the unit axis, then the half-height */
+        rc = sk_table_meta_set(t, "selection.shape.axis", numbers_text(axis, 3, buf));
+        if (rc == SK_OK)
+            rc = sk_table_meta_set(t, "selection.shape.half_height",
+                                   numbers_text(axis + 3, 1, buf));
+    }
     if (rc == SK_OK && z->inverse)
         rc = sk_table_meta_set(t, "selection.shape.inverse", "1");
     return rc;

@@ -86,6 +86,16 @@ static void print_selection(const sk_table *m)
                sk_table_meta_get(m, "selection.zmax"));
     else
         printf(", whole box");
+    const char *shape = sk_table_meta_get(m, "selection.shape");
+    if (shape) {
+        const char *axis = sk_table_meta_get(m, "selection.shape.axis");
+        printf(", %s%s about (%s), radii (box units) %s", sk_table_meta_get(m, "selection.shape.inverse") ? "outside of a " : "",
+               shape, sk_table_meta_get(m, "selection.shape.center"),
+               sk_table_meta_get(m, "selection.shape.radius"));
+        if (axis)
+            printf(", axis %s, half-height %s", axis,
+                   sk_table_meta_get(m, "selection.shape.half_height"));
+    }
     printf(", variables %s\n", vars ? vars : "all");
 }
 

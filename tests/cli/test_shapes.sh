@@ -85,6 +85,14 @@ for shape in "--sphere 0.2 --center 0.01 0.99 0.5" "--cylinder-shell 0.05 0.3 0.
         [[ "$a" == "$b" ]] || { echo "FAIL: $comp $shape: output and .snapkit differ"; fail=1; }
     done
 done
+# A file converted with a shape says so, and holds exactly the shape's rows.
+check "convert a shell" "$cli" convert "$out" -o "$TMP/shell.snapkit" --shell 0.1 0.3 --center 0.4 0.5 0.5
+"$cli" info "$TMP/shell.snapkit" > "$TMP/out"
+has "shell about (0.4 0.5 0.5), radii (box units) 0.1 0.3"
+a=$("$cli" stats "$TMP/shell.snapkit" --json | $py -c 'import json,sys; d=json.load(sys.stdin); print(d["rows"], d["columns"]["density"]["sum"])')
+b=$("$cli" stats "$out" --shell 0.1 0.3 --center 0.4 0.5 0.5 --json | $py -c 'import json,sys; d=json.load(sys.stdin); print(d["rows"], d["columns"]["density"]["sum"])')
+[[ "$a" == "$b" ]] || { echo "FAIL: a shell's file: $a, the output's shell: $b"; fail=1; }
+
 # bench sphere: its sphere's totals are stats --totals' of the same sphere,
 # its whole output's mass the stats' (from the output and the file).
 for src in "$out" "$TMP/g.snapkit"; do
