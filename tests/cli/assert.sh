@@ -21,3 +21,6 @@ ok() { "$@" || { echo "FAIL: $*"; fail=1; }; }
 # skip "why": stop the test as skipped (exit 77, CTest's SKIP_RETURN_CODE),
 # or as failed when a check already failed: a skip never hides a failure.
 skip() { echo "SKIP: $*"; [[ $fail -eq 0 ]] || exit 1; exit 77; }
+# Is the library an ASan/UBSan build? Python cannot load one (the sanitizer
+# runtime must come first), so a script skips its Python part there.
+sanitized_library() { [[ -n "${SNAPKIT_LIBRARY:-}" ]] && ldd "$SNAPKIT_LIBRARY" 2>/dev/null | grep -q 'libasan'; }
