@@ -61,7 +61,7 @@ for s in "finder" "first run" "dendrogram" "boundedness" "faces + statistics" "s
 done
 if "$cli" bench clumps "$src" --runs 1 2>"$tmp/err"; then fail "no --threshold accepted"; fi
 grep -q "missing --threshold" "$tmp/err" || fail "$(cat "$tmp/err")"
-"$cli" bench --help | grep -q "clumps" || fail "bench --help does not list clumps"
+"$cli" bench --help > "$tmp/help.txt" && grep -q "clumps" "$tmp/help.txt" || fail "bench --help does not list clumps"
 # The clumps stage of bench report: report.json's "clumps" object has the
 # shape of bench clumps --json, the CSV its rows, the text its section, the
 # figure its panel (redrawn byte for byte by bench plot from the JSON).

@@ -48,5 +48,5 @@ set +e
 set -e
 [[ $rc == 2 ]] || fail "bad list: exit $rc"
 grep -q "thread list '1,x'" "$err" || fail "bad list message: $(cat "$err")"
-"$cli" bench storage --help | grep -q -- "--nfiles" || fail "help"
+"$cli" bench storage --help > "$err" && grep -q -- "--nfiles" "$err" || fail "help"
 echo "bench storage: ok"

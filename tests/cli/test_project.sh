@@ -116,7 +116,7 @@ PY
 
 "$cli" project --help > "$tmp/help.txt"  # grep -q on a pipe would SIGPIPE a help longer than one buffer
 grep -q -- "--direction NX NY NZ" "$tmp/help.txt" || fail "project --help"
-"$cli" --help | grep -q "^  project" || fail "project not listed"
+"$cli" --help > "$tmp/help.txt" && grep -q "^  project" "$tmp/help.txt" || fail "project not listed"
 
 # Bad input: non-zero exit and exactly one line.
 one_line_error() {

@@ -134,5 +134,5 @@ grep -q "unknown component 'stars'" "$tmp/err.txt" || fail "bad component messag
 # last write, which then fails with SIGPIPE)
 "$cli" convert --help > "$tmp/help.txt" && grep -q -- "--with-coarse" "$tmp/help.txt" ||
     fail "convert --help"
-"$cli" verify --help | grep -q "OUTPUT_DIR" || fail "verify --help"
+"$cli" verify --help > "$tmp/help.txt" && grep -q "OUTPUT_DIR" "$tmp/help.txt" || fail "verify --help"
 echo "ok"
