@@ -124,8 +124,10 @@ static int index_cmp(const void *pa, const void *pb)
 }
 
 /* The first leaf of B equal to x not matched yet (repeated keys match in
- * order); NULL when none. */
-static const leaf *find(const leaves *L, const int *order, const leaf *x, int *used)
+ * order); NULL when none. taken[lo] counts the leaves matched in the run
+ * of equal leaves that starts at sorted position lo, so that a key
+ * repeated many times costs no scan over those already matched. */
+static const leaf *find(const leaves *L, const int *order, const leaf *x, int *taken)
 {
     int lo = 0, hi = L->n;
     while (lo < hi) {
@@ -135,12 +137,11 @@ static const leaf *find(const leaves *L, const int *order, const leaf *x, int *u
         else
             hi = mid;
     }
-    for (int k = lo; k < L->n && leaf_cmp(&L->v[order[k]], x) == 0; k++)
-        if (!used[order[k]]) {
-            used[order[k]] = 1;
-            return &L->v[order[k]];
-        }
-    return NULL;
+    int k = lo + taken[lo];
+    if (k >= L->n || leaf_cmp(&L->v[order[k]], x) != 0)
+        return NULL;
+    taken[lo]++;
+    return &L->v[order[k]];
 }
 
 int skb_compare_reports(const sk_json_value *a, const sk_json_value *b, skb_compare *out,
@@ -152,11 +153,11 @@ int skb_compare_reports(const sk_json_value *a, const sk_json_value *b, skb_comp
     leaves la = {0}, lb = {0};
     flatten_report(&la, a);
     flatten_report(&lb, b);
-    int *used = sk_calloc((size_t)lb.n + 1, sizeof *used);
+    int *taken = sk_calloc((size_t)lb.n + 1, sizeof *taken);
     int *order = sk_malloc(((size_t)lb.n + 1) * sizeof *order);
     out->rows = sk_malloc(((size_t)la.n + 1) * sizeof *out->rows);
     int rc = SK_OK;
-    if (la.failed || lb.failed || !used || !order || !out->rows) {
+    if (la.failed || lb.failed || !taken || !order || !out->rows) {
         rc = sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory comparing the reports");
     } else {
         for (int i = 0; i < lb.n; i++)
@@ -165,7 +166,7 @@ int skb_compare_reports(const sk_json_value *a, const sk_json_value *b, skb_comp
         qsort(order, (size_t)lb.n, sizeof *order, index_cmp);
         g_sort = NULL;
         for (int i = 0; i < la.n; i++) {
-            const leaf *m = find(&lb, order, &la.v[i], used);
+            const leaf *m = find(&lb, order, &la.v[i], taken);
             if (!m) {
                 out->only_a++;
                 continue;
@@ -177,10 +178,9 @@ int skb_compare_reports(const sk_json_value *a, const sk_json_value *b, skb_comp
             r->b = m->v;
             r->ratio = ratio(r->a, r->b);
         }
-        for (int i = 0; i < lb.n; i++)
-            out->only_b += !used[i];
+        out->only_b = lb.n - out->nrows;
     }
-    sk_free(used);
+    sk_free(taken);
     sk_free(order);
     sk_free(la.v);
     sk_free(lb.v);

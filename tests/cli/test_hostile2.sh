@@ -231,5 +231,24 @@ printf '2\nLattice="4 0 0 0 4 0 0 0 4" Properties=species:S:1:pos:R:3:ch\xffrge:
 /usr/bin/python3 -c 'import json, sys; json.loads(open(sys.argv[1], "rb").read().decode("utf-8"))' \
     "$TMP/bad_utf8.json" || { echo "FAIL: atoms info --json is not UTF-8 JSON"; fail=1; }
 
+# Row 11: memory stays bounded. A gzip bomb (600 MB of zeros in 600 KB)
+# is refused before it is inflated whole; a report repeating one case
+# name thousands of times is compared in n log n, matched in order.
+head -c 600000000 /dev/zero | gzip -1 > "$TMP/bomb.dump.gz"
+expect_error "atoms info of a gzip bomb" "over 100 times its" \
+    "$CLI" atoms info "$TMP/bomb.dump.gz"
+if ! sanitized_library; then # ASan reserves more address space than any limit
+    expect_error "a gzip bomb within 400 MB of address space" "(a gzip bomb?)" \
+        bash -c 'ulimit -v 400000; exec "$@"' _ "$CLI" atoms info "$TMP/bomb.dump.gz"
+fi
+/usr/bin/python3 -c '
+import json, sys
+for path, n, v in ((sys.argv[1], 30000, 1.0), (sys.argv[2], 20000, 2.0)):
+    json.dump({"read": {"cases": [{"name": "a", "seconds": v}] * n}}, open(path, "w"))
+' "$TMP/rep_a.json" "$TMP/rep_b.json"
+check "bench compare of 30000 repeated names" "$CLI" bench compare "$TMP/rep_a.json" "$TMP/rep_b.json"
+has "10000 measurements in A only, 0 in B only"
+ok test "$(grep -c 'read.cases\[name=a\].seconds  *1  *2  *2.000' "$TMP/out")" -eq 20000
+
 if [[ $fail -eq 0 ]]; then echo "hostile input, round two: all checks passed"; fi
 exit $fail

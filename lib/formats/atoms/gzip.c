@@ -15,15 +15,28 @@ static int all_zero(const unsigned char *p, size_t n)
     return 1;
 }
 
+/* The most a file of n compressed bytes may inflate to: a dump or data
+ * file compresses a few times, at most some tens of times; a file that
+ * inflates more than 100 times, past 64 MiB, is a gzip bomb (deflate's
+ * limit is about 1032:1), refused before it takes the machine's memory. */
+static size_t inflate_limit(size_t n)
+{
+    size_t floor = (size_t)64 << 20;
+    return n <= SIZE_MAX / 100 && 100 * n > floor ? 100 * n : floor;
+}
+
 int at_gzip_inflate(const char *path, const unsigned char *in, size_t n, char **out, size_t *out_n,
                  sk_error *err)
 {
+    size_t limit = inflate_limit(n);
     /* the last member's size field (mod 2^32) is a first guess */
     size_t guess = n >= 4 ? (size_t)in[n - 4] | (size_t)in[n - 3] << 8 |
                                 (size_t)in[n - 2] << 16 | (size_t)in[n - 1] << 24
                           : 0;
     /* deflate shrinks at most ~1032:1, so a larger size field is corrupt */
     size_t cap = guess > n && guess / 1032 <= n ? guess + 1 : 4 * n + 1024;
+    if (cap > limit + 1)
+        cap = limit + 1;
     char *buf = sk_malloc(cap);
     if (!buf)
         return sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory inflating %zu bytes", n);
@@ -44,8 +57,17 @@ int at_gzip_inflate(const char *path, const unsigned char *in, size_t n, char **
             next += step;
             left -= step;
         }
+        if (done > limit) {
+            rc = sk_fail(err, SK_ERR_FORMAT, path, (int64_t)(n - left - zs.avail_in),
+                         "gzip data inflates to more than %zu bytes, over 100 times its %zu "
+                         "(a gzip bomb?); gunzip it to read it",
+                         limit, n);
+            break;
+        }
         if (done == cap) {
             size_t ncap = cap + cap / 2;
+            if (ncap > limit + 1)
+                ncap = limit + 1;
             char *bigger = sk_realloc(buf, ncap);
             if (!bigger) {
                 rc = sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory inflating");
