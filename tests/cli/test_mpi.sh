@@ -17,6 +17,8 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 source "$(dirname "$0")/assert.sh"
 mpi() { local k=$1; shift; timeout 120 "$MPIEXEC" --oversubscribe --allow-run-as-root -np "$k" "$@"; }
+# no_temporaries NAME: no MPI convert temporary (.NAME.mpi-part*) in $TMP
+no_temporaries() { ! compgen -G "$TMP/.$1.mpi-part*" > /dev/null; }
 
 # Every member of two stats JSON objects but the measured ones.
 same_stats() { # same_stats A B
@@ -272,7 +274,7 @@ compare_convert() { # compare_convert WHAT SOURCE [convert options]
         cmp -s "$TMP/c1.snapkit" "$TMP/ck.snapkit" || { echo "FAIL: convert $what: $k ranks' file differs"; fail=1; }
         "$SNAPKIT" verify "$TMP/ck.snapkit" > /dev/null || { echo "FAIL: convert $what: $k ranks' file fails verify"; fail=1; }
         grep -q "\"ranks\":$k[,}]" "$TMP/ck.json" || { echo "FAIL: convert $what: no \"ranks\": $k"; fail=1; }
-        [[ ! -e "$TMP/.ck.snapkit.mpi-part" ]] || { echo "FAIL: convert $what: temporary left"; fail=1; }
+        no_temporaries ck.snapkit || { echo "FAIL: convert $what: temporary left"; fail=1; }
     done
 }
 compare_convert "gravpart" "$G"
@@ -298,7 +300,7 @@ expect_error "convert, missing file on 3 ranks" "hydro_00001.out00020" \
     bash -c 'timeout 120 "$0" --oversubscribe --allow-run-as-root -np 3 "$1" convert "$2" -o "$3" 2>&1 >/dev/null | grep "^snapkit:" >&2; exit ${PIPESTATUS[0]}' \
     "$MPIEXEC" "$SNAPKIT" "$TMP/broken" "$TMP/b.snapkit"
 ok test ! -e "$TMP/b.snapkit"
-ok test ! -e "$TMP/.b.snapkit.mpi-part"
+ok no_temporaries b.snapkit
 
 # A rank killed (SIGKILL) while the file is being written: no target; the
 # temporary the job leaves is removed by the rerun, which succeeds and
@@ -315,11 +317,11 @@ for attempt in 1 2 3 4 5; do
         "$TMP" "$SNAPKIT" "$TMP/big" > /dev/null 2>&1 &
     job=$!
     for _ in $(seq 1 3000); do
-        [[ -e "$TMP/.k.snapkit.mpi-part" && -s "$TMP/pid.1" ]] && break
+        ! no_temporaries k.snapkit && [[ -s "$TMP/pid.1" ]] && break
         kill -0 "$job" 2> /dev/null || break
         sleep 0.01
     done
-    if [[ -e "$TMP/.k.snapkit.mpi-part" && -s "$TMP/pid.1" && ! -e "$TMP/k.snapkit" ]] &&
+    if ! no_temporaries k.snapkit && [[ -s "$TMP/pid.1" && ! -e "$TMP/k.snapkit" ]] &&
         kill -KILL "$(cat "$TMP/pid.1")" 2> /dev/null; then
         caught=1
     fi
@@ -335,8 +337,35 @@ if [[ $caught -eq 1 ]]; then
     mpi 3 "$SNAPKIT" convert "$TMP/big" -o "$TMP/k.snapkit" > /dev/null 2> "$TMP/err" ||
         { echo "FAIL: the rerun after a kill"; cat "$TMP/err"; fail=1; }
     cmp -s "$TMP/big1.snapkit" "$TMP/k.snapkit" || { echo "FAIL: the rerun's file differs from one process's"; fail=1; }
-    ok test ! -e "$TMP/.k.snapkit.mpi-part"
+    ok no_temporaries k.snapkit
 else
     echo "FAIL: could not kill a rank while the file was being written (5 attempts)"; fail=1
 fi
+# Two jobs converting to one target at once (issue 34, row 9): each writes
+# a temporary of its own, both succeed, the target is whole (one
+# process's file) and no temporary is left.
+for round in 1 2; do
+    mpi 2 "$SNAPKIT" convert "$TMP/big" -o "$TMP/two.snapkit" --threads 1 > /dev/null 2> "$TMP/err.a" &
+    job_a=$!
+    mpi 2 "$SNAPKIT" convert "$TMP/big" -o "$TMP/two.snapkit" --threads 1 > /dev/null 2> "$TMP/err.b" ||
+        { echo "FAIL: concurrent convert B (round $round)"; cat "$TMP/err.b"; fail=1; }
+    wait "$job_a" || { echo "FAIL: concurrent convert A (round $round)"; cat "$TMP/err.a"; fail=1; }
+    cmp -s "$TMP/big1.snapkit" "$TMP/two.snapkit" || { echo "FAIL: concurrent converts left a file unlike one process's"; fail=1; }
+    ok no_temporaries two.snapkit
+done
+
+# Stale temporaries: one no job holds (a killed job's, also the old fixed
+# name) is removed by the next convert; one a live job holds locked stays.
+: > "$TMP/.lk.snapkit.mpi-part"
+: > "$TMP/.lk.snapkit.mpi-part.dead01"
+: > "$TMP/.lk.snapkit.mpi-part.live01"
+: > "$TMP/.lk.snapkit.mpi-partner"
+flock "$TMP/.lk.snapkit.mpi-part.live01" sleep 60 &
+holder=$!
+sleep 0.3
+mpi 2 "$SNAPKIT" convert "$G" -o "$TMP/lk.snapkit" > /dev/null 2> "$TMP/err" ||
+    { echo "FAIL: convert beside stale temporaries"; cat "$TMP/err"; fail=1; }
+ok test ! -e "$TMP/.lk.snapkit.mpi-part" -a ! -e "$TMP/.lk.snapkit.mpi-part.dead01"
+ok test -e "$TMP/.lk.snapkit.mpi-part.live01" -a -e "$TMP/.lk.snapkit.mpi-partner"
+kill "$holder" 2> /dev/null; wait "$holder" 2> /dev/null
 exit $fail

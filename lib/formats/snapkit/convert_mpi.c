@@ -3,16 +3,22 @@
  * and writes its chunks (table_mpi.c); rank 0 writes the header and the
  * footer. The file is written under a temporary name beside the target
  * and renamed by rank 0 once every rank has finished, so the target
- * appears complete or not at all. The temporary has a fixed name per
- * target (".NAME.mpi-part"): a job killed midway leaves it behind, and the
- * next conversion to that target removes it first rather than trip over
- * it. MPI-IO needs a name every rank can open, so the unnamed temporary
- * of snapkit/util/atomicfile.h, which no kill can leave behind, is not an
- * option here. */
+ * appears complete or not at all. MPI-IO needs a name every rank can
+ * open, so the unnamed temporary of core/atomicfile.h, which no kill can
+ * leave behind, is not an option here. Each job takes a name of its own
+ * (".NAME.mpi-part.XXXXXX", made by rank 0 and broadcast), so two jobs
+ * writing one target never share a file: the later rename wins, each
+ * target whole. Rank 0 holds a lock (flock) on its temporary while the
+ * job runs; a job killed midway leaves its temporary unlocked, and the
+ * next conversion to that target removes every such one it can lock,
+ * never a live job's. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -26,27 +32,75 @@
 
 #ifdef SNAPKIT_HAVE_MPI
 
-/* ".NAME.mpi-part" beside path. */
-static int temporary_name(const char *path, char *tmp, size_t n, sk_error *err)
+/* The folder of path ("." when none) and the prefix of its temporaries,
+ * ".NAME.mpi-part". */
+static int temporary_prefix(const char *path, char *dir, size_t dn, char *prefix, size_t pn,
+                            sk_error *err)
 {
     const char *slash = strrchr(path, '/');
-    int dirlen = slash ? (int)(slash - path + 1) : 0;
-    int w = snprintf(tmp, n, "%.*s.%s.mpi-part", dirlen, path, slash ? slash + 1 : path);
-    return w > 0 && (size_t)w < n ? SK_OK
-                                  : sk_fail(err, SK_ERR_ARG, path, -1, "path too long");
+    int dirlen = slash ? (int)(slash - path) + 1 : 0;
+    int a = snprintf(dir, dn, "%.*s", slash ? dirlen : 1, slash ? path : ".");
+    int b = snprintf(prefix, pn, ".%s.mpi-part", slash ? slash + 1 : path);
+    return a > 0 && (size_t)a < dn && b > 0 && (size_t)b < pn
+               ? SK_OK
+               : sk_fail(err, SK_ERR_ARG, path, -1, "path too long");
+}
+
+/* Remove the temporaries of earlier jobs to this target that no running
+ * job holds (their lock is free): the leftovers of killed jobs. The old
+ * fixed name ".NAME.mpi-part" has the same prefix. */
+static void remove_stale(const char *dir, const char *prefix)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    size_t k = strlen(prefix);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (strncmp(e->d_name, prefix, k) != 0 || (e->d_name[k] && e->d_name[k] != '.'))
+            continue;
+        int fd = openat(dirfd(d), e->d_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+            unlinkat(dirfd(d), e->d_name, 0);
+        close(fd); /* releases the lock */
+    }
+    closedir(d);
 }
 
 /* Rank 0, before any rank opens the temporary: the target is not a
- * folder, and a temporary a killed job left is gone. */
-static int prepare(const char *path, const char *tmp, sk_error *err)
+ * folder; stale temporaries are gone; a new one is made and locked
+ * (*lock_fd, held until the job ends). A stale-file sweep of another job
+ * may take the lock between mkstemp and flock and unlink the file: then
+ * it has no link left, and another is made. */
+static int prepare(const char *path, char *tmp, size_t n, int *lock_fd, sk_error *err)
 {
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
         return sk_fail(err, SK_ERR_ARG, path, -1, "is a folder, not a file to write");
-    if (unlink(tmp) != 0 && errno != ENOENT)
-        return sk_fail(err, SK_ERR_IO, tmp, -1, "cannot remove a stale temporary: %s",
-                       strerror(errno));
-    return SK_OK;
+    char dir[4096], prefix[1024];
+    int rc = temporary_prefix(path, dir, sizeof dir, prefix, sizeof prefix, err);
+    if (rc != SK_OK)
+        return rc;
+    remove_stale(dir, prefix);
+    const char *slash = strrchr(path, '/');
+    for (int attempt = 0; attempt < 8; attempt++) {
+        int w = snprintf(tmp, n, "%.*s%s.XXXXXX", slash ? (int)(slash - path) + 1 : 0, path,
+                         prefix);
+        if (w <= 0 || (size_t)w >= n)
+            return sk_fail(err, SK_ERR_ARG, path, -1, "path too long");
+        int fd = mkstemp(tmp);
+        if (fd < 0)
+            return sk_fail(err, SK_ERR_IO, tmp, -1, "cannot create the temporary: %s",
+                           strerror(errno));
+        if (flock(fd, LOCK_EX | LOCK_NB) == 0 && fstat(fd, &st) == 0 && st.st_nlink > 0) {
+            *lock_fd = fd;
+            return SK_OK;
+        }
+        close(fd);
+    }
+    return sk_fail(err, SK_ERR_IO, tmp, -1, "cannot keep a temporary: removed as it was made");
 }
 
 /* Rank 0, after every rank closed the file: flush it and give it the
@@ -219,11 +273,12 @@ static int convert_ranks(const char *dir, const char *path, const sk_store_conve
     if (rc == SK_OK)
         rc = plan(r, opt, want, sels, st, err);
     char tmp[4096] = "";
-    if (rc == SK_OK)
-        rc = temporary_name(path, tmp, sizeof tmp, err);
+    int lock_fd = -1; /* rank 0: the temporary's lock, held while the job runs */
     if (rc == SK_OK && w->rank == 0)
-        rc = prepare(path, tmp, err);
+        rc = prepare(path, tmp, sizeof tmp, &lock_fd, err);
     rc = sk_mpi_agree(rc, err);
+    if (rc == SK_OK) /* rank 0's name to every rank */
+        MPI_Bcast(tmp, (int)sizeof tmp, MPI_CHAR, 0, MPI_COMM_WORLD);
     cv_mpi_file f = {MPI_FILE_NULL, 0};
     if (rc == SK_OK) /* a signal's handler removes it (sk_atomic_remove_pending) */
         atomic_track(tmp);
@@ -246,6 +301,11 @@ static int convert_ranks(const char *dir, const char *path, const sk_store_conve
     }
     if (tmp[0])
         atomic_untrack(tmp);
+    if (lock_fd >= 0) {
+        if (rc != SK_OK) /* a failure before the file was opened */
+            unlink(tmp);
+        close(lock_fd);
+    }
     for (int k = 0; k < CV_NC; k++)
         sk_selection_clear(&sels[k]);
     sk_ramses_close(r);
