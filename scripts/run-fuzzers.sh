@@ -21,7 +21,7 @@ for bin in "$build"/fuzz_*; do
         done < "$root/fuzz/seeds/$name"
     fi
     echo "fuzz: $name for ${seconds}s"
-    if ! (cd "$work" && ASAN_OPTIONS=detect_leaks=1 "$bin" -max_total_time="$seconds" \
+    if ! (cd "$work" && ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions="$root/fuzz/lsan.supp" "$bin" -max_total_time="$seconds" \
               -rss_limit_mb=2048 -max_len=65536 -print_final_stats=0 "$work" > fuzz.log 2>&1); then
         echo "fuzz: $name FAILED"; tail -n 40 "$work/fuzz.log"; status=1
     fi
