@@ -129,14 +129,49 @@ static double column_in(const sk_shape *s, const double p[3], int t, double at, 
     return len > 0 ? len : 0.0;
 }
 
+/* The normal of the shape's surface nearest to the point at displacement
+ * d from the centre (not unit length): radial for spheres; for cylinders
+ * across the axis or along it, whichever of the side and the caps is
+ * nearer. */
+static void surface_normal(const sk_shape *s, const double d[3], double n[3])
+{
+    memcpy(n, d, 3 * sizeof *n);
+    if (!is_cylinder(s))
+        return;
+    double h = d[0] * s->axis[0] + d[1] * s->axis[1] + d[2] * s->axis[2], rho2 = 0;
+    for (int k = 0; k < 3; k++) {
+        n[k] = d[k] - h * s->axis[k];
+        rho2 += n[k] * n[k];
+    }
+    double rho = sqrt(rho2), side = fabs(rho - s->r_out);
+    if (is_shell(s))
+        side = fmin(side, fabs(rho - s->r_in));
+    if (fabs(fabs(h) - s->half_height) < side)
+        memcpy(n, s->axis, 3 * sizeof *n);
+}
+
+/* The axis of the columns for the box [a, b]: of its extended axes, the
+ * one closest to the surface's normal at its centre, so that the surface
+ * crosses the columns rather than runs along them (the last extended
+ * axis on a tie); -1 when no axis is extended. */
+static int column_axis(const sk_shape *s, const double a[3], const double b[3])
+{
+    double d[3], n[3];
+    for (int k = 0; k < 3; k++)
+        d[k] = wrap(0.5 * (a[k] + b[k]) - s->center[k]);
+    surface_normal(s, d, n);
+    int t = -1;
+    for (int k = 0; k < 3; k++)
+        if (b[k] > a[k] && (t < 0 || fabs(n[k]) >= fabs(n[t])))
+            t = k;
+    return t;
+}
+
 /* The fraction of the box [a, b] inside the shape (sampled as the file's
  * comment says); axes with a[k] == b[k] are points. */
 static double shape_fraction(const sk_shape *s, const double a[3], const double b[3])
 {
-    int t = -1, other[3], nother = 0;
-    for (int k = 0; k < 3; k++)
-        if (b[k] > a[k])
-            t = k;
+    int t = column_axis(s, a, b), other[3], nother = 0;
     if (t < 0)
         return sk_shape_contains(s, a[0], a[1], a[2]);
     for (int k = 0; k < 3; k++)
