@@ -5,8 +5,8 @@
  * that meets the region, whose centre may lie outside it), then gives each
  * cell a float64 column `clip`, the fraction of its volume inside the
  * region (sk_selection_cell_fraction, snapkit/select.h: exact for a box,
- * SK_CLIP_COLUMNS^2 columns exact along z for a shape's surface), and
- * drops the cells whose fraction is 0. The statistics weigh rows by that
+ * SK_CLIP_COLUMNS^2 columns, each exact along its length, for a shape's
+ * surface), and drops the cells whose fraction is 0. The statistics weigh rows by that
  * column when a table has it (snapkit/colstats.h, snapkit/wstats.h,
  * snapkit/totals.h): mass and volume become mass x clip and volume x clip.
  * Cells only: particles are points, in or out by their position. */

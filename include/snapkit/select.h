@@ -148,9 +148,10 @@ SK_API int sk_selection_has_region(const sk_selection *sel);
  * with [lo, hi] (the box does not wrap). A shape's part (its inverse too)
  * is exact for cells wholly in or out of it; for a cell its surface
  * crosses it is the mean, over SK_CLIP_COLUMNS x SK_CLIP_COLUMNS columns
- * along the cell's last axis (z in 3-D; SK_CLIP_COLUMNS columns in 2-D),
- * of the exact length of each column's centre line inside the shape, the
- * line's distances wrapping across the faces as sk_shape_contains's do.
+ * (SK_CLIP_COLUMNS in 2-D) along the cell's axis nearest to the surface's
+ * normal at the cell's centre (the last such axis on a tie), of the exact
+ * length of each column's centre line inside the shape, the line's
+ * distances wrapping across the faces as sk_shape_contains's do.
  * The same bits for a cell whatever else is read. */
 #define SK_CLIP_COLUMNS 16
 SK_API double sk_selection_cell_fraction(const sk_selection *sel, const double center[3],

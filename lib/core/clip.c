@@ -7,8 +7,9 @@
  * selection's [lo, hi) does not). The shape part is taken over the cell
  * already cut to the box: cells wholly in or out (sk_shape_box_test)
  * are 1 or 0; a cell the shape's surface crosses is cut into
- * SK_CLIP_COLUMNS x SK_CLIP_COLUMNS columns along its last axis (z in
- * 3-D), and the length of each column's centre line inside the shape is
+ * SK_CLIP_COLUMNS x SK_CLIP_COLUMNS columns along the axis nearest to the
+ * surface's normal at its centre (column_axis), and the length of each
+ * column's centre line inside the shape is
  * found exactly (a sphere's, a cylinder's and their shells' sections of
  * a line are intervals, from a quadratic and a linear inequality): the
  * fraction is the mean of those lengths over the cell's depth. Distances

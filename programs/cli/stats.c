@@ -49,8 +49,8 @@ static const char k_help[] =
     "                        about the centre of mass; in the same pass (JSON: totals)\n"
     "  --clip                cells cut by the region's boundary count in part: each row\n"
     "                        weighs by the fraction of its cell inside the region (column\n"
-    "                        clip; exact for a box, 16x16 columns per cut cell, exact\n"
-    "                        along z, for a shape); sums, volume sums, --weight and\n"
+    "                        clip; exact for a box, 16x16 columns per cut cell, each\n"
+    "                        exact, for a shape); sums, volume sums, --weight and\n"
     "                        --totals use value x clip, mass x clip, volume x clip; min\n"
     "                        and max are those of the cells touched (docs/analysis.md)\n"
     "                        (JSON: clip{rule, cells, clipped_cells, volume})\n"
@@ -118,7 +118,7 @@ static void clip_text(const sk_table_stats *s, const char *rule)
     if (!strcmp(rule, "exact"))
         printf("\nclipped (exact: a box)");
     else
-        printf("\nclipped (a shape: %dx%d columns per cut cell, exact along z)", SK_CLIP_COLUMNS,
+        printf("\nclipped (a shape: %dx%d columns per cut cell)", SK_CLIP_COLUMNS,
                SK_CLIP_COLUMNS);
     printf(": %lld cells touched, worth %s cells, volume %s inside\n", (long long)s->rows, a, b);
 }

@@ -394,8 +394,8 @@ class Output(Closing):
         number, or a list of them (cells ignore it). clip=True (cells, with a
         region) reads every cell the region's boundary cuts too and adds the
         float64 column clip, each cell's fraction inside the region (exact
-        for a box; a shape's surface by 16 x 16 columns per cell, exact along
-        z: docs/analysis.md); column_stats, weighted_stats and totals weigh
+        for a box; a shape's surface by 16 x 16 columns per cell, each exact
+        along its length: docs/analysis.md); column_stats, weighted_stats and totals weigh
         rows by it."""
         if self._h is None:
             raise ValueError("snapkit: the output is closed")
