@@ -11,7 +11,8 @@ independently from the unclipped leaf cells of real outputs:
   faces of a uniform box equals 4/3 pi r^3 within the rule's error, and
   each cell's fraction equals a finer numpy integration (256 x 256 columns,
   chords by their own formula) to the rule's bound;
-- the same numbers on 1 and 2 threads and from the output's .snapkit file;
+- the same numbers on 1 and 2 threads, under mpirun -np 2 and 3, and from
+  the output's .snapkit file;
 - bad input: --clip without a region, --clip on particles."""
 import json
 import os
@@ -23,6 +24,7 @@ import pytest
 import snapkit
 from ramses_fixtures import CLI, DATA, SHARED
 
+MPIEXEC = os.environ.get("SNAPKIT_MPIEXEC", "")
 UNIFORM = os.path.join(DATA, "ramses", "sedov3d", "output_00001")  # density 1 everywhere
 SHARED_OUTPUTS = [("gravpart", 2), ("sedov3d", 2), ("cosmo32", 3), ("mhd3d", 2)]
 VEL = ["velocity_x", "velocity_y", "velocity_z"]
@@ -43,8 +45,8 @@ def resolve(src):
     return src if isinstance(src, str) else shared_output(*src)
 
 
-def stats_json(src, *args):
-    r = subprocess.run([CLI, "stats", src, "--json"] + [str(a) for a in args],
+def stats_json(src, *args, launcher=()):
+    r = subprocess.run(list(launcher) + [CLI, "stats", src, "--json"] + [str(a) for a in args],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     return json.loads(r.stdout)
@@ -193,6 +195,18 @@ def test_threads_and_snapkit_file_agree(tmp_path, shape):
         assert py["clip"] == first["clip"]
         assert py["columns"]["density"]["volume_sum"] == \
             first["columns"]["density"]["volume_sum"]
+
+
+@pytest.mark.skipif(not MPIEXEC, reason="snapkit was built without MPI (SNAPKIT_MPIEXEC unset)")
+def test_mpi_ranks_agree():
+    src = shared_output("sedov3d", 2)
+    args = ["--clip", "--sphere", 0.2, "--center", 0.45, 0.5, 0.52, "--totals", "--weight",
+            "mass", "--percentiles", "5,95"]
+    want = comparable(stats_json(src, *args))
+    for k in (2, 3):
+        launcher = (MPIEXEC, "--oversubscribe", "--allow-run-as-root", "-np", str(k))
+        got = stats_json(src, *args, launcher=launcher)
+        assert got["ranks"] == k and comparable(got) == want
 
 
 def sphere_volume(r):
