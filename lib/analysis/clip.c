@@ -108,9 +108,9 @@ int sk_clip_table(const sk_selection *region, sk_table *t, sk_error *err)
     cell_cols cc;
     locate(t, &cc); /* after the column is added: adding may move the others */
     fractions(region, &cc, n, f, err, &rc);
-    for (int64_t i = 0; i < n; i++)
-        keep[i] = f[i] > 0;
     if (rc == SK_OK) {
+        for (int64_t i = 0; i < n; i++)
+            keep[i] = f[i] > 0;
         sk_table_filter(t, keep);
         if (sk_table_meta_set(t, "clip", sk_clip_rule(region)) != SK_OK)
             rc = sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");

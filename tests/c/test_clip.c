@@ -11,7 +11,10 @@
  *   volume 4/3 pi r^3 within the sampling's error, also centred across
  *   two faces, and a shape's and its inverse's fractions add up to 1;
  * - widening: the box by half a cell, shapes by half a diagonal, an
- *   inverted shape shrunk and dropped when nothing is left; bad sizes. */
+ *   inverted shape shrunk and dropped when nothing is left; bad sizes;
+ * - sk_clip_table on a 4^3 grid of density 2 cut by a box, and the column
+ *   statistics, weighted statistics and totals of the result (mass twice
+ *   the box's volume); particles and a second clip column refused. */
 #include "check.h"
 #include "snapkit/snapkit.h"
 
@@ -206,11 +209,88 @@ static void test_widen(void)
     CHECK(sk_selection_widen(&sel, NAN, &err) == SK_ERR_ARG);
 }
 
+/* A 4^3 grid of level-2 cells of density 2 (boxlen 1). */
+static sk_table *grid_table(void)
+{
+    sk_error err;
+    sk_table *t = sk_table_new(64);
+    sk_table_meta_set(t, "kind", "cells");
+    sk_table_meta_set(t, "ndim", "3");
+    sk_table_meta_set(t, "boxlen", "1");
+    int32_t *level = sk_table_add(t, "level", SK_INT32, &err);
+    int32_t *c[3] = {sk_table_add(t, "cx", SK_INT32, &err), sk_table_add(t, "cy", SK_INT32, &err),
+                     sk_table_add(t, "cz", SK_INT32, &err)};
+    double *rho = sk_table_add(t, "density", SK_FLOAT64, &err);
+    for (int i = 0; i < 64; i++) {
+        level[i] = 2;
+        c[0][i] = i & 3, c[1][i] = (i >> 2) & 3, c[2][i] = i >> 4;
+        rho[i] = 2.0;
+    }
+    return t;
+}
+
+static void test_clip_table(void)
+{
+    sk_error err;
+    sk_selection box_sel;
+    sk_selection_init(&box_sel);
+    box(&box_sel, 0, 0.3, 0.6); /* x: 0.8 of the cells cx = 1, 0.4 of cx = 2 */
+    sk_table *t = grid_table();
+    CHECK_OK(sk_clip_table(&box_sel, t, &err), &err);
+    CHECK_EQ_INT(sk_table_nrows(t), 32);
+    const double *f = sk_table_find(t, "clip")->data;
+    const int32_t *cx = sk_table_find(t, "cx")->data;
+    for (int64_t i = 0; i < sk_table_nrows(t); i++)
+        CHECK_CLOSE(f[i], cx[i] == 1 ? 0.8 : 0.4, 1e-15);
+    CHECK_EQ_STR(sk_table_meta_get(t, "clip"), "exact");
+    sk_table_stats s;
+    CHECK_OK(sk_table_stats_compute(t, 1, &s, &err), &err);
+    for (int j = 0; j < s.ncols; j++) {
+        if (!strcmp(s.cols[j].name, "density")) {
+            CHECK_CLOSE(s.cols[j].volume_sum, 2 * 0.3, 1e-15); /* the mass */
+            CHECK_CLOSE(s.cols[j].sum, 2 * 16 * 1.2, 1e-15);
+            CHECK(s.cols[j].min == 2 && s.cols[j].max == 2);
+        }
+        if (!strcmp(s.cols[j].name, "clip")) {
+            CHECK_CLOSE(s.cols[j].sum, 16 * 1.2, 1e-15); /* the cells' worth */
+            CHECK_CLOSE(s.cols[j].volume_sum, 0.3, 1e-15);
+        }
+    }
+    sk_table_stats_free(&s);
+    sk_wstats w;
+    CHECK_OK(sk_table_wstats_compute(t, SK_WEIGHT_VOLUME, NULL, 0, 1, &w, &err), &err);
+    CHECK_EQ_INT(w.ncols, 1); /* density; clip is no weighted column */
+    CHECK_CLOSE(w.cols[0].weight_sum, 0.3, 1e-15);
+    sk_wstats_free(&w);
+    sk_totals_frame frame = {.ref = {0.5, 0.5, 0.5}, .about_com = 1};
+    sk_totals_acc *acc;
+    CHECK_OK(sk_totals_acc_new(&frame, &acc, &err), &err);
+    CHECK_OK(sk_totals_acc_add(acc, t, &err), &err);
+    sk_totals tot;
+    sk_totals_acc_result(acc, &tot);
+    CHECK_CLOSE(tot.mass, 0.6, 1e-15);
+    CHECK_CLOSE(tot.volume, 0.3, 1e-15);
+    /* the cells' centres weighted by mass x clip: (0.375 x 0.8 + 0.625 x 0.4) / 1.2 */
+    CHECK_CLOSE(tot.com[0], (0.375 * 0.8 + 0.625 * 0.4) / 1.2, 1e-15);
+    sk_totals_acc_free(acc);
+    /* a second clip is refused, and so are particles */
+    CHECK(sk_clip_table(&box_sel, t, &err) == SK_ERR_ARG);
+    CHECK_CONTAINS(err.message, "column 'clip' already");
+    sk_table_free(t);
+    sk_table *p = sk_table_new(1);
+    sk_table_meta_set(p, "component", "particles");
+    sk_table_add(p, "position_x", SK_FLOAT64, &err);
+    CHECK(sk_clip_table(&box_sel, p, &err) == SK_ERR_ARG);
+    CHECK_CONTAINS(err.message, "particles are points");
+    sk_table_free(p);
+}
+
 int main(void)
 {
     test_boxes();
     test_planar_shapes();
     test_sphere_volume();
     test_widen();
+    test_clip_table();
     return test_done();
 }
