@@ -15,6 +15,12 @@
  * For cell tables (an int32 `level` column and `boxlen` in the metadata)
  * volume sums weigh each value by its cell volume (boxlen / 2^level)^3, and
  * rows are counted per level.
+ *
+ * Clipped tables (a float64 column `clip`, snapkit/clip.h): every other
+ * column's sum is of value x clip and its volume sum of (value x volume) x
+ * clip, each product rounded once; the clip column's own sums are plain
+ * (its sum is the cells' fractional count, its volume sum the volume
+ * inside); min and max are the values of the rows (the cells touched).
  */
 #ifndef SNAPKIT_COLSTATS_H
 #define SNAPKIT_COLSTATS_H

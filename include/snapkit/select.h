@@ -137,6 +137,34 @@ SK_API int sk_selection_contains(const sk_selection *sel, double x, double y, do
 /* Does the selection test rows by position (a box or a shape)? */
 SK_API int sk_selection_has_region(const sk_selection *sel);
 
+/* Clipping (--clip): a cell counted by the part of its volume inside
+ * the region instead of all or nothing by its centre.
+ *
+ * sk_selection_cell_fraction: the fraction (0..1) of the cell of centre
+ * `center` and side `size` (box units) inside the selection's region (its
+ * box and shape); axes from ndim on are those a lower-dimensional output
+ * lacks (ignored by the box, the shape's centre for the shape, as readers
+ * take them). The box's part is exact: the product of the 1-D overlaps
+ * with [lo, hi] (the box does not wrap). A shape's part (its inverse too)
+ * is exact for cells wholly in or out of it; for a cell its surface
+ * crosses it is the mean, over SK_CLIP_COLUMNS x SK_CLIP_COLUMNS columns
+ * (SK_CLIP_COLUMNS in 2-D) along the cell's axis nearest to the surface's
+ * normal at the cell's centre (the last such axis on a tie), of the exact
+ * length of each column's centre line inside the shape, the line's
+ * distances wrapping across the faces as sk_shape_contains's do.
+ * The same bits for a cell whatever else is read. */
+#define SK_CLIP_COLUMNS 16
+SK_API double sk_selection_cell_fraction(const sk_selection *sel, const double center[3],
+                                         double size, int ndim);
+
+/* Widen sel so that it holds every cell of side at most 2 * half (box
+ * units) that meets its region, not only those centred in it: the box
+ * grows by half on each side, a shape by half the diagonal (sqrt(3) half;
+ * an inverted shape shrinks by it, and is dropped when nothing of it is
+ * left). Readers then read the cells a clipped consumer weighs. SK_ERR_ARG
+ * for half < 0 or not finite. */
+SK_API int sk_selection_widen(sk_selection *sel, double half, sk_error *err);
+
 /* Record the selection in the table's metadata as selection.* keys. */
 SK_API int sk_selection_to_meta(const sk_selection *sel, sk_table *table);
 

@@ -39,6 +39,7 @@
 #include "snapkit/derive.h"
 #include "snapkit/totals.h"
 #include "snapkit/center.h"
+#include "snapkit/clip.h"
 
 #ifdef __cplusplus
 extern "C" {

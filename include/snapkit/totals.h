@@ -11,6 +11,10 @@
  * is, not in the middle of the box. Lengths come out in code units (d x
  * boxlen).
  *
+ * A cell table with a float64 column `clip` (snapkit/clip.h) weighs each
+ * cell by it: mass (density x volume) x clip, volume x clip, at the cell's
+ * centre.
+ *
  * Sums are exact and rounded once (core/exactsum.h), so the totals have
  * the same bits for any thread count, any MPI rank count and either source
  * (a RAMSES output or its .snapkit file):

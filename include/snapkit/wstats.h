@@ -12,7 +12,9 @@
  * a length or an area in 1-D and 2-D), or none (1 per row). A row whose
  * weight is NaN is left out; a negative or infinite weight is an error.
  * A row whose value is NaN is left out of that column only, so each column
- * has its own count and weight sum.
+ * has its own count and weight sum. A table with a float64 column `clip`
+ * (snapkit/clip.h) weighs each row by it too: (density x volume) x clip,
+ * volume x clip, or clip for none; the clip column is not counted.
  *
  * Definitions, for the values x_i of a column with weights w_i, W = sum w_i:
  *   weight_sum  W

@@ -78,6 +78,7 @@ typedef struct row_cols {
     int ndim;
     double boxlen;
     const sk_column *level, *pos[3], *vel[3], *mass;
+    const double *clip;   /* snapkit/clip.h: each cell's fraction inside, or NULL */
 } row_cols;
 
 static int find_cols(const sk_table *t, row_cols *c, sk_error *err)
@@ -104,6 +105,8 @@ static int find_cols(const sk_table *t, row_cols *c, sk_error *err)
     if (!has_v)
         memset(c->vel, 0, sizeof c->vel);
     c->mass = sk_table_find(t, mass);
+    const sk_column *clip = c->level ? sk_table_find(t, "clip") : NULL;
+    c->clip = clip && clip->type == SK_FLOAT64 ? clip->data : NULL;
     if (!c->mass)
         return sk_fail(err, SK_ERR_ARG, NULL, -1, "totals: the %s have no column %s",
                        c->level ? "cells" : "particles", mass);
@@ -159,11 +162,11 @@ int sk_totals_acc_add(sk_totals_acc *a, const sk_table *t, sk_error *err)
             rc = sk_fail(err, SK_ERR_RANGE, NULL, -1, "totals: a cell of level %d", l);
             break;
         }
-        double d[3], v[3], m;
+        double d[3], v[3], m, f = c.clip ? c.clip[i] : 1.0;
         row_at(&c, &lt, a->frame.ref, i, l, d, v, &m);
-        add_row(a, m, d, c.vel[0] ? v : NULL);
+        add_row(a, c.clip ? m * f : m, d, c.vel[0] ? v : NULL);
         if (c.level)
-            add(a, T_VOLUME, lt.volume[l]);
+            add(a, T_VOLUME, c.clip ? lt.volume[l] * f : lt.volume[l]);
         if ((i + 1) % XS_BIN_ADDS == 0)
             flush(a); /* before a bin could overflow */
     }

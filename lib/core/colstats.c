@@ -42,6 +42,8 @@ static void cell_weights_init(const sk_table *t, sk_stats_acc *s)
 {
     s->level_col = core_cell_volumes(t, s->per_level, SK_STATS_MAX_LEVEL);
     s->is_cells = s->level_col >= 0;
+    const sk_column *clip = sk_table_find(t, "clip");
+    s->clip_col = clip && clip->type == SK_FLOAT64 ? sk_table_index(t, "clip") : -1;
 }
 
 int sk_stats_acc_new(const sk_table *schema, sk_stats_acc **out, sk_error *err)
@@ -126,9 +128,15 @@ static void add_columns(sk_stats_acc *s, const sk_table *t, const batch_levels *
                         int64_t index, int first, int stride, uint64_t *bins)
 {
     const int32_t *level = s->level_col >= 0 ? sk_table_col(t, s->level_col)->data : NULL;
-    for (int j = first; j < s->ncols; j += stride)
-        colstats_column_add(s, &s->cols[j], sk_table_col(t, j), sk_table_nrows(t), level, bl, index,
-                   bins);
+    const double *clip = s->clip_col >= 0 ? sk_table_col(t, s->clip_col)->data : NULL;
+    for (int j = first; j < s->ncols; j += stride) {
+        if (clip && j != s->clip_col) /* the fractions themselves are summed unweighted */
+            colstats_clipped_column_add(s, &s->cols[j], sk_table_col(t, j), sk_table_nrows(t),
+                                        level, clip, index, bins);
+        else
+            colstats_column_add(s, &s->cols[j], sk_table_col(t, j), sk_table_nrows(t), level,
+                                bl, index, bins);
+    }
 }
 
 /* Zeroed scratch of n bins for each of nthreads. */
@@ -188,7 +196,8 @@ static int adopt(sk_stats_acc *s, const sk_stats_acc *from, sk_error *err)
 
 int sk_stats_acc_merge(sk_stats_acc *s, const sk_stats_acc *from, sk_error *err)
 {
-    int ok = s->ncols == from->ncols && s->level_col == from->level_col;
+    int ok = s->ncols == from->ncols && s->level_col == from->level_col &&
+             s->clip_col == from->clip_col;
     for (int j = 0; ok && j < s->ncols; j++)
         ok = !strcmp(s->names[j], from->names[j]);
     /* A read with no rows may know fewer columns (an MPI rank whose share
@@ -220,7 +229,7 @@ int sk_stats_acc_merge(sk_stats_acc *s, const sk_stats_acc *from, sk_error *err)
  * kind at both ends, as MPI ranks of one job are). */
 typedef struct acc_head {
     char magic[8];
-    int32_t ncols, is_cells, level_col, pad;
+    int32_t ncols, is_cells, level_col, clip_col;
     int64_t rows;
     int64_t levels[SK_STATS_MAX_LEVEL + 1];
     double per_level[SK_STATS_MAX_LEVEL + 1];
@@ -242,6 +251,7 @@ int sk_stats_acc_encode(const sk_stats_acc *s, void **bytes, size_t *size, sk_er
     h.ncols = s->ncols;
     h.is_cells = s->is_cells;
     h.level_col = s->level_col;
+    h.clip_col = s->clip_col;
     h.rows = s->rows;
     memcpy(h.levels, s->levels, sizeof h.levels);
     memcpy(h.per_level, s->per_level, sizeof h.per_level);
@@ -290,6 +300,7 @@ int sk_stats_acc_decode(const void *bytes, size_t size, sk_stats_acc **out, sk_e
     s->ncols = h.ncols;
     s->is_cells = h.is_cells;
     s->level_col = h.level_col;
+    s->clip_col = h.clip_col;
     s->rows = h.rows;
     memcpy(s->levels, h.levels, sizeof h.levels);
     memcpy(s->per_level, h.per_level, sizeof h.per_level);

@@ -236,3 +236,27 @@ void colstats_column_add(const sk_stats_acc *s, col_acc *a, const sk_column *c, 
     }
     colstats_extremes_merge(a, b.min, index, b.max, index, b.seen);
 }
+
+void colstats_clipped_column_add(const sk_stats_acc *s, col_acc *a, const sk_column *c,
+                                 int64_t n, const int32_t *level, const double *clip,
+                                 int64_t index, uint64_t *scratch)
+{
+    batch_acc b = {.min = INFINITY, .max = -INFINITY, .bins = scratch,
+                   .vbins = scratch + XS_BINS};
+    for (int64_t i0 = 0; i0 < n; i0 += XS_BIN_ADDS) {
+        int64_t i1 = n - i0 < XS_BIN_ADDS ? n : i0 + XS_BIN_ADDS;
+        for (int64_t i = i0; i < i1; i++) {
+            double v = c->type == SK_FLOAT64 ? ((const double *)c->data)[i]
+                                             : sk_column_get_double(c, i);
+            if (v != v)
+                continue;
+            extremes_add(&b, v);
+            bin_add(b.bins, &b.used, &a->pos, &a->neg, v * clip[i]);
+            if (level)
+                bin_add(b.vbins, &b.vused, &a->vpos, &a->vneg,
+                        v * s->per_level[level[i]] * clip[i]);
+        }
+        batch_flush(a, &b);
+    }
+    colstats_extremes_merge(a, b.min, index, b.max, index, b.seen);
+}

@@ -18,6 +18,7 @@ struct sk_stats_acc {
     char **names;
     int is_cells;
     int level_col;                           /* -1: not a cell table */
+    int clip_col;                            /* float64 `clip`: rows weighted by it; -1: none */
     double per_level[SK_STATS_MAX_LEVEL + 1]; /* (boxlen / 2^l)^ndim */
     int64_t rows;
     int64_t levels[SK_STATS_MAX_LEVEL + 1];
@@ -43,6 +44,12 @@ size_t colstats_scratch_size(const batch_levels *bl, int cells);
 void colstats_column_add(const sk_stats_acc *s, col_acc *a, const sk_column *c, int64_t n,
                          const int32_t *level, const batch_levels *bl, int64_t index,
                          uint64_t *scratch);
+/* The same for a table with a clip column (not column c itself): each
+ * value's sum term is value x clip, its volume term (value x volume) x
+ * clip, each product rounded once; extremes are the values'. */
+void colstats_clipped_column_add(const sk_stats_acc *s, col_acc *a, const sk_column *c,
+                                 int64_t n, const int32_t *level, const double *clip,
+                                 int64_t index, uint64_t *scratch);
 /* a's extremes merged with another piece's. */
 void colstats_extremes_merge(col_acc *a, double min, int64_t min_at, double max, int64_t max_at,
                              int64_t seen);

@@ -8,7 +8,7 @@
  * CPU domain whose rows are then not tested one by one, so they keep a
  * margin of SLACK box units: the rounding of a row's own test (~1e-16)
  * can never contradict them. The bounding box is widened by it too. */
-#include "snapkit/select.h"
+#include "core/shape_internal.h"
 
 #include <math.h>
 #include <string.h>
@@ -62,8 +62,7 @@ int sk_shape_contains(const sk_shape *s, double x, double y, double z)
     return inside(s, d) != s->inverse;
 }
 
-/* Half the extent of the shape along axis k. */
-static double half_extent(const sk_shape *s, int k)
+double core_shape_half_extent(const sk_shape *s, int k)
 {
     if (!is_cylinder(s))
         return s->r_out;
@@ -90,7 +89,7 @@ static int box_outside(const sk_shape *s, const double lo[3], const double hi[3]
     double g2 = 0;
     for (int k = 0; k < 3; k++) {
         double g = gap(s->center[k], lo[k], hi[k]);
-        if (g > half_extent(s, k) + SLACK)
+        if (g > core_shape_half_extent(s, k) + SLACK)
             return 1;
         g2 += g * g;
     }
@@ -244,7 +243,8 @@ int sk_selection_set_shape(sk_selection *sel, const sk_shape *shape, sk_error *e
     /* The bounding box, unless it crosses a face (then the whole axis),
      * widened by SLACK. */
     for (int k = 0; k < 3; k++) {
-        double e = half_extent(&s, k) + SLACK, lo = s.center[k] - e, hi = s.center[k] + e;
+        double e = core_shape_half_extent(&s, k) + SLACK;
+        double lo = s.center[k] - e, hi = s.center[k] + e;
         if (lo < 0 || hi >= 1)
             continue;
         if (!sel->has_box) {

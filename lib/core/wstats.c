@@ -47,7 +47,7 @@ static int setup_columns(sk_wstats_acc *a)
         return 0;
     a->ncols = 0;
     for (int j = 0; j < a->nschema; j++)
-        if (!(a->is_cells && ws_is_cell_index(a->names[j])))
+        if (!(a->is_cells && ws_is_cell_index(a->names[j])) && j != a->clip_col)
             a->col[a->ncols++] = j;
     return 1;
 }
@@ -101,8 +101,11 @@ int sk_wstats_acc_new(const sk_table *schema, sk_weight weight, sk_wstats_acc **
     int ok = a && a->names;
     for (int j = 0; ok && j < n; j++)
         ok = (a->names[j] = sk_strdup(sk_table_col(schema, j)->name)) != NULL;
-    if (ok)
+    if (ok) {
         cell_volumes(a, schema);
+        const sk_column *clip = sk_table_find(schema, "clip");
+        a->clip_col = clip && clip->type == SK_FLOAT64 ? sk_table_index(schema, "clip") : -1;
+    }
     if (!ok || !setup_columns(a)) {
         sk_wstats_acc_free(a);
         return nomem(err);
@@ -189,6 +192,11 @@ static int weights(const sk_wstats_acc *a, const sk_table *t, double *w, sk_erro
                                                  : w[i] * a->per_level[level[i]];
         }
     }
+    if (a->clip_col >= 0) { /* each row for the part of its cell inside the region */
+        const double *f = sk_table_col(t, a->clip_col)->data;
+        for (int64_t i = 0; i < n; i++)
+            w[i] *= f[i];
+    }
     for (int64_t i = 0; i < n; i++)
         if (w[i] < 0 || isinf(w[i]))
             return sk_fail(err, SK_ERR_RANGE, NULL, -1,
@@ -268,7 +276,8 @@ int sk_wstats_acc_add(sk_wstats_acc *a, const sk_table *t, sk_error *err)
 
 static int same_kind(const sk_wstats_acc *a, const sk_wstats_acc *b)
 {
-    int ok = a->nschema == b->nschema && a->weight == b->weight && a->is_cells == b->is_cells;
+    int ok = a->nschema == b->nschema && a->weight == b->weight && a->is_cells == b->is_cells &&
+             a->clip_col == b->clip_col;
     for (int j = 0; ok && j < a->nschema; j++)
         ok = !strcmp(a->names[j], b->names[j]);
     return ok;
@@ -309,7 +318,7 @@ int sk_wstats_acc_merge(sk_wstats_acc *a, sk_wstats_acc *from, sk_error *err)
  * one job are). */
 typedef struct ws_head {
     char magic[8];
-    int32_t weight, nschema, is_cells, level_col, weight_col, pad;
+    int32_t weight, nschema, is_cells, level_col, weight_col, clip_col;
     int64_t rows;
     double per_level[WS_MAX_LEVEL + 1];
 } ws_head;
@@ -332,6 +341,7 @@ int sk_wstats_acc_encode(const sk_wstats_acc *a, void **bytes, size_t *size, sk_
     h.is_cells = a->is_cells;
     h.level_col = a->level_col;
     h.weight_col = a->weight_col;
+    h.clip_col = a->clip_col;
     h.rows = a->rows;
     memcpy(h.per_level, a->per_level, sizeof h.per_level);
     memcpy(b, &h, sizeof h);
@@ -403,6 +413,7 @@ int sk_wstats_acc_decode(const void *bytes, size_t size, sk_wstats_acc **out, sk
     a->is_cells = h.is_cells;
     a->level_col = h.level_col;
     a->weight_col = h.weight_col;
+    a->clip_col = h.clip_col;
     memcpy(a->per_level, h.per_level, sizeof h.per_level);
     size_t at = sizeof h;
     if (!decode_names(a, b, size, &at) || !setup_columns(a))

@@ -23,6 +23,8 @@ struct sk_wstats_acc {
     int is_cells;
     int level_col;     /* -1: not a cell table */
     int weight_col;    /* density (cells) or mass for mass weights; -1 otherwise */
+    int clip_col;      /* float64 `clip` (snapkit/clip.h): weights times it, not counted;
+                          -1: none */
     double per_level[WS_MAX_LEVEL + 1]; /* (boxlen / 2^l)^ndim */
     int64_t rows;
     ws_block *blocks;

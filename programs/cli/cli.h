@@ -62,6 +62,8 @@ typedef struct cli_selection {
     long long shrink_min;
     int has_search_center;
     double search_center[3];
+    int clip;             /* --clip: reads widen the region to every cell meeting it
+                             (sk_clip_widen); the consumer weighs them */
 } cli_selection;
 void cli_selection_init(cli_selection *s);
 int cli_selection_option(cli_selection *s, int argc, char **argv, int *i);
@@ -122,12 +124,6 @@ int cli_read_source(sk_source *src, const char *component, const cli_selection *
 int cli_stream_source(sk_source *src, const char *component, const cli_selection *cs,
                       int threads, const sk_consumer *consumer, cli_source_read *res,
                       sk_error *err);
-
-/* --clip (clip.c): widen the selection's ranges by half a cell of the
- * source's coarsest level, so that a read keeps every cell that meets
- * the region (the consumer weights each by its part inside). */
-int cli_clip_widen(const sk_source *src, const char *component, cli_selection *cs,
-                   sk_error *err);
 
 /* Print the JSON text and a newline on stdout. */
 void cli_print_json(const sk_json *j);

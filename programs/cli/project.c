@@ -413,11 +413,7 @@ static int make_maps(project_args *a, sk_source *source, const char *const *name
                      sk_derive_set *derived, sk_maps **maps, sk_table **meta,
                      cli_source_read *src, sk_error *err)
 {
-    if (a->opt.clip) {
-        int rc = cli_clip_widen(source, a->component, &a->sel, err);
-        if (rc != SK_OK)
-            return rc;
-    }
+    a->sel.clip = a->opt.clip; /* the read widened to every cell meeting the region */
     if (!can_stream(a) || cli_mpi_world()->size > 1) {
         /* Under MPI each rank reads its share and projects it; the ranks
          * agree on the read's status first, and rank 0 gets the summed

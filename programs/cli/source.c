@@ -39,6 +39,8 @@ static int read_or_stream(sk_source *src, const char *component, const cli_selec
     sk_selection sel;
     sk_selection_init(&sel);
     int rc = cli_source_selection(src, component, cs, &sel, err);
+    if (rc == SK_OK && cs->clip)
+        rc = sk_clip_widen(src, component, &sel, err);
     cli_progress prog;
     cli_progress_init(&prog, "reading");
     sk_read_options opt = {.threads = threads, .progress = cli_progress_hook(&prog)};

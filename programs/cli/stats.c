@@ -21,7 +21,7 @@
 
 static const char k_help[] =
     "usage: snapkit stats SOURCE [--component NAME] [selection]\n"
-    "                     [--weight W [--percentiles P,...]] [--totals]\n"
+    "                     [--weight W [--percentiles P,...]] [--totals] [--clip]\n"
     "                     [--threads N] [--recompute] [--json]\n"
     "       snapkit stats --list-quantities [--json]\n\n"
     "Read one component of SOURCE (a RAMSES output folder or a .snapkit file) and print,\n"
@@ -47,6 +47,13 @@ static const char k_help[] =
     "                        direction, about the --center when given (relative to\n"
     "                        --bulk-velocity when given, else to the bulk velocity), else\n"
     "                        about the centre of mass; in the same pass (JSON: totals)\n"
+    "  --clip                cells cut by the region's boundary count in part: each row\n"
+    "                        weighs by the fraction of its cell inside the region (column\n"
+    "                        clip; exact for a box, 16x16 columns per cut cell, each\n"
+    "                        exact, for a shape); sums, volume sums, --weight and\n"
+    "                        --totals use value x clip, mass x clip, volume x clip; min\n"
+    "                        and max are those of the cells touched (docs/analysis.md)\n"
+    "                        (JSON: clip{rule, cells, clipped_cells, volume})\n"
     "  --json                one JSON object: component, rows, levels, columns{min, max,\n"
     "                        sum, volume_sum}, files_opened (chunks_read), stored\n"
     "                        (statistics from the footer), seconds, result_bytes,\n"
@@ -67,14 +74,54 @@ typedef struct stats_extras {
     const cli_wstats *ws; /* --weight */
     const sk_totals *totals; /* --totals */
     int about_com;        /* the totals' angular momentum is about the centre of mass */
+    const char *clip;     /* --clip: the rule (sk_clip_rule), else NULL */
 } stats_extras;
 
 /* A stats run's options. */
 typedef struct stats_request {
-    int threads, recompute, json, totals;
+    int threads, recompute, json, totals, clip;
     cli_wstats *ws;
     sk_derive_set *derived; /* the derived quantities --vars names, or NULL */
 } stats_request;
+
+/* The clip column's statistics (NULL when there is none). */
+static const sk_column_stats *clip_column(const sk_table_stats *s)
+{
+    for (int c = 0; c < s->ncols; c++)
+        if (!strcmp(s->cols[c].name, SK_CLIP_COLUMN))
+            return &s->cols[c];
+    return NULL;
+}
+
+/* --clip's member: the rule, the cells touched, the sum of their
+ * fractions and the volume inside. */
+static void clip_json(sk_json *j, const sk_table_stats *s, const char *rule)
+{
+    const sk_column_stats *f = clip_column(s);
+    sk_json_key(j, "clip");
+    sk_json_object_begin(j);
+    sk_json_kv_string(j, "rule", rule);
+    if (!strcmp(rule, "columns"))
+        sk_json_kv_int(j, "columns", SK_CLIP_COLUMNS);
+    sk_json_kv_int(j, "cells", s->rows);
+    json_number(j, "clipped_cells", f ? f->sum : 0.0);
+    json_number(j, "volume", f ? f->volume_sum : 0.0);
+    sk_json_object_end(j);
+}
+
+static void clip_text(const sk_table_stats *s, const char *rule)
+{
+    const sk_column_stats *f = clip_column(s);
+    char a[SK_NUMBER_BUFSIZE], b[SK_NUMBER_BUFSIZE];
+    sk_format_double(f ? f->sum : 0.0, a);
+    sk_format_double(f ? f->volume_sum : 0.0, b);
+    if (!strcmp(rule, "exact"))
+        printf("\nclipped (exact: a box)");
+    else
+        printf("\nclipped (a shape: %dx%d columns per cut cell)", SK_CLIP_COLUMNS,
+               SK_CLIP_COLUMNS);
+    printf(": %lld cells touched, worth %s cells, volume %s inside\n", (long long)s->rows, a, b);
+}
 
 static void print_json(const char *component, const cli_source_read *res,
                        const sk_table_stats *s, int stored, const stats_extras *x)
@@ -122,6 +169,8 @@ static void print_json(const char *component, const cli_source_read *res,
         cli_wstats_json(&j, x->ws);
         if (x->totals)
             cli_totals_json(&j, x->totals, x->about_com);
+        if (x->clip)
+            clip_json(&j, s, x->clip);
     }
     sk_json_object_end(&j);
     cli_print_json(&j);
@@ -182,6 +231,8 @@ static void print_text(const char *component, const cli_source_read *res,
             printf(" %24s", shortest(cs->volume_sum, a));
         printf("\n");
     }
+    if (x && x->clip)
+        clip_text(s, x->clip);
     if (x && x->totals)
         cli_totals_print(x->totals, x->about_com);
 }
@@ -264,6 +315,24 @@ static int print_stored(const sk_source *src, const char *component, const cli_s
     return rc;
 }
 
+/* --clip: a stage before `consumer` that weighs each cell by its part in
+ * cs's region (the read itself is widened: cs->clip). */
+static int clip_stage(const sk_source *src, const char *component, const cli_selection *cs,
+                      sk_consumer *consumer, sk_clip_stage **stage, const char **rule,
+                      sk_error *err)
+{
+    sk_selection region;
+    sk_selection_init(&region);
+    int rc = cli_source_selection(src, component, cs, &region, err);
+    if (rc == SK_OK)
+        rc = sk_clip_stage_new(&region, stage, err);
+    *rule = sk_clip_rule(&region);
+    if (rc == SK_OK)
+        *consumer = sk_clip_stage_consumer(*stage, consumer);
+    sk_selection_clear(&region);
+    return rc;
+}
+
 /* The statistics of `component` of the open source: those a .snapkit
  * file stores when they answer (not with recompute or --weight), else from
  * streaming the rows. Returns the exit status. */
@@ -288,6 +357,10 @@ static int stats_of(sk_source *src, const char *component, const cli_selection *
     int rc = q->totals ? cli_totals_tee_init(&tee, src, component, cs, &consumer, &err) : SK_OK;
     if (q->totals) /* the totals see the rows as read, before the derived columns */
         consumer = cli_totals_tee_consumer(&tee);
+    sk_clip_stage *clip = NULL;
+    const char *rule = NULL;
+    if (rc == SK_OK && q->clip) /* first: every consumer sees the clip column */
+        rc = clip_stage(src, component, cs, &consumer, &clip, &rule, &err);
     cli_source_read res;
     /* Under MPI each rank streams its share; the ranks agree on the status
      * before any reduction, so a rank's failure stops them all alike. */
@@ -311,7 +384,8 @@ static int stats_of(sk_source *src, const char *component, const cli_selection *
             rc = cli_wstats_result(ws, q->threads, &err);
         if (rc == SK_OK) {
             stats_extras x = {.ws = ws, .totals = q->totals ? &tot : NULL,
-                              .about_com = !cs->region.has_center};
+                              .about_com = !cs->region.has_center,
+                              .clip = rule};
             if (q->json) {
                 print_json(component, &res, &s, 0, &x);
             } else {
@@ -323,6 +397,7 @@ static int stats_of(sk_source *src, const char *component, const cli_selection *
     }
     stats_free(&st);
     cli_totals_tee_free(&tee);
+    sk_clip_stage_free(clip);
     return rc == SK_OK ? CLI_OK : cli_error(&err);
 }
 
@@ -355,6 +430,8 @@ int cmd_stats(int argc, char **argv)
             recompute = 1;
         } else if (cli_is(argv[i], "--totals")) {
             totals = 1;
+        } else if (cli_is(argv[i], "--clip")) {
+            cs.clip = 1;
         } else if (cli_is(argv[i], "--component")) {
             if (!(component = cli_value(argc, argv, &i)))
                 return CLI_USAGE;
@@ -375,6 +452,10 @@ int cmd_stats(int argc, char **argv)
         return cli_usage("stats", "missing SOURCE");
     if (cli_wstats_check(&ws) != CLI_OK)
         return CLI_USAGE;
+    if (cs.clip && !cs.region.shape && !cs.region.has_range[0] && !cs.region.has_range[1] &&
+        !cs.region.has_range[2])
+        return cli_usage("stats", "--clip needs a region to clip cells to (--xrange, --yrange, "
+                                  "--zrange or a shape)");
     sk_error err;
     sk_error_clear(&err);
     sk_source *src;
@@ -389,8 +470,9 @@ int cmd_stats(int argc, char **argv)
     cli_selection read;
     int status = CLI_FAIL;
     if (cli_derive_take_vars(src, component, &cs, &read, &derived, &err) == SK_OK) {
-        stats_request q = {.threads = (int)threads, .recompute = recompute || derived,
-                           .json = json, .totals = totals, .ws = &ws, .derived = derived};
+        stats_request q = {.threads = (int)threads, .recompute = recompute || derived || cs.clip,
+                           .json = json, .totals = totals, .clip = cs.clip, .ws = &ws,
+                           .derived = derived};
         status = stats_of(src, component, &read, &q);
     } else {
         status = cli_error(&err);

@@ -111,6 +111,10 @@ declare("sk_selection_set_region", ctypes.c_int, _SEL, ctypes.POINTER(_Region),
         ctypes.POINTER(_Units), ERR)
 declare("sk_selection_set_vars", ctypes.c_int, _SEL, ctypes.c_char_p, ERR)
 declare("sk_selection_set_families", ctypes.c_int, _SEL, ctypes.c_char_p, ERR)
+declare("sk_clip_widen", ctypes.c_int, P, ctypes.c_char_p, _SEL, ERR)
+declare("sk_clip_table", ctypes.c_int, _SEL, P, ERR)
+declare("sk_clip_rule", ctypes.c_char_p, _SEL)
+CLIP_COLUMNS = 16  # snapkit/select.h: SK_CLIP_COLUMNS
 
 #: Physical units unit_factor() knows, by quantity.
 UNITS = {
@@ -339,21 +343,36 @@ class Output(Closing):
             raise
         return sel
 
-    def stats(self, component, threads=0, weight=None, percentiles=None):
-        """snapkit.column_stats of the whole component (what `snapkit stats`
-        prints): computed from a read of it. With weight ("mass", "volume",
-        "none"), also key "weighted": snapkit.weighted_stats at `percentiles`
-        (what `snapkit stats --weight W --percentiles P,...` prints)."""
+    def stats(self, component, threads=0, weight=None, percentiles=None, clip=False,
+              **selection):
+        """snapkit.column_stats of the component (what `snapkit stats`
+        prints), within the selection keywords of read() when given:
+        computed from a read of it. With weight ("mass", "volume", "none"),
+        also key "weighted": snapkit.weighted_stats at `percentiles` (what
+        `snapkit stats --weight W --percentiles P,...` prints). With
+        clip=True (a region needed), cells cut by the region's boundary
+        count for their part inside (read(clip=True)): every sum and weight
+        is multiplied by the column clip, and key "clip" says the rule, the
+        cells touched, the sum of their fractions and the volume inside (as
+        `snapkit stats --clip --json`)."""
         if percentiles and weight is None:
             raise ValueError("snapkit: percentiles need a weight (mass, volume or none)")
-        table = self.read(component, threads=threads)
+        table = self.read(component, threads=threads, clip=clip, **selection)
         out = column_stats(table, threads)
         if weight is not None:
             out["weighted"] = weighted_stats(table, weight, percentiles, threads)
+        if clip:
+            f = out["columns"]["clip"]
+            rule = table.meta["clip"]
+            out["clip"] = {"rule": rule, "cells": out["rows"], "clipped_cells": f["sum"] or 0.0,
+                           "volume": f["volume_sum"] or 0.0}
+            if rule == "columns":
+                out["clip"]["columns"] = CLIP_COLUMNS
         return out
 
     def read(self, component, lmax=None, xrange=None, yrange=None, zrange=None, center=None,
-             unit="standard", vars=None, threads=0, with_refined=False, family=None, **shape):
+             unit="standard", vars=None, threads=0, with_refined=False, family=None,
+             clip=False, **shape):
         """One component ("hydro", "gravity", "particles", "rt", "clump_field",
         "sinks", "clumps"; those present are in info["components"]) as a Table.
         Ranges are (lo, hi) in `unit` ("standard": box 0..1, "code", "cm",
@@ -372,13 +391,56 @@ class Output(Closing):
         particles ignore it). vars picks variables (level and cx, and cy, cz
         in 2-D and 3-D, are always there for cells). family keeps particles of these RAMSES
         families: a name ("dm", "star", "cloud", "gas_tracer", ...), a
-        number, or a list of them (cells ignore it)."""
+        number, or a list of them (cells ignore it). clip=True (cells, with a
+        region) reads every cell the region's boundary cuts too and adds the
+        float64 column clip, each cell's fraction inside the region (exact
+        for a box; a shape's surface by 16 x 16 columns per cell, each exact
+        along its length: docs/analysis.md); column_stats, weighted_stats and totals weigh
+        rows by it."""
         if self._h is None:
             raise ValueError("snapkit: the output is closed")
-        return self._read(lib.sk_ramses_read, "files_opened", component,
-                          self._selection(lmax, xrange, yrange, zrange, center, unit, vars,
-                                          family, component, **shape),
-                          threads, with_refined)
+        return self._read_region(lib.sk_ramses_read, "files_opened", component,
+                                 (lmax, xrange, yrange, zrange, center, unit, vars, family),
+                                 shape, threads, with_refined, clip)
+
+    def _read_region(self, read_fn, opened_key, component, args, shape, threads,
+                     with_refined, clip):
+        """_read with the selection of read()'s keywords (args, shape);
+        clip: the read widened to every cell meeting the region, each cell
+        given its fraction inside as the column clip, cells of fraction 0
+        dropped (snapkit/clip.h)."""
+        sel = self._selection(*args, component=component, **shape)
+        if not clip:
+            return self._read(read_fn, opened_key, component, sel, threads, with_refined)
+        if not any(v is not None for v in args[1:4]) and not any(
+                v is not None for k, v in shape.items() if k in SHAPES):
+            lib.sk_selection_clear(ctypes.byref(sel))
+            raise ValueError("snapkit: clip=True needs a region to clip cells to (xrange, "
+                             "yrange, zrange or a shape)")
+        region, err = self._selection(*args, component=component, **shape), ErrorStruct()
+        try:
+            try:
+                self._widen(component, sel)
+            except Exception:
+                lib.sk_selection_clear(ctypes.byref(sel))
+                raise
+            table = self._read(read_fn, opened_key, component, sel, threads, with_refined)
+            check(lib.sk_clip_table(ctypes.byref(region), table.handle, ctypes.byref(err)), err)
+            return table
+        finally:
+            lib.sk_selection_clear(ctypes.byref(region))
+
+    def _widen(self, component, sel):
+        """sel widened by half the source's coarsest cell (sk_clip_widen)."""
+        src, err = self._src, ErrorStruct()
+        if src is None:  # made without snapkit.open: a source for the look-up
+            src, _ = open_source(self.path)
+        try:
+            check(lib.sk_clip_widen(src, component.encode(), ctypes.byref(sel),
+                                    ctypes.byref(err)), err)
+        finally:
+            if src is not self._src:
+                lib.sk_source_close(src)
 
     def _read(self, read_fn, opened_key, component, sel, threads, with_refined):
         """What reads of outputs and of .snapkit files share: read_fn

@@ -163,19 +163,19 @@ class File(Output):
         return f"<snapkit file {self.path}: {', '.join(self.tables)}>"
 
     def read(self, component, lmax=None, xrange=None, yrange=None, zrange=None, center=None,
-             unit="standard", vars=None, threads=0, with_refined=False, family=None, **shape):
+             unit="standard", vars=None, threads=0, with_refined=False, family=None,
+             clip=False, **shape):
         """One table as a Table, with the selections of Output.read: ranges
         in `unit` around `center`, shapes (sphere=, shell=, cylinder=,
         cylinder_shell=, inverse=), lmax (exact when the file holds refined
         cells, a filter on the leaves otherwise; see info["store"]), vars,
-        family (particles; needs the family column among vars). Only the
-        chunks the selection needs are read."""
+        family (particles; needs the family column among vars), clip. Only
+        the chunks the selection needs are read."""
         if self._h is None:
             raise ValueError("snapkit: the file is closed")
-        return self._read(lib.sk_store_read, "chunks_read", component,
-                          self._selection(lmax, xrange, yrange, zrange, center, unit, vars,
-                                          family, component, **shape),
-                          threads, with_refined)
+        return self._read_region(lib.sk_store_read, "chunks_read", component,
+                                 (lmax, xrange, yrange, zrange, center, unit, vars, family),
+                                 shape, threads, with_refined, clip)
 
     def _units_struct(self, component=None):
         """The units the table `component` (else the first) records, as the
@@ -196,16 +196,19 @@ class File(Output):
             lib.sk_table_free(t)
         return u
 
-    def stats(self, component, threads=0, weight=None, percentiles=None):
-        """snapkit.column_stats of the whole table `component`: the
-        statistics the file stores (format 1.1; no chunk read), else
-        computed from a read of the table. With weight, read and computed,
-        as Output.stats."""
+    def stats(self, component, threads=0, weight=None, percentiles=None, clip=False,
+              **selection):
+        """snapkit.column_stats of the table `component`: for the whole
+        table, the statistics the file stores (format 1.1; no chunk read),
+        else computed from a read of the table. With weight, a selection or
+        clip, read and computed, as Output.stats."""
         if self._h is None:
             raise ValueError("snapkit: the file is closed")
-        stored = stored_stats(self._h, component) if weight is None and not percentiles else None
+        whole = weight is None and not percentiles and not clip and not any(
+            v is not None for v in selection.values())
+        stored = stored_stats(self._h, component) if whole else None
         return stored if stored is not None else super().stats(component, threads, weight,
-                                                               percentiles)
+                                                               percentiles, clip, **selection)
 
     def verify(self, output=None, threads=0):
         """Check every checksum; with `output` (the RAMSES folder) also that
