@@ -52,7 +52,8 @@ def test_max_level_equals_covering_grid(folder, tmp_path):
     lo = 0.5 - 0.5 * n / 2 ** L
     hi = 0.5 + 0.5 * n / 2 ** L
     left = ds.domain_left_edge + lo * ds.domain_width
-    cg = ds.covering_grid(L, left, [n] * 3)
+    # yt's level 0 has domain_dimensions cells across (RAMSES's levelmin)
+    cg = ds.covering_grid(L - int(np.log2(ds.domain_dimensions[0])), left, [n] * 3)
     want = cg["ramses", "Density"].d.transpose(2, 1, 0)  # yt (x, y, z) -> (z, y, x)
     box = []
     for a in "xyz":
