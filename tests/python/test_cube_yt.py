@@ -98,3 +98,15 @@ def test_same_bits_on_one_and_two_threads(folder, tmp_path):
     a = cube(folder, str(tmp_path), 5, "velocity_x", "--weight", "mass", "--threads", "1")
     b = cube(folder, str(tmp_path), 5, "velocity_x", "--weight", "mass", "--threads", "2")
     assert a.tobytes() == b.tobytes()
+
+
+def test_python_cube_equals_the_command(tmp_path):
+    import snapkit
+    folder = outputs()[0]
+    got = snapkit.cube(folder, 5, ["density", "velocity_x"], left_edge=(0.25, 0, 0),
+                       right_edge=(0.75, 1, 1), weight="mass")
+    want = cube(folder, str(tmp_path), 5, "velocity_x", "--weight", "mass",
+                "--xrange", "0.25", "0.75")
+    assert got["fields"]["velocity_x"].shape == (32, 32, 16)
+    assert got["fields"]["velocity_x"].tobytes() == want.tobytes()
+    assert got["left_edge"][0] == 0.25
