@@ -32,6 +32,7 @@
 #include "snapkit/stream.h"
 #include "snapkit/convert.h"
 #include "snapkit/project.h"
+#include "snapkit/cube.h"
 #include "snapkit/atoms.h"
 #include "snapkit/synth.h"
 #include "snapkit/clumps.h"
