@@ -1,6 +1,6 @@
 /* LAMMPS data files: the Atoms, Velocities and Masses sections parsed into
- * a table (the layout comes from data_scan.c; other sections are skipped
- * and named in lammps.skipped). */
+ * a table (the layout comes from data_scan.c; topology in data_topo.c;
+ * other sections are skipped and named in lammps.skipped). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,7 +236,8 @@ static int data_meta(data_file *d, sk_table *t, const atom_columns *ac)
     rc = rc ? rc : at_lmp_box_store(t, &d->box);
     sk_text skipped = {0};
     for (int i = 0; i < d->nsec; i++)
-        if (i != d->atoms && i != d->velocities && i != d->masses) {
+        if (i != d->atoms && i != d->velocities && i != d->masses &&
+            !at_data_is_topology(d->sec[i].kind)) {
             if (skipped.len)
                 sk_text_puts(&skipped, ",");
             sk_text_puts(&skipped, at_data_section_name(d->sec[i].kind));
@@ -359,6 +360,8 @@ int at_data_read(sk_atoms_file *f, int with_atoms, int64_t *natoms, sk_table **o
         rc = read_masses(d, t, err);
     if (rc == SK_OK)
         rc = data_meta(d, t, &ac);
+    if (rc == SK_OK)
+        rc = at_data_topology_read(d, t, with_atoms, err);
     *natoms = d->counts[C_ATOMS];
     sk_free(d);
     if (rc != SK_OK) {

@@ -1,12 +1,13 @@
 /* Writing LAMMPS data files in the layout of LAMMPS' write_data: header
- * counts and box, Masses, Atoms with the style hint (and image flags when
- * the frame has ix iy iz), Velocities when it has vx vy vz. */
+ * counts and box, Masses, Coeffs, Atoms with the style hint (and image flags
+ * when the frame has ix iy iz), Velocities when it has vx vy vz, then the
+ * topology sections (data_topo.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/atoms/internal.h"
+#include "formats/atoms/data_internal.h"
 #include "snapkit/memory.h"
 #include "core/number_calls.h"
 #include "snapkit/util/number.h"
@@ -233,9 +234,13 @@ static int64_t masses(const data_out *d, double *mass, const char **label)
 static int header(sk_text *h, data_out *d, const lmp_box *b, sk_error *err)
 {
     const char *title = sk_table_meta_get(d->t, "lammps.title");
-    sk_text_printf(h, "%s\n\n%lld atoms\n%lld atom types\n\n",
+    sk_text_printf(h, "%s\n\n%lld atoms\n%lld atom types\n",
                 title && *title ? title : "LAMMPS data file written by snapkit", (long long)d->n,
                 (long long)d->ntypes);
+    int rc = at_data_topology_header(h, d->t, d->style, err);
+    if (rc != SK_OK)
+        return rc;
+    sk_text_puts(h, "\n");
     static const char *const axis[3] = {"xlo xhi", "ylo yhi", "zlo zhi"};
     for (int i = 0; i < 3; i++) {
         at_text_double(h, b->lo[i]);
@@ -261,7 +266,7 @@ static int header(sk_text *h, data_out *d, const lmp_box *b, sk_error *err)
     int64_t have = masses(d, mass, label);
     if (have < 0) {
         int64_t k = -1 - have;
-        int rc = sk_fail(err, SK_ERR_ARG, NULL, -1,
+        rc = sk_fail(err, SK_ERR_ARG, NULL, -1,
                          "atom type %lld%s%s%s has no known mass while other types have one: "
                          "give every type's mass (--masses M1,M2,...)", (long long)(k + 1),
                          label[k] ? " (element '" : "", label[k] ? label[k] : "",
@@ -282,6 +287,7 @@ static int header(sk_text *h, data_out *d, const lmp_box *b, sk_error *err)
     }
     sk_free(mass);
     sk_free(label);
+    at_data_coeffs_text(h, d->t);
     sk_text_printf(h, "\nAtoms # %s\n\n", d->style);
     return h->failed ? sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory") : SK_OK;
 }
@@ -330,6 +336,8 @@ int at_data_write(out_sink *s, const sk_table *t, sk_error *err)
         rc = at_sink_rows(s, d.atoms, d.natoms_fields, d.n, err);
     if (rc == SK_OK)
         rc = velocities(s, &d, err);
+    if (rc == SK_OK)
+        rc = at_data_topology_write(s, t, sk_table_find(t, "id"), d.ids, d.n, err);
     sk_text_free(&h);
     sk_free(d.ids);
     sk_free(d.types);
