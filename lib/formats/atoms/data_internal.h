@@ -53,8 +53,9 @@ int at_data_is_topology(int kind);
  * counts and Coeffs sections into t's metadata. */
 int at_data_topology_read(const data_file *d, sk_table *t, int with_atoms, sk_error *err);
 /* Header count lines ("6 bonds\n2 bond types\n") for the frame's topology;
- * SK_ERR_ARG when the style cannot hold it. */
-int at_data_topology_header(sk_text *h, const sk_table *t, const char *style, sk_error *err);
+ * SK_ERR_ARG when the style cannot hold it (allowed: lmp_style.topology). */
+int at_data_topology_header(sk_text *h, const sk_table *t, const char *style, int allowed,
+                            sk_error *err);
 /* The Coeffs sections, each preceded by a blank line, in write_data's order. */
 void at_data_coeffs_text(sk_text *h, const sk_table *t);
 /* The Bonds ... Impropers sections; ids are gen_ids' 1..n when set, else the

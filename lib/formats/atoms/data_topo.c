@@ -218,15 +218,6 @@ int at_data_topology_read(const data_file *d, sk_table *t, int with_atoms, sk_er
 
 /* ---- writing -------------------------------------------------------------- */
 
-/* Which topology an atom style holds: 0 none, 1 bonds, 2 + angles, 4 all. */
-static int kinds_allowed(const char *style)
-{
-    return strcmp(style, "bond") == 0                                      ? 1
-           : strcmp(style, "angle") == 0                                   ? 2
-           : strcmp(style, "molecular") == 0 || strcmp(style, "full") == 0 ? 4
-                                                                           : 0;
-}
-
 static int64_t rows_of(const char *text)
 {
     int64_t n = 0;
@@ -235,9 +226,9 @@ static int64_t rows_of(const char *text)
     return n;
 }
 
-int at_data_topology_header(sk_text *h, const sk_table *t, const char *style, sk_error *err)
+int at_data_topology_header(sk_text *h, const sk_table *t, const char *style, int allowed,
+                            sk_error *err)
 {
-    int allowed = kinds_allowed(style);
     for (int k = 0; k < 4; k++) {
         const char *rows = sk_table_meta_get(t, k_topo[k].meta);
         const char *types = sk_table_meta_get(t, k_topo[k].types_meta);

@@ -12,7 +12,7 @@
 #include "core/number_calls.h"
 #include "snapkit/util/number.h"
 
-#define MAX_OUT 16
+#define MAX_OUT 24
 
 typedef struct data_out {
     const sk_table *t;
@@ -21,7 +21,8 @@ typedef struct data_out {
     int32_t *types;   /* generated when it has no type */
     int types_from_element;
     int64_t ntypes;
-    char style[32];
+    char style[96];
+    lmp_style lmp;
     out_field atoms[MAX_OUT];
     int natoms_fields;
 } data_out;
@@ -34,11 +35,11 @@ static int has_float(const sk_table *t, const char *name)
 
 static int style_fits(const sk_table *t, const char *style)
 {
-    const char *cols = at_lmp_style_columns(style);
-    if (!cols)
+    lmp_style ls;
+    if (!at_lmp_style(style, &ls))
         return 0;
-    char buf[128];
-    snprintf(buf, sizeof buf, "%s", cols);
+    char buf[160];
+    snprintf(buf, sizeof buf, "%s", ls.atoms);
     for (char *save = NULL, *tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
         if (strcmp(tok, "id") != 0 && strcmp(tok, "type") != 0 && !sk_table_find(t, tok))
             return 0;
@@ -54,6 +55,7 @@ static void pick_style(data_out *d)
                         : sk_table_find(d->t, "mol")                           ? "molecular"
                                                                                : "atomic";
     snprintf(d->style, sizeof d->style, "%s", style);
+    at_lmp_style(d->style, &d->lmp);
 }
 
 static int by_value(const void *a, const void *b)
@@ -160,8 +162,8 @@ static int make_ids_and_types(data_out *d, sk_error *err)
 
 static int atom_fields(data_out *d, sk_error *err)
 {
-    char buf[128];
-    snprintf(buf, sizeof buf, "%s ix iy iz", at_lmp_style_columns(d->style));
+    char buf[192];
+    snprintf(buf, sizeof buf, "%s ix iy iz", d->lmp.atoms);
     int with_images = sk_table_find(d->t, "ix") && sk_table_find(d->t, "iy") &&
                       sk_table_find(d->t, "iz");
     int n = 0;
@@ -237,7 +239,7 @@ static int header(sk_text *h, data_out *d, const lmp_box *b, sk_error *err)
     sk_text_printf(h, "%s\n\n%lld atoms\n%lld atom types\n",
                 title && *title ? title : "LAMMPS data file written by snapkit", (long long)d->n,
                 (long long)d->ntypes);
-    int rc = at_data_topology_header(h, d->t, d->style, err);
+    int rc = at_data_topology_header(h, d->t, d->style, d->lmp.topology, err);
     if (rc != SK_OK)
         return rc;
     sk_text_puts(h, "\n");
@@ -288,25 +290,35 @@ static int header(sk_text *h, data_out *d, const lmp_box *b, sk_error *err)
     sk_free(mass);
     sk_free(label);
     at_data_coeffs_text(h, d->t);
-    sk_text_printf(h, "\nAtoms # %s\n\n", d->style);
+    sk_text_printf(h, "\nAtoms # %s\n\n", d->lmp.hybrid ? "hybrid" : d->style);
     return h->failed ? sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory") : SK_OK;
 }
 
+/* Velocities when the frame has vx vy vz: the style's layout ("id vx vy vz
+ * wx wy wz" for sphere), each of its columns needed. */
 static int velocities(out_sink *s, const data_out *d, sk_error *err)
 {
-    static const char *const names[3] = {"vx", "vy", "vz"};
-    out_field f[4];
+    if (!has_float(d->t, "vx") || !has_float(d->t, "vy") || !has_float(d->t, "vz"))
+        return SK_OK;
+    out_field f[10];
     f[0] = d->atoms[0]; /* the id */
-    for (int k = 0; k < 3; k++) {
-        const sk_column *c = sk_table_find(d->t, names[k]);
+    int n = 1;
+    char buf[96];
+    snprintf(buf, sizeof buf, "%s", d->lmp.vel);
+    for (char *save = NULL, *tok = strtok_r(buf, " ", &save); tok && n < 10;
+         tok = strtok_r(NULL, " ", &save)) {
+        if (strcmp(tok, "id") == 0)
+            continue;
+        const sk_column *c = sk_table_find(d->t, tok);
         if (!c || !sk_dtype_is_float(c->type))
-            return SK_OK;
-        int rc = at_out_field_for(c, &f[k + 1], err);
+            return sk_fail(err, SK_ERR_ARG, NULL, -1,
+                           "atom style %s needs a column %s for its Velocities", d->style, tok);
+        int rc = at_out_field_for(c, &f[n++], err);
         if (rc != SK_OK)
             return rc;
     }
     int rc = at_sink_write(s, "\nVelocities\n\n", 13, err);
-    return rc ? rc : at_sink_rows(s, f, 4, d->n, err);
+    return rc ? rc : at_sink_rows(s, f, n, d->n, err);
 }
 
 int at_data_write(out_sink *s, const sk_table *t, sk_error *err)
