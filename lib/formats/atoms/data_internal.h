@@ -63,4 +63,14 @@ void at_data_coeffs_text(sk_text *h, const sk_table *t);
 int at_data_topology_write(out_sink *s, const sk_table *t, const sk_column *id,
                            const int64_t *gen_ids, int64_t n, sk_error *err);
 
+/* Ellipsoids (data_ellipsoids.c): shapex ... quatk columns when the table
+ * has ellipsoidflag, filled from the section when with_atoms. */
+int at_data_ellipsoids_read(const data_file *d, sk_table *t, int with_atoms, sk_error *err);
+/* "N ellipsoids" for styles with ellipsoidflag. */
+void at_data_ellipsoids_header(sk_text *h, const sk_table *t, const lmp_style *ls);
+/* The Ellipsoids section for atoms with ellipsoidflag set (ids gen_ids'
+ * when set, else the id column's). */
+int at_data_ellipsoids_write(out_sink *s, const sk_table *t, const int64_t *gen_ids,
+                             sk_error *err);
+
 #endif

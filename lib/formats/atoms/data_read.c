@@ -231,7 +231,8 @@ static int data_meta(data_file *d, sk_table *t, const atom_columns *ac)
     sk_text skipped = {0};
     for (int i = 0; i < d->nsec; i++)
         if (i != d->atoms && i != d->velocities && i != d->masses &&
-            !at_data_is_topology(d->sec[i].kind)) {
+            !at_data_is_topology(d->sec[i].kind) &&
+            strcmp(at_data_section_name(d->sec[i].kind), "Ellipsoids") != 0) {
             if (skipped.len)
                 sk_text_puts(&skipped, ",");
             sk_text_puts(&skipped, at_data_section_name(d->sec[i].kind));
@@ -360,6 +361,8 @@ int at_data_read(sk_atoms_file *f, int with_atoms, int64_t *natoms, sk_table **o
         rc = data_meta(d, t, &ac);
     if (rc == SK_OK)
         rc = at_data_topology_read(d, t, with_atoms, err);
+    if (rc == SK_OK)
+        rc = at_data_ellipsoids_read(d, t, with_atoms, err);
     *natoms = d->counts[C_ATOMS];
     sk_free(d);
     if (rc != SK_OK) {

@@ -242,6 +242,7 @@ static int header(sk_text *h, data_out *d, const lmp_box *b, sk_error *err)
     int rc = at_data_topology_header(h, d->t, d->style, d->lmp.topology, err);
     if (rc != SK_OK)
         return rc;
+    at_data_ellipsoids_header(h, d->t, &d->lmp);
     sk_text_puts(h, "\n");
     static const char *const axis[3] = {"xlo xhi", "ylo yhi", "zlo zhi"};
     for (int i = 0; i < 3; i++) {
@@ -350,6 +351,8 @@ int at_data_write(out_sink *s, const sk_table *t, sk_error *err)
         rc = velocities(s, &d, err);
     if (rc == SK_OK)
         rc = at_data_topology_write(s, t, sk_table_find(t, "id"), d.ids, d.n, err);
+    if (rc == SK_OK)
+        rc = at_data_ellipsoids_write(s, t, d.ids, err);
     sk_text_free(&h);
     sk_free(d.ids);
     sk_free(d.types);
