@@ -2,7 +2,8 @@
 # snapkit atoms convert with molecular topology: data -> data byte for byte
 # LAMMPS' own write_data (files made by tests/data/atoms/make_topo.in), one
 # stderr line when the target cannot hold topology, LAMMPS' read_data taking
-# what snapkit writes, and one-line errors for broken topology.
+# what snapkit writes (also sphere, ellipsoid, dipole and hybrid files from
+# make_styles.in), and one-line errors for broken topology.
 set -uo pipefail
 CLI=${SNAPKIT_CLI:-build/snapkit}
 DATA=${SNAPKIT_TEST_DATA:-tests/data}/atoms
@@ -55,7 +56,21 @@ if [[ -n "$LMP" ]]; then
         cmp -s <(tail -n +2 "$TMP/${s}_lmp.data") <(tail -n +2 "$TMP/$s.data") \
             || { echo "FAIL: LAMMPS rewrote $s.data differently"; diff "$TMP/${s}_lmp.data" "$TMP/$s.data" | head; fail=1; }
     done
+    # the other atom styles (tests/data/atoms/make_styles.in)
+    for s in sphere ellipsoid dipole hybrid; do
+        style=$s opt=()
+        [[ $s == hybrid ]] && style="hybrid charge sphere" opt=(--atom-style "$style")
+        check "convert $s" "$CLI" atoms convert "$DATA/style_$s.data" "$TMP/s_$s.data" "${opt[@]}"
+        cmp -s "$DATA/style_$s.data" "$TMP/s_$s.data" || { echo "FAIL: $s rewrite differs"; fail=1; }
+        (cd "$TMP" && printf "units lj\natom_style $style\nread_data s_$s.data\nwrite_data s_${s}_lmp.data\n" \
+            | "$LMP" -log none -screen none > /dev/null 2>&1) || { echo "FAIL: LAMMPS refused s_$s.data"; fail=1; }
+        cmp -s <(tail -n +2 "$TMP/s_${s}_lmp.data") <(tail -n +2 "$TMP/s_$s.data") \
+            || { echo "FAIL: LAMMPS rewrote s_$s.data differently"; fail=1; }
+    done
 else
     echo "SKIP: LAMMPS read_data of snapkit's files (no lmp on PATH)"
 fi
+expect_error "hybrid unnamed" "pass them as --atom-style \"hybrid STYLE...\"" \
+    "$CLI" atoms convert "$DATA/style_hybrid.data" "$TMP/never.data"
+[[ -e "$TMP/never.data" ]] && { echo "FAIL: a failed convert left a file"; fail=1; }
 exit $fail

@@ -49,3 +49,16 @@ def test_python_write_is_lammps_file(tmp_path, style):
     sa.write(str(out), sa.read(path(style)))
     with open(path(style), "rb") as a, open(out, "rb") as b:
         assert a.read() == b.read()
+
+
+def test_atom_styles_from_python(tmp_path):
+    # make_styles.in: "set atom * omega 0.3 -0.2 0.1", charges 0.25 / -0.25
+    with pytest.raises(Exception, match="hybrid STYLE"):
+        sa.read(os.path.join(DATA, "style_hybrid.data"))
+    s = sa.read(os.path.join(DATA, "style_hybrid.data"), atom_style="hybrid charge sphere")
+    np.testing.assert_array_equal(s["wx"], np.full(8, 0.3))
+    np.testing.assert_array_equal(np.unique(s["q"]), [-0.25, 0.25])
+    out = tmp_path / "h.data"
+    sa.write(str(out), s)
+    with open(os.path.join(DATA, "style_hybrid.data"), "rb") as a, open(out, "rb") as b:
+        assert a.read() == b.read()
