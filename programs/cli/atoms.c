@@ -17,7 +17,10 @@ static const char k_help[] =
     "Formats: dump (LAMMPS text dump: .lammpstrj, .dump, dump.*), data (LAMMPS data:\n"
     ".data, .lmp, data.*), extxyz (extended or plain XYZ: .extxyz, .xyz). A trailing\n"
     ".gz is read and written with gzip. --from/--to name the format when the file\n"
-    "name does not. --atom-style overrides a data file's 'Atoms # style' hint.\n"
+    "name does not. --atom-style overrides a data file's 'Atoms # style' hint (a\n"
+    "hybrid file needs its sub-styles: --atom-style \"hybrid charge sphere\").\n"
+    "Bonds, Angles, Dihedrals, Impropers and Coeffs of a data file are kept when\n"
+    "writing a data file; other formats cannot hold them (one stderr line says so).\n"
     "--masses gives the masses of atom types 1, 2, ... for a data file written from\n"
     "a file without them (a dump of types only); with an element column snapkit\n"
     "uses the standard atomic weights.\n";
