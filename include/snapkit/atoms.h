@@ -24,7 +24,15 @@
  *   lammps.boundary  "pp pp pp" style; lammps.units (dump ITEM: UNITS)
  *   lammps.title, lammps.atom_style, lammps.atom_types, lammps.masses
  *                    ("m1 m2 ..." for types 1..n, nan where not given),
- *   lammps.skipped   data sections not read (e.g. "Bonds Angles")
+ *   lammps.bonds, lammps.angles, lammps.dihedrals, lammps.impropers
+ *                    topology rows "id type atom1 atom2 ...\n" (single spaces,
+ *                    one row per line, as write_data writes them), each atom
+ *                    an id of the frame; lammps.bond_types, ... their header
+ *                    type counts (when not 0)
+ *   lammps.coeffs.<name>  a Coeffs section verbatim: keyword line, blank line,
+ *                    rows (name: pair, pairij, bond, angle, dihedral, improper,
+ *                    bondbond, bondangle, middlebondtorsion, ...)
+ *   lammps.skipped   data sections not read (e.g. "Ellipsoids,CMAP")
  *   extxyz.<key>     every other key of the comment line, value verbatim
  *                    (quotes kept; "" for a key without a value)
  *   xyz.comment      a comment line that holds no key=value pairs (plain XYZ)
@@ -160,6 +168,9 @@ SK_API int sk_atoms_set_box(sk_table *frame, const sk_box *box);
 /* The standard atomic weight of an element symbol ("Cu" -> 63.546), 0 when
  * unknown; and the symbol whose weight is within 0.05 of mass, or NULL. */
 SK_API double sk_element_mass(const char *symbol);
+/* 1 when the frame holds molecular topology (Bonds, Angles, Dihedrals or
+ * Impropers rows, from a LAMMPS data file), which only data files keep. */
+SK_API int sk_atoms_has_topology(const sk_table *frame);
 SK_API const char *sk_element_from_mass(double mass);
 
 #ifdef __cplusplus

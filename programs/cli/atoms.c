@@ -17,7 +17,10 @@ static const char k_help[] =
     "Formats: dump (LAMMPS text dump: .lammpstrj, .dump, dump.*), data (LAMMPS data:\n"
     ".data, .lmp, data.*), extxyz (extended or plain XYZ: .extxyz, .xyz). A trailing\n"
     ".gz is read and written with gzip. --from/--to name the format when the file\n"
-    "name does not. --atom-style overrides a data file's 'Atoms # style' hint.\n"
+    "name does not. --atom-style overrides a data file's 'Atoms # style' hint (a\n"
+    "hybrid file needs its sub-styles: --atom-style \"hybrid charge sphere\").\n"
+    "Bonds, Angles, Dihedrals, Impropers and Coeffs of a data file are kept when\n"
+    "writing a data file; other formats cannot hold them (one stderr line says so).\n"
     "--masses gives the masses of atom types 1, 2, ... for a data file written from\n"
     "a file without them (a dump of types only); with an element column snapkit\n"
     "uses the standard atomic weights.\n";
@@ -214,10 +217,36 @@ static int cmd_info(const options *o, const char *path)
     return CLI_OK;
 }
 
-static int add_frame(sk_atoms_writer *w, sk_table *t, const options *o, sk_error *err)
+/* One line the first time a frame's topology cannot be written. */
+static void note_topology(const sk_table *t, sk_atoms_format to, int *noted)
+{
+    static const char *const kinds[4] = {"bonds", "angles", "dihedrals", "impropers"};
+    if (to == SK_ATOMS_DATA || *noted || !sk_atoms_has_topology(t))
+        return;
+    *noted = 1;
+    char what[160] = "";
+    for (int k = 0; k < 4; k++) {
+        char key[32];
+        snprintf(key, sizeof key, "lammps.%s", kinds[k]);
+        const char *rows = sk_table_meta_get(t, key);
+        long long n = 0;
+        for (const char *p = rows; p && (p = strchr(p, '\n')); p++)
+            n++;
+        if (n)
+            snprintf(what + strlen(what), sizeof what - strlen(what), "%s%lld %s",
+                     what[0] ? ", " : "", n, kinds[k]);
+    }
+    fprintf(stderr, "snapkit atoms: %s not written: a%s %s file cannot hold topology (only a "
+            "LAMMPS data file can)\n", what, to == SK_ATOMS_EXTXYZ ? "n" : "",
+            sk_atoms_format_name(to));
+}
+
+static int add_frame(sk_atoms_writer *w, sk_table *t, const options *o, sk_atoms_format to,
+                     int *noted, sk_error *err)
 {
     if (o->masses[0] && sk_table_meta_set(t, "lammps.masses", o->masses) != SK_OK)
         return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
+    note_topology(t, to, noted);
     return sk_atoms_writer_add(w, t, err);
 }
 
@@ -225,10 +254,11 @@ static int convert_frames(sk_atoms_file *in, sk_atoms_writer *w, const options *
                           sk_atoms_format to, sk_error *err)
 {
     sk_table *t = NULL;
+    int noted = 0;
     if (o->has_frame) {
         int rc = sk_atoms_read_frame(in, o->frame, &t, err);
         if (rc == SK_OK)
-            rc = add_frame(w, t, o, err);
+            rc = add_frame(w, t, o, to, &noted, err);
         sk_table_free(t);
         return rc;
     }
@@ -246,7 +276,7 @@ static int convert_frames(sk_atoms_file *in, sk_atoms_writer *w, const options *
         int rc = sk_atoms_next(in, &t, err);
         if (rc != SK_OK || !t)
             return rc;
-        rc = add_frame(w, t, o, err);
+        rc = add_frame(w, t, o, to, &noted, err);
         sk_table_free(t);
         if (rc != SK_OK)
             return rc;

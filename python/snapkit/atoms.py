@@ -166,6 +166,53 @@ class System:
         v = self.meta.get("timestep")
         return int(v) if v is not None else None
 
+    # molecular topology (LAMMPS data files)
+    def _topology(self, key, natoms):
+        text = self.meta.get("lammps." + key, "")
+        return np.array(text.split(), dtype=np.int64).reshape(-1, 2 + natoms)
+
+    @property
+    def bonds(self):
+        """(n, 4) int64 array of the Bonds rows: id, type, atom1, atom2
+        (atom ids, not row indexes); (0, 4) without bonds."""
+        return self._topology("bonds", 2)
+
+    @property
+    def angles(self):
+        """(n, 5) int64 array: id, type, atom1, atom2 (the apex), atom3."""
+        return self._topology("angles", 3)
+
+    @property
+    def dihedrals(self):
+        """(n, 6) int64 array: id, type, atom1 .. atom4."""
+        return self._topology("dihedrals", 4)
+
+    @property
+    def impropers(self):
+        """(n, 6) int64 array: id, type, atom1 .. atom4."""
+        return self._topology("impropers", 4)
+
+    def _ase_topology(self, atoms):
+        """Bonds, angles and dihedrals as ASE's lammps-data reader holds them:
+        per-atom strings of 0-based partner indexes and the type ("1(2),4(1)"
+        on the first atom of a bond, "0-2(1)" on the apex of an angle,
+        "1-2-3(1)" on the first atom of a dihedral), "_" where none."""
+        if "id" not in self.columns:
+            return
+        index = {int(v): i for i, v in enumerate(self["id"])}
+        n = len(self)
+        for name, rows, at in (("bonds", self.bonds, 0), ("angles", self.angles, 1),
+                               ("dihedrals", self.dihedrals, 0)):
+            if len(rows) == 0:
+                continue
+            text = [""] * n
+            for row in rows.tolist():
+                idx = [index[a] for a in row[2:]]
+                owner = idx.pop(at)
+                item = "-".join(str(i) for i in idx) + f"({row[1]})"
+                text[owner] = f"{text[owner]},{item}" if text[owner] else item
+            atoms.new_array(name, np.array([t or "_" for t in text]))
+
     @property
     def info(self):
         """The extxyz comment's other key=value pairs, parsed."""
@@ -214,7 +261,10 @@ class System:
         """An ase.Atoms: symbols from the element column, else from `types`
         ({type: symbol}), else guessed from the data file's masses; positions,
         cell, pbc, masses, momenta and charges where present, the other
-        columns as atoms.arrays, the extxyz info as atoms.info."""
+        columns as atoms.arrays, the extxyz info as atoms.info. From a
+        LAMMPS data file: mol also as "mol-id", and bonds, angles and
+        dihedrals as the per-atom strings ASE's own lammps-data reader makes
+        (ASE has nowhere for impropers or Coeffs: see s.impropers, s.meta)."""
         import ase
 
         n = len(self)
@@ -242,6 +292,9 @@ class System:
             if name not in used:
                 arr = self[name]
                 atoms.new_array(name, np.array(arr) if len(arr) == n else arr)
+        if "mol" in cols:
+            atoms.new_array("mol-id", np.array(self["mol"]))
+        self._ase_topology(atoms)
         atoms.info.update(self.info)
         if self.timestep is not None:
             atoms.info.setdefault("timestep", self.timestep)

@@ -1,6 +1,6 @@
 /* LAMMPS data files: the Atoms, Velocities and Masses sections parsed into
- * a table (the layout comes from data_scan.c; other sections are skipped
- * and named in lammps.skipped). */
+ * a table (the layout comes from data_scan.c; topology in data_topo.c;
+ * other sections are skipped and named in lammps.skipped). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,37 +10,13 @@
 #include "core/number_calls.h"
 #include "snapkit/util/number.h"
 
-/* Columns of an Atoms line per atom style (before optional image flags). */
-static const struct {
-    const char *style;
-    const char *columns; /* space-separated; id int64, mol/type int32, others float64 */
-} k_styles[] = {
-    {"atomic", "id type x y z"},
-    {"charge", "id type q x y z"},
-    {"full", "id mol type q x y z"},
-    {"molecular", "id mol type x y z"},
-    {"bond", "id mol type x y z"},
-    {"angle", "id mol type x y z"},
-    {"sphere", "id type diameter density x y z"},
-    {"dipole", "id type q x y z mux muy muz"},
-};
-
-#define MAX_FIELDS 16
-
-const char *at_lmp_style_columns(const char *style)
-{
-    for (size_t i = 0; style && i < sizeof k_styles / sizeof k_styles[0]; i++)
-        if (strcmp(style, k_styles[i].style) == 0)
-            return k_styles[i].columns;
-    return NULL;
-}
-
-static const char *const k_velocity[3] = {"vx", "vy", "vz"};
+#define MAX_FIELDS 24
 
 /* ---- Atoms ------------------------------------------------------------ */
 
 typedef struct atom_columns {
-    char style[32];
+    char style[96];
+    lmp_style lmp;
     int n, base;         /* columns with image flags, and without */
     char names[MAX_FIELDS][16];
 } atom_columns;
@@ -60,36 +36,37 @@ static int fields_on_line(const char *b, const char *end)
     return n;
 }
 
+/* The style: --atom-style, else the hint (all of "hybrid A B"), else by
+ * the field count of the first line (atomic, charge or full). */
 static int choose_style(data_file *d, atom_columns *ac, sk_error *err)
 {
     const section *s = &d->sec[d->atoms];
     const char *style = d->f->atom_style ? d->f->atom_style : s->hint[0] ? s->hint : NULL;
     int have = s->body < s->end ? fields_on_line(s->body, s->end) : 0;
-    int pick = -1;
-    size_t nstyles = sizeof k_styles / sizeof k_styles[0];
-    if (style) {
-        for (size_t i = 0; i < nstyles; i++)
-            if (strcmp(style, k_styles[i].style) == 0)
-                pick = (int)i;
-        if (pick < 0)
-            return sk_fail_text(err, SK_ERR_FORMAT, d->f->src.path, s->keyword_line,
-                                d->f->atom_style ? -1 : s->hint_column,
-                                "unknown atom style '%s' (known: atomic, charge, full, "
-                                "molecular, bond, angle, sphere, dipole)",
-                                style);
-    } else { /* no hint: by the field count of the first line */
-        pick = have == 5 || have == 8 ? 0 : have == 6 || have == 9 ? 1 : have == 7 || have == 10 ? 2 : -1;
-        if (pick < 0)
-            return sk_fail_text(err, SK_ERR_FORMAT, d->f->src.path, s->body_line, 1,
-                                "cannot tell the atom style from %d fields; write it as "
-                                "'Atoms # style' or pass it",
-                                have);
-    }
-    snprintf(ac->style, sizeof ac->style, "%s", k_styles[pick].style);
+    if (!style)
+        style = have == 5 || have == 8 ? "atomic" : have == 6 || have == 9 ? "charge"
+                : have == 7 || have == 10 ? "full" : NULL;
+    if (!style)
+        return sk_fail_text(err, SK_ERR_FORMAT, d->f->src.path, s->body_line, 1,
+                            "cannot tell the atom style from %d fields; write it as "
+                            "'Atoms # style' or pass it", have);
+    if (strcmp(style, "hybrid") == 0)
+        return sk_fail_text(err, SK_ERR_FORMAT, d->f->src.path, s->keyword_line,
+                            s->hint_column,
+                            "'Atoms # hybrid' does not say its sub-styles: pass them as "
+                            "--atom-style \"hybrid STYLE...\" (e.g. \"hybrid charge sphere\", "
+                            "as in the input script)");
+    if (!at_lmp_style(style, &ac->lmp))
+        return sk_fail_text(err, SK_ERR_FORMAT, d->f->src.path, s->keyword_line,
+                            d->f->atom_style ? -1 : s->hint_column,
+                            "unknown atom style '%s' (known: %s)", style,
+                            at_lmp_style_known());
+    snprintf(ac->style, sizeof ac->style, "%s", style);
     ac->base = 0;
-    char cols[128];
-    snprintf(cols, sizeof cols, "%s", k_styles[pick].columns);
-    for (char *tok = strtok(cols, " "); tok; tok = strtok(NULL, " "))
+    char cols[160];
+    snprintf(cols, sizeof cols, "%s", ac->lmp.atoms);
+    for (char *save = NULL, *tok = strtok_r(cols, " ", &save); tok && ac->base < MAX_FIELDS - 3;
+         tok = strtok_r(NULL, " ", &save))
         snprintf(ac->names[ac->base++], 16, "%s", tok);
     ac->n = ac->base;
     if (have == ac->base + 3) {
@@ -104,7 +81,21 @@ static field_kind kind_of(const char *name)
 {
     if (strcmp(name, "id") == 0)
         return FIELD_INT64;
-    return at_lammps_int32_column(name) ? FIELD_INT32 : FIELD_FLOAT64;
+    return at_lammps_int32_column(name) || strcmp(name, "ellipsoidflag") == 0 ? FIELD_INT32
+                                                                             : FIELD_FLOAT64;
+}
+
+/* The Velocities columns after the id ("vx vy vz", then wx wy wz ...). */
+static int velocity_names(const atom_columns *ac, char names[][16])
+{
+    char cols[96];
+    snprintf(cols, sizeof cols, "%s", ac->lmp.vel);
+    int n = 0;
+    for (char *save = NULL, *tok = strtok_r(cols, " ", &save); tok && n < 8;
+         tok = strtok_r(NULL, " ", &save))
+        if (strcmp(tok, "id") != 0)
+            snprintf(names[n++], 16, "%s", tok);
+    return n;
 }
 
 /* ---- Velocities --------------------------------------------------------- */
@@ -116,7 +107,8 @@ static int cmp_pair(const void *a, const void *b)
 }
 
 /* Velocities listed in another order than the atoms: match them by id. */
-static int match_velocities(data_file *d, sk_table *t, const int64_t *vid, sk_error *err)
+static int match_velocities(data_file *d, sk_table *t, const int64_t *vid, char names[][16],
+                            int nv, sk_error *err)
 {
     int64_t n = sk_table_nrows(t);
     const int64_t *id = sk_table_find(t, "id")->data;
@@ -141,8 +133,8 @@ static int match_velocities(data_file *d, sk_table *t, const int64_t *vid, sk_er
             rc = sk_fail_text(err, SK_ERR_FORMAT, d->f->src.path, s->body_line + pv[2 * i + 1], 1,
                               "Velocities and Atoms list different atom ids (%lld)",
                               (long long)pv[2 * i]);
-    for (int k = 0; rc == SK_OK && k < 3; k++) {
-        double *v = sk_table_find(t, k_velocity[k])->data;
+    for (int k = 0; rc == SK_OK && k < nv; k++) {
+        double *v = sk_table_find(t, names[k])->data;
         for (int64_t i = 0; i < n; i++)
             tmp[pa[2 * i + 1]] = v[pv[2 * i + 1]];
         memcpy(v, tmp, (size_t)n * sizeof *v);
@@ -153,21 +145,23 @@ static int match_velocities(data_file *d, sk_table *t, const int64_t *vid, sk_er
     return rc;
 }
 
-static int read_velocities(data_file *d, sk_table *t, sk_error *err)
+static int read_velocities(data_file *d, const atom_columns *ac, sk_table *t, sk_error *err)
 {
     const section *s = &d->sec[d->velocities];
     int64_t n = sk_table_nrows(t);
     int64_t *vid = sk_malloc((size_t)(n ? n : 1) * sizeof *vid);
     if (!vid)
         return sk_fail(err, SK_ERR_NOMEM, d->f->src.path, -1, "out of memory");
-    field fields[4] = {{FIELD_INT64, vid, "id"}};
+    char names[8][16];
+    int nv = velocity_names(ac, names);
+    field fields[9] = {{FIELD_INT64, vid, "id"}};
     int rc = SK_OK;
-    for (int k = 0; k < 3 && rc == SK_OK; k++)
-        rc = at_field_add(t, k_velocity[k], FIELD_FLOAT64, &fields[k + 1], err);
+    for (int k = 0; k < nv && rc == SK_OK; k++)
+        rc = at_field_add(t, names[k], FIELD_FLOAT64, &fields[k + 1], err);
     if (rc == SK_OK && n > 0) {
         body b = {.path = d->f->src.path, .begin = s->body, .end = s->end,
-                  .first_line = s->body_line, .nrows = n, .fields = fields, .nfields = 4,
-                  .nrequired = 4, .comment = '#', .threads = d->f->threads};
+                  .first_line = s->body_line, .nrows = n, .fields = fields, .nfields = nv + 1,
+                  .nrequired = nv + 1, .comment = '#', .threads = d->f->threads};
         rc = at_body_parse(&b, t, err);
     }
     if (rc == SK_OK) {
@@ -176,7 +170,7 @@ static int read_velocities(data_file *d, sk_table *t, sk_error *err)
         for (int64_t i = 0; i < n && same; i++)
             same = id[i] == vid[i];
         if (!same)
-            rc = match_velocities(d, t, vid, err);
+            rc = match_velocities(d, t, vid, names, nv, err);
     }
     sk_free(vid);
     return rc;
@@ -236,7 +230,9 @@ static int data_meta(data_file *d, sk_table *t, const atom_columns *ac)
     rc = rc ? rc : at_lmp_box_store(t, &d->box);
     sk_text skipped = {0};
     for (int i = 0; i < d->nsec; i++)
-        if (i != d->atoms && i != d->velocities && i != d->masses) {
+        if (i != d->atoms && i != d->velocities && i != d->masses &&
+            !at_data_is_topology(d->sec[i].kind) &&
+            strcmp(at_data_section_name(d->sec[i].kind), "Ellipsoids") != 0) {
             if (skipped.len)
                 sk_text_puts(&skipped, ",");
             sk_text_puts(&skipped, at_data_section_name(d->sec[i].kind));
@@ -328,8 +324,10 @@ int at_data_read(sk_atoms_file *f, int with_atoms, int64_t *natoms, sk_table **o
     int rc = at_data_scan(d, err);
     if (rc == SK_OK && d->atoms >= 0)
         rc = choose_style(d, &ac, err);
-    else if (rc == SK_OK)
+    else if (rc == SK_OK) {
         snprintf(ac.style, sizeof ac.style, "atomic");
+        at_lmp_style("atomic", &ac.lmp);
+    }
     int64_t n = with_atoms ? d->counts[C_ATOMS] : 0;
     sk_table *t = rc == SK_OK ? sk_table_new(n) : NULL;
     if (rc == SK_OK && !t)
@@ -349,16 +347,22 @@ int at_data_read(sk_atoms_file *f, int with_atoms, int64_t *natoms, sk_table **o
             rc = check_types(d, sk_table_find(t, "type"), n, err);
     }
     if (rc == SK_OK && d->velocities >= 0) {
+        char names[8][16];
+        int nv = velocity_names(&ac, names);
         if (with_atoms)
-            rc = read_velocities(d, t, err);
+            rc = read_velocities(d, &ac, t, err);
         else
-            for (int k = 0; k < 3 && rc == SK_OK; k++)
-                rc = sk_table_add(t, k_velocity[k], SK_FLOAT64, err) ? SK_OK : SK_ERR_NOMEM;
+            for (int k = 0; k < nv && rc == SK_OK; k++)
+                rc = sk_table_add(t, names[k], SK_FLOAT64, err) ? SK_OK : SK_ERR_NOMEM;
     }
     if (rc == SK_OK && d->masses >= 0)
         rc = read_masses(d, t, err);
     if (rc == SK_OK)
         rc = data_meta(d, t, &ac);
+    if (rc == SK_OK)
+        rc = at_data_topology_read(d, t, with_atoms, err);
+    if (rc == SK_OK)
+        rc = at_data_ellipsoids_read(d, t, with_atoms, err);
     *natoms = d->counts[C_ATOMS];
     sk_free(d);
     if (rc != SK_OK) {

@@ -224,6 +224,9 @@ static int section_at(data_file *d, cursor *c, const char *b, const char *e, int
     memset(s, 0, sizeof *s);
     s->kind = kind;
     s->keyword_line = line;
+    s->key = b;
+    s->key_end = e;
+    at_trim(&s->key, &s->key_end);
     if (hash) {
         normalise(hash + 1, e, s->hint, sizeof s->hint);
         s->hint_column = (int64_t)(skip_blank(hash + 1, e) - b) + 1;

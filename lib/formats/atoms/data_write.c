@@ -1,17 +1,18 @@
 /* Writing LAMMPS data files in the layout of LAMMPS' write_data: header
- * counts and box, Masses, Atoms with the style hint (and image flags when
- * the frame has ix iy iz), Velocities when it has vx vy vz. */
+ * counts and box, Masses, Coeffs, Atoms with the style hint (and image flags
+ * when the frame has ix iy iz), Velocities when it has vx vy vz, then the
+ * topology sections (data_topo.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/atoms/internal.h"
+#include "formats/atoms/data_internal.h"
 #include "snapkit/memory.h"
 #include "core/number_calls.h"
 #include "snapkit/util/number.h"
 
-#define MAX_OUT 16
+#define MAX_OUT 24
 
 typedef struct data_out {
     const sk_table *t;
@@ -20,7 +21,8 @@ typedef struct data_out {
     int32_t *types;   /* generated when it has no type */
     int types_from_element;
     int64_t ntypes;
-    char style[32];
+    char style[96];
+    lmp_style lmp;
     out_field atoms[MAX_OUT];
     int natoms_fields;
 } data_out;
@@ -33,11 +35,11 @@ static int has_float(const sk_table *t, const char *name)
 
 static int style_fits(const sk_table *t, const char *style)
 {
-    const char *cols = at_lmp_style_columns(style);
-    if (!cols)
+    lmp_style ls;
+    if (!at_lmp_style(style, &ls))
         return 0;
-    char buf[128];
-    snprintf(buf, sizeof buf, "%s", cols);
+    char buf[160];
+    snprintf(buf, sizeof buf, "%s", ls.atoms);
     for (char *save = NULL, *tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
         if (strcmp(tok, "id") != 0 && strcmp(tok, "type") != 0 && !sk_table_find(t, tok))
             return 0;
@@ -53,6 +55,7 @@ static void pick_style(data_out *d)
                         : sk_table_find(d->t, "mol")                           ? "molecular"
                                                                                : "atomic";
     snprintf(d->style, sizeof d->style, "%s", style);
+    at_lmp_style(d->style, &d->lmp);
 }
 
 static int by_value(const void *a, const void *b)
@@ -159,8 +162,8 @@ static int make_ids_and_types(data_out *d, sk_error *err)
 
 static int atom_fields(data_out *d, sk_error *err)
 {
-    char buf[128];
-    snprintf(buf, sizeof buf, "%s ix iy iz", at_lmp_style_columns(d->style));
+    char buf[192];
+    snprintf(buf, sizeof buf, "%s ix iy iz", d->lmp.atoms);
     int with_images = sk_table_find(d->t, "ix") && sk_table_find(d->t, "iy") &&
                       sk_table_find(d->t, "iz");
     int n = 0;
@@ -233,9 +236,14 @@ static int64_t masses(const data_out *d, double *mass, const char **label)
 static int header(sk_text *h, data_out *d, const lmp_box *b, sk_error *err)
 {
     const char *title = sk_table_meta_get(d->t, "lammps.title");
-    sk_text_printf(h, "%s\n\n%lld atoms\n%lld atom types\n\n",
+    sk_text_printf(h, "%s\n\n%lld atoms\n%lld atom types\n",
                 title && *title ? title : "LAMMPS data file written by snapkit", (long long)d->n,
                 (long long)d->ntypes);
+    int rc = at_data_topology_header(h, d->t, d->style, d->lmp.topology, err);
+    if (rc != SK_OK)
+        return rc;
+    at_data_ellipsoids_header(h, d->t, &d->lmp);
+    sk_text_puts(h, "\n");
     static const char *const axis[3] = {"xlo xhi", "ylo yhi", "zlo zhi"};
     for (int i = 0; i < 3; i++) {
         at_text_double(h, b->lo[i]);
@@ -261,7 +269,7 @@ static int header(sk_text *h, data_out *d, const lmp_box *b, sk_error *err)
     int64_t have = masses(d, mass, label);
     if (have < 0) {
         int64_t k = -1 - have;
-        int rc = sk_fail(err, SK_ERR_ARG, NULL, -1,
+        rc = sk_fail(err, SK_ERR_ARG, NULL, -1,
                          "atom type %lld%s%s%s has no known mass while other types have one: "
                          "give every type's mass (--masses M1,M2,...)", (long long)(k + 1),
                          label[k] ? " (element '" : "", label[k] ? label[k] : "",
@@ -282,25 +290,36 @@ static int header(sk_text *h, data_out *d, const lmp_box *b, sk_error *err)
     }
     sk_free(mass);
     sk_free(label);
-    sk_text_printf(h, "\nAtoms # %s\n\n", d->style);
+    at_data_coeffs_text(h, d->t);
+    sk_text_printf(h, "\nAtoms # %s\n\n", d->lmp.hybrid ? "hybrid" : d->style);
     return h->failed ? sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory") : SK_OK;
 }
 
+/* Velocities when the frame has vx vy vz: the style's layout ("id vx vy vz
+ * wx wy wz" for sphere), each of its columns needed. */
 static int velocities(out_sink *s, const data_out *d, sk_error *err)
 {
-    static const char *const names[3] = {"vx", "vy", "vz"};
-    out_field f[4];
+    if (!has_float(d->t, "vx") || !has_float(d->t, "vy") || !has_float(d->t, "vz"))
+        return SK_OK;
+    out_field f[10];
     f[0] = d->atoms[0]; /* the id */
-    for (int k = 0; k < 3; k++) {
-        const sk_column *c = sk_table_find(d->t, names[k]);
+    int n = 1;
+    char buf[96];
+    snprintf(buf, sizeof buf, "%s", d->lmp.vel);
+    for (char *save = NULL, *tok = strtok_r(buf, " ", &save); tok && n < 10;
+         tok = strtok_r(NULL, " ", &save)) {
+        if (strcmp(tok, "id") == 0)
+            continue;
+        const sk_column *c = sk_table_find(d->t, tok);
         if (!c || !sk_dtype_is_float(c->type))
-            return SK_OK;
-        int rc = at_out_field_for(c, &f[k + 1], err);
+            return sk_fail(err, SK_ERR_ARG, NULL, -1,
+                           "atom style %s needs a column %s for its Velocities", d->style, tok);
+        int rc = at_out_field_for(c, &f[n++], err);
         if (rc != SK_OK)
             return rc;
     }
     int rc = at_sink_write(s, "\nVelocities\n\n", 13, err);
-    return rc ? rc : at_sink_rows(s, f, 4, d->n, err);
+    return rc ? rc : at_sink_rows(s, f, n, d->n, err);
 }
 
 int at_data_write(out_sink *s, const sk_table *t, sk_error *err)
@@ -330,6 +349,10 @@ int at_data_write(out_sink *s, const sk_table *t, sk_error *err)
         rc = at_sink_rows(s, d.atoms, d.natoms_fields, d.n, err);
     if (rc == SK_OK)
         rc = velocities(s, &d, err);
+    if (rc == SK_OK)
+        rc = at_data_topology_write(s, t, sk_table_find(t, "id"), d.ids, d.n, err);
+    if (rc == SK_OK)
+        rc = at_data_ellipsoids_write(s, t, d.ids, err);
     sk_text_free(&h);
     sk_free(d.ids);
     sk_free(d.types);

@@ -227,8 +227,18 @@ int at_xyz_read(sk_atoms_file *f, int64_t pos, int64_t line, int with_atoms, int
              sk_table **out, sk_error *err);
 int at_data_read(sk_atoms_file *f, int with_atoms, int64_t *natoms, sk_table **out, sk_error *err);
 
-/* Columns of an Atoms line for an atom style ("id type x y z"), or NULL. */
-const char *at_lmp_style_columns(const char *style);
+/* A LAMMPS atom style's columns (styles.c): Atoms ("id type x y z") and
+ * Velocities ("id vx vy vz wx wy wz") lines, and which topology it holds
+ * (0 none, 1 bonds, 2 and angles, 4 and dihedrals and impropers). */
+typedef struct lmp_style {
+    char atoms[160], vel[96];
+    int topology;
+    int hybrid; /* write_data writes the hint as just "hybrid" */
+} lmp_style;
+/* 0 when the style is unknown ("hybrid A B" knows A and B). */
+int at_lmp_style(const char *style, lmp_style *out);
+/* The known styles, for messages. */
+const char *at_lmp_style_known(void);
 
 int at_dump_write(out_sink *s, const sk_table *t, sk_error *err);
 int at_xyz_write(out_sink *s, const sk_table *t, sk_error *err);
