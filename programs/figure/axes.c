@@ -98,7 +98,7 @@ int skf_log10_ticks(double lo, double hi, skf_tick *t, int cap)
     int n = multiples(lo, hi, 1u << 1 | 1u << 2 | 1u << 5, t, cap);
     if (n == 0)
         n = multiples(lo, hi, 0x3FEu, t, cap);
-    return n ? n : skf_lin_ticks(lo, hi, 4, t, cap);
+    return n ? n : skf_lin_ticks(lo, hi, 5, t, cap);
 }
 
 int skf_lin_ticks(double lo, double hi, int target, skf_tick *t, int cap)
