@@ -110,29 +110,34 @@ static int even(const double *e, int n, int log_axis)
     return 1;
 }
 
-/* Even bins: an nx x ny image (empty bins transparent over the white
- * page) scaled onto the plot area, each bin a crisp block. */
-static void draw_image(const skf_phase_spec *s, const frame *f, cairo_t *cr)
+/* Even bins: an image (empty bins transparent over the white page) scaled
+ * onto the plot area, each bin a crisp block. PNG and PDF draw one pixel
+ * per bin without smoothing; SVG viewers smooth images, so there each bin
+ * is zx x zy pixels, about its size on the page. */
+static void draw_image(const skf_phase_spec *s, const frame *f, skf_format fmt, cairo_t *cr)
 {
-    cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, s->nx, s->ny);
+    const skf_layout *l = &f->lay;
+    int zx = fmt == SKF_SVG ? (int)ceil(l->w / s->nx) : 1;
+    int zy = fmt == SKF_SVG ? (int)ceil(l->h / s->ny) : 1;
+    int w = s->nx * zx, h = s->ny * zy;
+    cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
     if (cairo_surface_status(img) == CAIRO_STATUS_SUCCESS) {
         cairo_surface_flush(img);
         unsigned char *data = cairo_image_surface_get_data(img);
         int stride = cairo_image_surface_get_stride(img);
-        for (int iy = 0; iy < s->ny; iy++) {
-            uint32_t *row = (uint32_t *)(void *)(data + (size_t)(s->ny - 1 - iy) * (size_t)stride);
-            const double *v = s->values + (size_t)iy * (size_t)s->nx;
-            for (int ix = 0; ix < s->nx; ix++)
-                row[ix] = filled(s, v[ix]) ? bin_colour(s, f, v[ix]) : 0;
+        for (int r = 0; r < h; r++) {
+            uint32_t *row = (uint32_t *)(void *)(data + (size_t)r * (size_t)stride);
+            const double *v = s->values + (size_t)(s->ny - 1 - r / zy) * (size_t)s->nx;
+            for (int c = 0; c < w; c++)
+                row[c] = filled(s, v[c / zx]) ? bin_colour(s, f, v[c / zx]) : 0;
         }
         cairo_surface_mark_dirty(img);
-        const skf_layout *l = &f->lay;
         cairo_save(cr);
         cairo_translate(cr, l->x, l->y);
-        cairo_scale(cr, l->w / s->nx, l->h / s->ny);
+        cairo_scale(cr, l->w / w, l->h / h);
         cairo_set_source_surface(cr, img, 0, 0);
         cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_NEAREST);
-        cairo_rectangle(cr, 0, 0, s->nx, s->ny);
+        cairo_rectangle(cr, 0, 0, w, h);
         cairo_fill(cr);
         cairo_restore(cr);
     }
@@ -159,11 +164,11 @@ static void draw_rects(const skf_phase_spec *s, const frame *f, cairo_t *cr)
     cairo_restore(cr);
 }
 
-static void draw(const skf_phase_spec *s, const frame *f, cairo_t *cr)
+static void draw(const skf_phase_spec *s, const frame *f, skf_format fmt, cairo_t *cr)
 {
     const skf_layout *l = &f->lay;
     if (even(s->xedges, s->nx, s->xlog) && even(s->yedges, s->ny, s->ylog))
-        draw_image(s, f, cr);
+        draw_image(s, f, fmt, cr);
     else
         draw_rects(s, f, cr);
     skf_draw_axes(cr, &f->x, &f->y);
@@ -185,7 +190,7 @@ int skf_phase_figure(const skf_phase_spec *s, const char *path, sk_error *err)
     if (rc == SK_OK)
         rc = skf_begin(&fig, fmt, f->lay.width, f->lay.height, err);
     if (rc == SK_OK) {
-        draw(s, f, fig.cr);
+        draw(s, f, fmt, fig.cr);
         rc = skf_end_write(&fig, path, err);
     }
     sk_free(f);
