@@ -19,11 +19,14 @@
 #define SKF_CAIRO_CALLS(X)                                                                         \
     X(cairo_clip) X(cairo_close_path) X(cairo_create) X(cairo_debug_reset_static_data)             \
     X(cairo_destroy) X(cairo_fill) X(cairo_fill_preserve) X(cairo_get_source)                      \
-    X(cairo_image_surface_create) X(cairo_image_surface_get_data)                                  \
-    X(cairo_image_surface_get_stride) X(cairo_line_to) X(cairo_move_to) X(cairo_new_path)          \
+    X(cairo_image_surface_create) X(cairo_image_surface_create_from_png)                           \
+    X(cairo_image_surface_get_data) X(cairo_image_surface_get_height)                              \
+    X(cairo_image_surface_get_stride) X(cairo_image_surface_get_width) X(cairo_line_to)            \
+    X(cairo_move_to) X(cairo_new_path)                                                             \
     X(cairo_paint) X(cairo_pattern_set_extend) X(cairo_pattern_set_filter)                         \
     X(cairo_pdf_surface_create_for_stream) X(cairo_pdf_surface_set_metadata) X(cairo_rectangle)    \
     X(cairo_restore) X(cairo_rotate) X(cairo_save) X(cairo_scale) X(cairo_select_font_face)        \
+    X(cairo_set_antialias)                                                                         \
     X(cairo_set_dash) X(cairo_set_font_size) X(cairo_set_line_join) X(cairo_set_line_width)        \
     X(cairo_set_source_rgb) X(cairo_set_source_rgba) X(cairo_set_source_surface)                   \
     X(cairo_show_text) X(cairo_status) X(cairo_status_to_string) X(cairo_stroke)                   \
@@ -58,8 +61,11 @@ int skf_cairo_loaded(void);
 #define cairo_fill_preserve (skf_cairo.cairo_fill_preserve)
 #define cairo_get_source (skf_cairo.cairo_get_source)
 #define cairo_image_surface_create (skf_cairo.cairo_image_surface_create)
+#define cairo_image_surface_create_from_png (skf_cairo.cairo_image_surface_create_from_png)
 #define cairo_image_surface_get_data (skf_cairo.cairo_image_surface_get_data)
+#define cairo_image_surface_get_height (skf_cairo.cairo_image_surface_get_height)
 #define cairo_image_surface_get_stride (skf_cairo.cairo_image_surface_get_stride)
+#define cairo_image_surface_get_width (skf_cairo.cairo_image_surface_get_width)
 #define cairo_line_to (skf_cairo.cairo_line_to)
 #define cairo_move_to (skf_cairo.cairo_move_to)
 #define cairo_new_path (skf_cairo.cairo_new_path)
@@ -74,6 +80,7 @@ int skf_cairo_loaded(void);
 #define cairo_save (skf_cairo.cairo_save)
 #define cairo_scale (skf_cairo.cairo_scale)
 #define cairo_select_font_face (skf_cairo.cairo_select_font_face)
+#define cairo_set_antialias (skf_cairo.cairo_set_antialias)
 #define cairo_set_dash (skf_cairo.cairo_set_dash)
 #define cairo_set_font_size (skf_cairo.cairo_set_font_size)
 #define cairo_set_line_join (skf_cairo.cairo_set_line_join)
