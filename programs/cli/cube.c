@@ -236,9 +236,8 @@ static int make_cube(cube_args *a, sk_source *src, const char *const *names, int
     memset(&res, 0, sizeof res);
     sk_consumer c = sk_cube_stream_consumer(cs);
     /* cells meeting the box, not only those centred in it */
-    rc = cli_clip_widen(src, "hydro", &a->sel, err);
-    if (rc == SK_OK)
-        rc = cli_stream_source(src, "hydro", &a->sel, a->threads, &c, &res, err);
+    a->sel.clip = 1;
+    rc = cli_stream_source(src, "hydro", &a->sel, a->threads, &c, &res, err);
     if (rc == SK_OK)
         rc = sk_cube_stream_finish(cs, cube, err);
     sk_cube_stream_free(cs);
