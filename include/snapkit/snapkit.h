@@ -41,6 +41,7 @@
 #include "snapkit/totals.h"
 #include "snapkit/center.h"
 #include "snapkit/clip.h"
+#include "snapkit/bins.h"
 
 #ifdef __cplusplus
 extern "C" {
