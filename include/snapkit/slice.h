@@ -88,6 +88,12 @@ SK_API int sk_slice_check(const sk_slice_options *opt, int nq, sk_error *err);
 SK_API void sk_slice_box(const sk_slice_options *opt, double coarsest, double lo[3],
                          double hi[3]);
 
+/* The read of a slice from src: sel's box becomes sk_slice_box's with the
+ * coarsest cell of the source's hydro cells, and its shape is dropped
+ * (lmax and the variables stay). */
+SK_API int sk_slice_selection(const sk_source *src, const sk_slice_options *opt,
+                              sk_selection *sel, sk_error *err);
+
 /* A slice fed batch by batch from a stream of cells (any order, any thread):
  *
  *   sk_slice_stream *ss;

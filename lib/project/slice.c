@@ -374,19 +374,24 @@ int sk_slice(const sk_table *table, int nq, const char *const *quantities,
     return rc;
 }
 
-/* Half the edge of the source's coarsest hydro cell (box units), as
- * sk_clip_widen widens a point by it. */
-static int coarsest_half(const sk_source *src, double *half, sk_error *err)
+int sk_slice_selection(const sk_source *src, const sk_slice_options *opt, sk_selection *sel,
+                       sk_error *err)
 {
     sk_selection probe;
     sk_selection_init(&probe);
     probe.has_box = 1;
     for (int a = 0; a < 3; a++)
         probe.lo[a] = probe.hi[a] = 0.5;
+    /* half the coarsest cell, as sk_clip_widen widens a point */
     int rc = sk_clip_widen(src, "hydro", &probe, err);
-    *half = 0.5 - probe.lo[0];
+    double half = 0.5 - probe.lo[0];
     sk_selection_clear(&probe);
-    return rc;
+    if (rc != SK_OK)
+        return rc;
+    sel->has_box = 1;
+    memset(&sel->shape, 0, sizeof sel->shape);
+    sk_slice_box(opt, 2.0 * half, sel->lo, sel->hi);
+    return SK_OK;
 }
 
 int sk_slice_source(sk_source *src, const sk_selection *base, int nq,
@@ -402,14 +407,8 @@ int sk_slice_source(sk_source *src, const sk_selection *base, int nq,
     sk_selection sel;
     sk_selection_init(&sel);
     rc = base ? sk_selection_copy(&sel, base, err) : SK_OK;
-    double half = 0;
     if (rc == SK_OK)
-        rc = coarsest_half(src, &half, err);
-    if (rc == SK_OK) {
-        sel.has_box = 1;
-        memset(&sel.shape, 0, sizeof sel.shape);
-        sk_slice_box(opt, 2.0 * half, sel.lo, sel.hi);
-    }
+        rc = sk_slice_selection(src, opt, &sel, err);
     if (rc != SK_OK) {
         sk_selection_clear(&sel);
         sk_slice_stream_free(ss);

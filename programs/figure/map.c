@@ -183,11 +183,16 @@ static void quantity_label(const char *name, const char *what, const char *unit,
         snprintf(buf, n, "%s [%s]", words, typeset);
 }
 
-/* "sd: surface density along z". */
+/* "sd: surface density along z"; a slice's "density: slice at z = 0.4". */
 static void projection_label(const sk_maps *maps, int i, char *buf, size_t n)
 {
     const sk_maps_info *in = sk_maps_get_info(maps);
     char along[96];
+    if (!strcmp(in->mode, "slice")) { /* "density: slice at z = 0.4" (code lengths) */
+        snprintf(buf, n, "%s: slice at %c = %.6g", sk_maps_name(maps, i), "xyz"[in->axis],
+                 in->center[in->axis]);
+        return;
+    }
     if (in->axis >= 0)
         snprintf(along, sizeof along, "along %c", "xyz"[in->axis]);
     else
