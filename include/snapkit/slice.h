@@ -21,6 +21,13 @@
  * (y, z), along y (z, x), along z (x, y); row j of a map runs along the
  * image's first axis at the j-th pixel centre of its second axis.
  *
+ * Off-axis (has_normal): the plane passes through `center` normal to
+ * `normal`; the image's up is `north` made normal to it, its right up x
+ * normal (the frame of an off-axis projection, and yt's cutting plane's:
+ * east = north x normal). Pixel (i, j) is the point center + u right +
+ * v up, u and v the pixel's centre in the window (below, with u0 and v0
+ * from 0): the cell containing that point gives its value.
+ *
  * Window. The image is centred on (center) and spans `width` box units
  * along its first axis in nx square pixels, and width * ny / nx along its
  * second; pixel i's centre is u0 + (i + 0.5) * (width / nx), u0 = the
@@ -72,12 +79,18 @@ typedef struct sk_slice_options {
     double mu;              /* mean molecular weight of T in K (<= 0: 1/0.76) */
     double gamma;           /* adiabatic index of cs (<= 0: the table's) */
     int64_t memory_budget;  /* bytes the maps may take (default 4 GiB) */
+    int has_normal;         /* off-axis: the plane through `center` normal to `normal` */
+    double normal[3];       /* any length > 0; `axis` and `at` are then ignored */
+    int has_north;
+    double north[3];        /* the image's up, made normal to `normal` (default: as an
+                               off-axis projection's up, sk_project_options.up) */
 } sk_slice_options;
 
 /* Axis z through the box's centre, 512 x 512 pixels over the whole box. */
 SK_API void sk_slice_options_init(sk_slice_options *opt);
 
-/* SK_ERR_ARG, in one line, for a plane outside the box, an axis other than
+/* SK_ERR_ARG, in one line, for a plane outside the box (off-axis: a
+ * centre outside it), a zero normal or a north along it, an axis other than
  * 0..2, pixels outside 1..SK_SLICE_MAX_PIXELS, a width that is not a
  * positive number; SK_ERR_RANGE for maps of nq quantities above the budget. */
 SK_API int sk_slice_check(const sk_slice_options *opt, int nq, sk_error *err);
@@ -90,7 +103,9 @@ SK_API void sk_slice_box(const sk_slice_options *opt, double coarsest, double lo
 
 /* The read of a slice from src: sel's box becomes sk_slice_box's with the
  * coarsest cell of the source's hydro cells, and its shape is dropped
- * (lmax and the variables stay). */
+ * (lmax and the variables stay). Off-axis: the shape becomes a disk about
+ * the centre along the normal, as wide as the window's diagonal, widened
+ * to hold every cell that meets it. */
 SK_API int sk_slice_selection(const sk_source *src, const sk_slice_options *opt,
                               sk_selection *sel, sk_error *err);
 

@@ -18,6 +18,8 @@ struct sk_slice_stream {
     sk_slice_options opt;
     sk_project_options popt;  /* how each batch's quantities are resolved */
     int ua, va;               /* coordinate index of the image's axes */
+    int oblique;              /* off-axis: the plane through P normal to n */
+    double n[3], right[3], up[3], P[3];
     double u0, v0, pixel;     /* box units */
     size_t npix;
     int begun, nthreads;
@@ -45,10 +47,16 @@ int sk_slice_check(const sk_slice_options *opt, int nq, sk_error *err)
 {
     if (opt->axis < 0 || opt->axis > 2)
         return sk_fail(err, SK_ERR_ARG, NULL, -1, "the slice's axis must be x, y or z (0..2)");
-    if (!(opt->at >= 0 && opt->at < 1))
+    if (!opt->has_normal && !(opt->at >= 0 && opt->at < 1))
         return sk_fail(err, SK_ERR_ARG, NULL, -1,
                        "the plane %c = %.17g (box units) lies outside the box [0, 1)",
                        "xyz"[opt->axis], opt->at);
+    for (int a = 0; a < 3 && opt->has_normal; a++)
+        if (!(opt->center[a] >= 0 && opt->center[a] < 1))
+            return sk_fail(err, SK_ERR_ARG, NULL, -1,
+                           "the off-axis plane's centre (%.6g, %.6g, %.6g) (box units) lies "
+                           "outside the box [0, 1)", opt->center[0], opt->center[1],
+                           opt->center[2]);
     if (opt->nx < 1 || opt->ny < 1 || opt->nx > SK_SLICE_MAX_PIXELS ||
         opt->ny > SK_SLICE_MAX_PIXELS)
         return sk_fail(err, SK_ERR_ARG, NULL, -1,
@@ -81,8 +89,8 @@ static void window(const sk_slice_options *opt, double *u0, double *v0, double *
     int ua, va;
     image_axes(opt->axis, &ua, &va);
     *pixel = opt->width / opt->nx;
-    *u0 = opt->center[ua] - 0.5 * opt->width;
-    *v0 = opt->center[va] - 0.5 * (*pixel * opt->ny);
+    *u0 = (opt->has_normal ? 0 : opt->center[ua]) - 0.5 * opt->width;
+    *v0 = (opt->has_normal ? 0 : opt->center[va]) - 0.5 * (*pixel * opt->ny);
 }
 
 void sk_slice_box(const sk_slice_options *opt, double coarsest, double lo[3], double hi[3])
@@ -116,6 +124,36 @@ static int copy_names(sk_slice_stream *ss, int nq, const char *const *names, sk_
     return SK_OK;
 }
 
+/* The off-axis frame, as an off-axis projection's (geometry.c). */
+static int oblique_frame(sk_slice_stream *ss, sk_error *err)
+{
+    proj_job *job = sk_calloc(1, sizeof *job);
+    if (!job)
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
+    sk_units_set(&job->units, 1, 1, 1, 1);
+    job->boxlen = 1;
+    job->is_cells = 1;
+    job->ndim = 3;
+    sk_project_options po;
+    sk_project_options_init(&po);
+    po.has_direction = 1;
+    memcpy(po.direction, ss->opt.normal, sizeof po.direction);
+    po.has_up = ss->opt.has_north;
+    memcpy(po.up, ss->opt.north, sizeof po.up);
+    int rc = proj_orient(job, &po, err);
+    if (rc != SK_OK && err)
+        snprintf(err->message, sizeof err->message, "%s",
+                 ss->opt.has_north ? "the north vector is zero or along the normal"
+                                   : "the normal has zero length");
+    memcpy(ss->n, job->f.los, sizeof ss->n);
+    memcpy(ss->right, job->f.right, sizeof ss->right);
+    memcpy(ss->up, job->f.up, sizeof ss->up);
+    memcpy(ss->P, ss->opt.center, sizeof ss->P);
+    ss->oblique = 1;
+    sk_free(job);
+    return rc;
+}
+
 int sk_slice_stream_new(int nq, const char *const *quantities, const sk_slice_options *opt,
                         sk_slice_stream **out, sk_error *err)
 {
@@ -134,6 +172,10 @@ int sk_slice_stream_new(int nq, const char *const *quantities, const sk_slice_op
     }
     image_axes(opt->axis, &ss->ua, &ss->va);
     window(opt, &ss->u0, &ss->v0, &ss->pixel);
+    if (opt->has_normal && (rc = oblique_frame(ss, err)) != SK_OK) {
+        sk_slice_stream_free(ss);
+        return rc;
+    }
     ss->npix = (size_t)opt->nx * (size_t)opt->ny;
     sk_project_options_init(&ss->popt);
     ss->popt.threads = 1;
@@ -203,10 +245,63 @@ static int first_pixel(double x, double c, double p, int n)
     return i;
 }
 
+static void put(sk_slice_stream *ss, const proj_job *job, int64_t r, size_t pixel)
+{
+    for (int q = 0; q < ss->nq; q++)
+        ss->data[(size_t)q * ss->npix + pixel] = job->q[q].col[r] * ss->factor[q];
+}
+
+/* Off-axis, fill_row's: the pixels whose points (P + u right + v up) lie
+ * in the cell, among those its shadow on the plane covers. */
+static int fill_oblique(sk_slice_stream *ss, const proj_job *job, int64_t r)
+{
+    int l = job->level[r];
+    double h = ldexp(1.0, -l), lo[3], d[3], du = 0, dv = 0, dn = 0, ext[3] = {0, 0, 0};
+    const int32_t *key[3] = {job->cx, job->cy, job->cz};
+    for (int a = 0; a < 3; a++) {
+        lo[a] = ldexp((double)key[a][r], -l);
+        d[a] = lo[a] + 0.5 * h - ss->P[a];
+        dn += ss->n[a] * d[a];
+        du += ss->right[a] * d[a];
+        dv += ss->up[a] * d[a];
+        ext[0] += fabs(ss->n[a]);
+        ext[1] += fabs(ss->right[a]);
+        ext[2] += fabs(ss->up[a]);
+    }
+    /* half extents along n, right, up, with room for rounding */
+    for (int k = 0; k < 3; k++)
+        ext[k] = 0.5 * h * ext[k] * (1 + 1e-9) + 1e-15;
+    if (fabs(dn) > ext[0])
+        return -1;
+    int nx = ss->opt.nx, ny = ss->opt.ny, got = 0;
+    int i0 = first_pixel(du - ext[1], ss->u0, ss->pixel, nx);
+    int i1 = first_pixel(du + ext[1], ss->u0, ss->pixel, nx);
+    int j0 = first_pixel(dv - ext[2], ss->v0, ss->pixel, ny);
+    int j1 = first_pixel(dv + ext[2], ss->v0, ss->pixel, ny);
+    for (int j = j0; j < j1; j++) {
+        double v = ss->v0 + ((double)j + 0.5) * ss->pixel;
+        for (int i = i0; i < i1; i++) {
+            double u = ss->u0 + ((double)i + 0.5) * ss->pixel;
+            int in = 1;
+            for (int a = 0; a < 3 && in; a++) {
+                double x = ss->P[a] + u * ss->right[a] + v * ss->up[a];
+                in = lo[a] <= x && x < lo[a] + h;
+            }
+            if (in) {
+                put(ss, job, r, (size_t)j * (size_t)nx + (size_t)i);
+                got = 1;
+            }
+        }
+    }
+    return got;
+}
+
 /* Row r onto the maps: -1 when it does not cross the plane, 0 when it
  * crosses it outside the image, 1 when it fills pixels. */
 static int fill_row(sk_slice_stream *ss, const proj_job *job, int64_t r)
 {
+    if (ss->oblique)
+        return fill_oblique(ss, job, r);
     int l = job->level[r];
     const int32_t *key[3] = {job->cx, job->cy, job->cz};
     double w = (double)key[ss->opt.axis][r];
@@ -282,12 +377,18 @@ static void fill_info(const sk_slice_stream *ss, const int64_t tot[3], sk_maps_i
 {
     const sk_slice_options *o = &ss->opt;
     double L = ss->boxlen;
-    in->axis = o->axis;
-    in->los[o->axis] = 1;
-    in->right[ss->ua] = 1;
-    in->up[ss->va] = 1;
+    in->axis = ss->oblique ? -1 : o->axis;
+    if (ss->oblique) {
+        memcpy(in->los, ss->n, sizeof in->los);
+        memcpy(in->right, ss->right, sizeof in->right);
+        memcpy(in->up, ss->up, sizeof in->up);
+    } else {
+        in->los[o->axis] = 1;
+        in->right[ss->ua] = 1;
+        in->up[ss->va] = 1;
+    }
     for (int a = 0; a < 3; a++)
-        in->center[a] = (a == o->axis ? o->at : o->center[a]) * L;
+        in->center[a] = (a == o->axis && !ss->oblique ? o->at : o->center[a]) * L;
     in->extent[0] = ss->u0 * L;
     in->extent[1] = (ss->u0 + o->nx * ss->pixel) * L;
     in->extent[2] = ss->v0 * L;
@@ -390,8 +491,24 @@ int sk_slice_selection(const sk_source *src, const sk_slice_options *opt, sk_sel
         return rc;
     sel->has_box = 1;
     memset(&sel->shape, 0, sizeof sel->shape);
-    sk_slice_box(opt, 2.0 * half, sel->lo, sel->hi);
-    return SK_OK;
+    if (!opt->has_normal) {
+        sk_slice_box(opt, 2.0 * half, sel->lo, sel->hi);
+        return SK_OK;
+    }
+    /* a disk about the centre as wide as the window's diagonal */
+    double w = opt->width, h = opt->width * opt->ny / opt->nx, len = 0;
+    sk_shape disk = {.kind = SK_SHAPE_CYLINDER, .r_out = 0.5 * sqrt(w * w + h * h),
+                     .half_height = 1e-9};
+    for (int a = 0; a < 3; a++) {
+        sel->lo[a] = 0;
+        sel->hi[a] = 1;
+        disk.center[a] = opt->center[a];
+        len += opt->normal[a] * opt->normal[a];
+    }
+    for (int a = 0; a < 3; a++)
+        disk.axis[a] = opt->normal[a] / sqrt(len);
+    rc = sk_selection_set_shape(sel, &disk, err);
+    return rc == SK_OK ? sk_selection_widen(sel, half, err) : rc;
 }
 
 int sk_slice_source(sk_source *src, const sk_selection *base, int nq,

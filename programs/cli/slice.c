@@ -20,6 +20,9 @@ static const char k_help[] =
     "  --axis x|y|z          the plane's normal (default z); images are y-z, z-x, x-y\n"
     "  --at X                the plane's coordinate along the axis, in --unit (default:\n"
     "                        the centre's)\n"
+    "  --normal NX NY NZ     off-axis: the plane through --center normal to this vector\n"
+    "  --north UX UY UZ      off-axis: the image's up (default: from the nearest axis, as\n"
+    "                        project --direction's --up); right = up x normal\n"
     "  --vars A,B            columns or derived quantities (default density): density,\n"
     "                        velocity_x, pressure, T, cs, v, level, passive scalars, ...\n"
     "  --res N | NX,NY       pixels (default 512); pixels are square: the image is\n"
@@ -105,6 +108,19 @@ static int parse_geometry(slice_args *a, int argc, char **argv, int *i)
         if (!(a->width > 0) || !isfinite(a->width))
             return cli_fail("--width must be a positive number, not '%s'", v), -1;
         a->has_width = 1;
+    } else if (cli_is(arg, "--normal") || cli_is(arg, "--north")) {
+        int north = cli_is(arg, "--north");
+        double *v3 = north ? a->opt.north : a->opt.normal;
+        if (*i + 3 >= argc)
+            return cli_fail("%s needs three numbers", arg), -1;
+        for (int k = 1; k <= 3; k++)
+            if (cli_double(arg, argv[*i + k], &v3[k - 1]))
+                return -1;
+        *i += 3;
+        if (north)
+            a->opt.has_north = 1;
+        else
+            a->opt.has_normal = 1;
     } else if (cli_is(arg, "--res")) {
         if (!(v = cli_value(argc, argv, i)) || parse_res(a, v))
             return -1;
@@ -215,6 +231,11 @@ static int parse_args(slice_args *a, int argc, char **argv)
         return cli_usage("slice", "no SOURCE given");
     if (!a->output)
         return cli_usage("slice", "no output given (-o slice_{var}.png, .npy or .fits)");
+    if (a->opt.has_normal && a->has_at)
+        return cli_usage("slice", "--at places --axis planes; an off-axis plane (--normal) "
+                                  "passes through --center");
+    if (a->opt.has_north && !a->opt.has_normal)
+        return cli_usage("slice", "--north needs --normal");
     const sk_region_request *r = &a->sel.region;
     if (r->shape || r->has_range[0] || r->has_range[1] || r->has_range[2])
         return cli_usage("slice", "a slice takes no ranges or shapes: place it with --at, "
@@ -325,10 +346,15 @@ static void print_text(const slice_args *a, const sk_maps *m, const sk_read_stat
                        char **files, int nfiles)
 {
     const sk_maps_info *in = sk_maps_get_info(m);
-    printf("sliced %lld cells crossing %c = %.6g (box units; %lld read from %d files) onto "
-           "%d x %d pixels of %.6g code lengths\n", (long long)in->selected,
-           "xyz"[a->opt.axis], a->opt.at, (long long)in->rows, st->files_opened,
-           sk_maps_nx(m), sk_maps_ny(m), in->pixel_size);
+    char plane[96];
+    if (in->axis >= 0)
+        snprintf(plane, sizeof plane, "%c = %.6g (box units)", "xyz"[in->axis], a->opt.at);
+    else
+        snprintf(plane, sizeof plane, "the plane normal to (%.4g, %.4g, %.4g)", in->los[0],
+                 in->los[1], in->los[2]);
+    printf("sliced %lld cells crossing %s (%lld read from %d files) onto %d x %d pixels of "
+           "%.6g code lengths\n", (long long)in->selected, plane, (long long)in->rows,
+           st->files_opened, sk_maps_nx(m), sk_maps_ny(m), in->pixel_size);
     printf("extent %.6g .. %.6g, %.6g .. %.6g (code lengths)\n", in->extent[0], in->extent[1],
            in->extent[2], in->extent[3]);
     for (int i = 0; i < nfiles; i++)

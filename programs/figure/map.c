@@ -188,9 +188,14 @@ static void projection_label(const sk_maps *maps, int i, char *buf, size_t n)
 {
     const sk_maps_info *in = sk_maps_get_info(maps);
     char along[96];
-    if (!strcmp(in->mode, "slice")) { /* "density: slice at z = 0.4" (code lengths) */
+    if (!strcmp(in->mode, "slice") && in->axis >= 0) { /* "density: slice at z = 0.4" */
         snprintf(buf, n, "%s: slice at %c = %.6g", sk_maps_name(maps, i), "xyz"[in->axis],
                  in->center[in->axis]);
+        return;
+    }
+    if (!strcmp(in->mode, "slice")) {
+        snprintf(buf, n, "%s: slice normal to (%.3g, %.3g, %.3g)", sk_maps_name(maps, i),
+                 in->los[0], in->los[1], in->los[2]);
         return;
     }
     if (in->axis >= 0)

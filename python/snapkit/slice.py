@@ -22,7 +22,9 @@ class _SliceOptions(ctypes.Structure):
                 ("center", ctypes.c_double * 3), ("nx", ctypes.c_int), ("ny", ctypes.c_int),
                 ("width", ctypes.c_double), ("units", ctypes.c_char * 512),
                 ("length_unit", ctypes.c_char * 16), ("mu", ctypes.c_double),
-                ("gamma", ctypes.c_double), ("memory_budget", ctypes.c_int64)]
+                ("gamma", ctypes.c_double), ("memory_budget", ctypes.c_int64),
+                ("has_normal", ctypes.c_int), ("normal", ctypes.c_double * 3),
+                ("has_north", ctypes.c_int), ("north", ctypes.c_double * 3)]
 
 
 declare("sk_slice_options_init", None, ctypes.POINTER(_SliceOptions))
@@ -45,9 +47,16 @@ def _box_per(units, unit):
     return f.value
 
 
-def _options(axis, at, res, width, center, unit, units, mu, gamma, box_per):
+def _options(axis, at, res, width, center, unit, units, mu, gamma, box_per, normal=None,
+             north=None):
     opt = _SliceOptions()
     lib.sk_slice_options_init(ctypes.byref(opt))
+    if normal is not None:
+        if at is not None:
+            raise ValueError("snapkit: an off-axis slice passes through center: leave at= out")
+        opt.has_normal, opt.normal[:] = 1, [float(v) for v in normal]
+    if north is not None:
+        opt.has_north, opt.north[:] = 1, [float(v) for v in north]
     if axis not in _AXES:
         raise ValueError("snapkit: axis must be 'x', 'y' or 'z', not %r" % (axis,))
     opt.axis = _AXES[axis]
@@ -69,12 +78,15 @@ def _options(axis, at, res, width, center, unit, units, mu, gamma, box_per):
 
 
 def slice(src, quantities="density", axis="z", at=None, res=512, width=None,  # noqa: A001
-          center=None, unit=None, units=None, lmax=None, mu=None, gamma=None, threads=0):
+          center=None, unit=None, units=None, lmax=None, mu=None, gamma=None, threads=0,
+          normal=None, north=None):
     """The slice of src (a path to a RAMSES output or .snapkit file, an open
     Output or File, or a snapkit.Table of leaf cells) on the plane `axis` =
     `at`; returns snapkit.Maps (maps[name]: numpy arrays of shape (ny, nx),
     maps.extent: (umin, umax, vmin, vmax) in code lengths), as `snapkit
-    slice` (docs/slices.md).
+    slice` (docs/slices.md). normal=(nx, ny, nz): the off-axis plane through
+    center (north=(x, y, z): the image's up; maps.info["right"] and ["up"]
+    give the frame, extent is then about the centre).
 
     quantities: "density,T" or a list (columns or derived quantities).
     at, width and center=(x, y, z) are in `unit` ("standard" box units by
@@ -94,13 +106,14 @@ def slice(src, quantities="density", axis="z", at=None, res=512, width=None,  # 
         u = _Units()
         lib.sk_units_from_table(ctypes.byref(u), src.handle)
         opt = _options(axis, at, res, width, center, unit, units, mu, gamma,
-                       lambda un: _box_per(u, un))
+                       lambda un: _box_per(u, un), normal, north)
         check(lib.sk_slice(src.handle, len(quantities), names, ctypes.byref(opt),
                            ctypes.byref(out), ctypes.byref(err)), err)
         return Maps(out.value)
     from .center import _Opened
     with _Opened(src) as o:
-        opt = _options(axis, at, res, width, center, unit, units, mu, gamma, o.box_per_unit)
+        opt = _options(axis, at, res, width, center, unit, units, mu, gamma, o.box_per_unit,
+                       normal, north)
         sel = o.out._selection(lmax, None, None, None, None, None, None, component="hydro")
         ropt = _ReadOptions()
         ropt.threads = int(threads)
