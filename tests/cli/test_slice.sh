@@ -1,5 +1,5 @@
 #!/bin/bash
-# snapkit slice: the same bits on 1 and 2 threads and from the output and
+# snapkit slice (along axes and off-axis): the same bits on 1 and 2 threads and from the output and
 # its .snapkit file; .npy of shape (ny, nx), FITS with a WCS, figures with
 # their sidecar; only the files the plane crosses are opened; a pixel is
 # the value of the leaf cell containing its centre (checked against the
@@ -16,7 +16,8 @@ out=$DATA/ramses/manyfiles/output_00002  # 64 CPU files, levels 3-5
 check "convert" "$CLI" convert "$out" --with-coarse -o "$TMP/o.snapkit"
 n=0
 for args in "--axis z --at 0.5 --res 128" "--axis x --at 0.3711 --res 100,60 --width 0.4 --center 0.4 0.55 0.6" \
-            "--axis y --at 0.61 --res 64 --lmax 4"; do
+            "--axis y --at 0.61 --res 64 --lmax 4" \
+            "--normal 1 1 0.5 --north 0 0 1 --center 0.5 0.45 0.52 --res 80,60 --width 0.7"; do
     for src in "$out" "$TMP/o.snapkit"; do
         for t in 1 2; do
             tag=$(basename "$src").$t
@@ -33,7 +34,7 @@ for args in "--axis z --at 0.5 --res 128" "--axis x --at 0.3711 --res 100,60 --w
     done
     rm -f "$TMP"/s_*.npy
 done
-[[ $n -eq 27 ]] || { echo "FAIL: only $n slices compared"; fail=1; }
+[[ $n -eq 36 ]] || { echo "FAIL: only $n slices compared"; fail=1; }
 
 # shape (ny, nx) and every pixel the cell at its centre, from the cells themselves
 check "npy" "$CLI" slice "$out" --axis y --at 0.4375 --res 90,50 --width 0.5 --center 0.3 0.5 0.45 \
@@ -96,5 +97,10 @@ expect_error "shape" "no ranges or shapes" "$CLI" slice "$out" --sphere 0.1 -o "
 expect_error "window outside" "reaches the image" "$CLI" slice "$out" --center 3 3 0.5 -o "$TMP/x.npy"
 expect_error "two vars, one npy" "{var}" "$CLI" slice "$out" --vars density,pressure -o "$TMP/x.npy"
 expect_error "no output" "no output" "$CLI" slice "$out"
+expect_error "zero normal" "normal has zero length" "$CLI" slice "$out" --normal 0 0 0 -o "$TMP/x.npy"
+expect_error "north along normal" "north vector" "$CLI" slice "$out" --normal 0 0 1 --north 0 0 2 -o "$TMP/x.npy"
+expect_error "at off-axis" "--at places" "$CLI" slice "$out" --normal 1 0 1 --at 0.5 -o "$TMP/x.npy"
+expect_error "centre outside" "outside the box" "$CLI" slice "$out" --normal 1 0 1 --center 1.2 0.5 0.5 -o "$TMP/x.npy"
+expect_error "north alone" "--north needs --normal" "$CLI" slice "$out" --north 0 0 1 -o "$TMP/x.npy"
 [[ -z $(ls -A "$TMP" | grep -v '^o.snapkit$\|^out$\|^err$') ]] || { echo "FAIL: a file was written"; ls "$TMP"; fail=1; }
 exit $fail
