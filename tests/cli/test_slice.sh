@@ -13,6 +13,8 @@ DATA=${SNAPKIT_TEST_DATA:-$(dirname "$0")/../data}
 out=$DATA/ramses/manyfiles/output_00002  # 64 CPU files, levels 3-5
 
 # --with-coarse: the file keeps refined cells, so --lmax reads equal the output's
+check "help" "$CLI" slice --help
+has "--normal"
 check "convert" "$CLI" convert "$out" --with-coarse -o "$TMP/o.snapkit"
 n=0
 for args in "--axis z --at 0.5 --res 128" "--axis x --at 0.3711 --res 100,60 --width 0.4 --center 0.4 0.55 0.6" \
