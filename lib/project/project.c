@@ -198,7 +198,7 @@ int proj_check_budget(const proj_job *job, const sk_project_options *opt, sk_err
 }
 
 /* The length unit to show the maps in (sk_maps_info.length_unit). */
-static void choose_length_unit(const sk_project_options *opt, const sk_maps_info *in,
+void proj_choose_length_unit(const sk_project_options *opt, const sk_maps_info *in,
                                char *out, size_t n)
 {
     static const struct {
@@ -250,7 +250,7 @@ void proj_fill_info(const proj_job *job, const sk_project_options *opt, const pr
     snprintf(in->weight, sizeof in->weight, "%s", job->weight_volume ? "volume" : "mass");
     snprintf(in->mode, sizeof in->mode, "%s", job->mode_sum ? "sum" : "mean");
     snprintf(in->kind, sizeof in->kind, "%s", job->is_cells ? "cells" : "particles");
-    choose_length_unit(opt, in, in->length_unit, sizeof in->length_unit);
+    proj_choose_length_unit(opt, in, in->length_unit, sizeof in->length_unit);
 }
 
 static int data_lmax(const proj_job *job, const proj_scan *s, sk_error *err, int *lmax)

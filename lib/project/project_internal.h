@@ -157,6 +157,10 @@ void proj_job_free(proj_job *job);
 int proj_check_budget(const proj_job *job, const sk_project_options *opt, sk_error *err);
 void proj_fill_info(const proj_job *job, const sk_project_options *opt, const proj_scan *s,
                     sk_maps_info *in);
+/* The length unit to show maps in (sk_maps_info.length_unit): the region's
+ * or pixel's unit when physical, else one the image's width spans. */
+void proj_choose_length_unit(const sk_project_options *opt, const sk_maps_info *in, char *out,
+                             size_t n);
 
 /* run.c: the threaded pass (cells strategy, and the pieces bands.c shares) */
 size_t proj_acc_doubles(const proj_job *job);

@@ -136,6 +136,11 @@ int cli_stream_source(sk_source *src, const char *component, const cli_selection
                       int threads, const sk_consumer *consumer, cli_source_read *res,
                       sk_error *err);
 
+/* The hydro columns quantities of cells need besides level, cx, cy, cz
+ * ("density" and those the quantities list) into csv: 1, or 0 when a
+ * quantity's columns are not known here (then read every column). */
+int cli_cell_columns(const char *const *names, int nq, char *csv, size_t n);
+
 /* Print the JSON text and a newline on stdout. */
 void cli_print_json(const sk_json *j);
 

@@ -283,7 +283,7 @@ static void add_column(char *csv, size_t n, const char *name)
  * the cell keys); a derived quantity's are those it lists. Returns 0, and
  * every column is read, when a quantity is none of those whose columns are
  * known here (passive scalars): their messages then stay the projection's. */
-static int cell_columns(const char *const *names, int nq, char *csv, size_t n)
+int cli_cell_columns(const char *const *names, int nq, char *csv, size_t n)
 {
     static const struct {
         const char *q, *cols;
@@ -468,7 +468,7 @@ int cmd_project(int argc, char **argv)
     memset(&src, 0, sizeof src);
     sk_error err;
     char cols[sizeof a.sel.vars];
-    if (!a.sel.vars[0] && !strcmp(a.component, "hydro") && cell_columns(names, nq, cols, sizeof cols))
+    if (!a.sel.vars[0] && !strcmp(a.component, "hydro") && cli_cell_columns(names, nq, cols, sizeof cols))
         snprintf(a.sel.vars, sizeof a.sel.vars, "%s", cols);
     sk_mem_stats m0, m1;
     sk_mem_get(&m0);

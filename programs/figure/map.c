@@ -183,11 +183,23 @@ static void quantity_label(const char *name, const char *what, const char *unit,
         snprintf(buf, n, "%s [%s]", words, typeset);
 }
 
-/* "sd: surface density along z". */
-static void projection_label(const sk_maps *maps, int i, char *buf, size_t n)
+/* "sd: surface density along z"; a slice's "density: slice at z = 0.4 kpc"
+ * (per: code lengths per axis unit, as the axes divide by it). */
+static void projection_label(const sk_maps *maps, int i, double per, const char *unit,
+                             char *buf, size_t n)
 {
     const sk_maps_info *in = sk_maps_get_info(maps);
     char along[96];
+    if (!strcmp(in->mode, "slice") && in->axis >= 0) { /* "density: slice at z = 0.4" */
+        snprintf(buf, n, "%s: slice at %c = %.6g %s", sk_maps_name(maps, i), "xyz"[in->axis],
+                 in->center[in->axis] / per, unit);
+        return;
+    }
+    if (!strcmp(in->mode, "slice")) {
+        snprintf(buf, n, "%s: slice normal to (%.3g, %.3g, %.3g)", sk_maps_name(maps, i),
+                 in->los[0], in->los[1], in->los[2]);
+        return;
+    }
     if (in->axis >= 0)
         snprintf(along, sizeof along, "along %c", "xyz"[in->axis]);
     else
@@ -251,7 +263,7 @@ static int profile_figure(const skf_map_style *st, const sk_picture *pic, const 
     axis_titles(in, unit, xt, yt, sizeof xt);
     quantity_label(sk_maps_name(maps, pic->index), sk_maps_what(maps, pic->index),
                    sk_maps_unit(maps, pic->index), label, sizeof label);
-    projection_label(maps, pic->index, sub, sizeof sub);
+    projection_label(maps, pic->index, per, unit, sub, sizeof sub);
     snprintf(ytitle, sizeof ytitle, pic->log_scale ? "log10 %s" : "%s", label);
     double dx = (in->extent[1] - in->extent[0]) / nx;
     int n = 0;
@@ -308,7 +320,7 @@ int skf_map_figure(void *ctx, const sk_picture *pic, const char *path, sk_error 
     axis_titles(in, unit, xt, yt, sizeof xt);
     quantity_label(sk_maps_name(maps, pic->index), sk_maps_what(maps, pic->index),
                    sk_maps_unit(maps, pic->index), bar, sizeof bar);
-    projection_label(maps, pic->index, sub, sizeof sub);
+    projection_label(maps, pic->index, per, unit, sub, sizeof sub);
     skf_plot p = {.xlo = in->extent[0] / per, .xhi = in->extent[1] / per,
                   .ylo = in->extent[2] / per, .yhi = in->extent[3] / per};
 

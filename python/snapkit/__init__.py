@@ -14,6 +14,7 @@ from .derive import derive, quantities
 from .store import File, convert, load, open, same_rows, save, verify  # noqa: F811 (open: both kinds)
 from .project import Maps, project
 from .cube import cube
+from .slice import slice  # noqa: A004 (snapkit.slice, as yt.SlicePlot; the builtin stays builtins.slice)
 from .center import center, totals
 from .clumps import clumps
 from . import atoms
