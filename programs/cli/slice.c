@@ -164,8 +164,9 @@ static int parse_output(slice_args *a, int argc, char **argv, int *i)
     return 1;
 }
 
-static int parse_option(slice_args *a, int argc, char **argv, int *i)
+static int parse_option(void *ctx, int argc, char **argv, int *i)
 {
+    slice_args *a = ctx;
     const char *arg = argv[*i], *v;
     long long n;
     double x;
@@ -208,27 +209,10 @@ static int parse_args(slice_args *a, int argc, char **argv)
     sk_slice_options_init(&a->opt);
     a->img.log_scale = -1;
     snprintf(a->vars, sizeof a->vars, "density");
-    for (int i = 1; i < argc; i++) {
-        if (cli_is(argv[i], "--help") || cli_is(argv[i], "-h")) {
-            printf(k_help);
-            a->help = 1;
-            return CLI_OK;
-        }
-        int r = parse_option(a, argc, argv, &i);
-        if (r == 0)
-            r = cli_selection_option(&a->sel, argc, argv, &i);
-        if (r < 0)
-            return CLI_USAGE;
-        if (r > 0)
-            continue;
-        if (argv[i][0] == '-' && argv[i][1])
-            return cli_usage("slice", "unknown option '%s'", argv[i]);
-        if (a->source)
-            return cli_usage("slice", "one SOURCE only ('%s' and '%s')", a->source, argv[i]);
-        a->source = argv[i];
-    }
-    if (!a->source)
-        return cli_usage("slice", "no SOURCE given");
+    int rc = cli_parse_source_args("slice", k_help, argc, argv, parse_option, a, &a->sel,
+                                   &a->source, &a->help);
+    if (rc != CLI_OK || a->help)
+        return rc;
     if (!a->output)
         return cli_usage("slice", "no output given (-o slice_{var}.png, .npy or .fits)");
     if (a->opt.has_normal && a->has_at)
