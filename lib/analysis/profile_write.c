@@ -204,6 +204,14 @@ static void cell_text(const sk_column *c, int64_t r, char *buf)
         sk_format_double(((const double *)c->data)[r], buf);
 }
 
+static void put_cell(sk_text *s, int csv, int c, const char *text)
+{
+    if (csv)
+        sk_text_printf(s, "%s%s", c ? "," : "", text);
+    else
+        sk_text_printf(s, " %24s", text);
+}
+
 /* The table as text (csv: comma-separated with a header row; else '#'
  * lines, then aligned columns). */
 static char *table_text(const sk_profile *p, const sk_table *t, int csv)
@@ -220,13 +228,13 @@ static char *table_text(const sk_profile *p, const sk_table *t, int csv)
         sk_text_printf(&s, "\n#");
     }
     for (int c = 0; c < nc; c++)
-        sk_text_printf(&s, csv ? "%s%s" : " %24s", csv && c ? "," : "", sk_table_col(t, c)->name);
+        put_cell(&s, csv, c, sk_table_col(t, c)->name);
     sk_text_puts(&s, "\n");
     for (int64_t r = 0; r < sk_table_nrows(t); r++) {
         for (int c = 0; c < nc; c++) {
             char b[SK_NUMBER_BUFSIZE];
             cell_text(sk_table_col(t, c), r, b);
-            sk_text_printf(&s, csv ? "%s%s" : " %24s", csv && c ? "," : "", b);
+            put_cell(&s, csv, c, b);
         }
         sk_text_puts(&s, "\n");
     }
