@@ -14,6 +14,7 @@ from .derive import derive, quantities
 from .store import File, convert, load, open, same_rows, save, verify  # noqa: F811 (open: both kinds)
 from .project import Maps, project
 from .cube import cube
+from .profile import profile
 from .center import center, totals
 from .clumps import clumps
 from . import atoms
