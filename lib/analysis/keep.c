@@ -4,7 +4,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "analysis/pass.h"
 #include "core/cellvol.h"
 #include "snapkit/memory.h"
 
@@ -36,9 +35,9 @@ int an_keep_init(an_keep *k, int ncols, const char *const *names, int nfilter, s
 static void free_parts(an_keep *k)
 {
     for (int t = 0; t < k->nparts; t++) {
-        sk_free(k->parts[t].w);
-        for (int c = 0; c < k->ncols; c++)
-            sk_free(k->parts[t].v[c]);
+        for (int64_t b = 0; b < k->parts[t].nblocks; b++)
+            sk_free(k->parts[t].blocks[b].w);
+        sk_free(k->parts[t].blocks);
     }
     sk_free(k->parts);
     k->parts = NULL;
@@ -106,43 +105,65 @@ int an_keep_begin(an_keep *k, int nthreads, const sk_table *schema, sk_error *er
     return SK_OK;
 }
 
-/* Room for `more` rows in part p. */
-static int reserve(an_keep *k, an_keep_part *p, int64_t more, sk_error *err)
+/* Room for one more block in part p. */
+static int reserve(an_keep_part *p, sk_error *err)
 {
-    if (p->n + more <= p->cap)
+    if (p->nblocks < p->cap)
         return SK_OK;
-    int64_t cap = p->cap ? 2 * p->cap : 4096;
-    cap = cap < p->n + more ? p->n + more : cap;
-    double *w = sk_realloc(p->w, sizeof *w * (size_t)cap);
-    if (!w)
+    int64_t cap = p->cap ? 2 * p->cap : 16;
+    an_keep_block *nb = sk_realloc(p->blocks, sizeof *nb * (size_t)cap);
+    if (!nb)
         return nomem(err);
-    p->w = w;
-    for (int c = 0; c < k->ncols; c++) {
-        double *v = sk_realloc(p->v[c], sizeof *v * (size_t)cap);
-        if (!v)
-            return nomem(err);
-        p->v[c] = v;
-    }
+    p->blocks = nb;
     p->cap = cap;
     return SK_OK;
 }
 
-/* Row i's weight into *w; SK_ERR_RANGE for a bad one. */
-static int row_weight(const an_keep *k, const sk_table *t, int64_t i, double *w, sk_error *err)
+/* Column c's n values times f into out, as doubles. */
+static void column_values(const sk_column *c, int64_t n, double f, double *out)
 {
-    double x = k->weight == SK_WEIGHT_MASS ? an_at(sk_table_col(t, k->weight_col), i) : 1.0;
-    if (k->level_col >= 0 && k->weight != SK_WEIGHT_NONE) {
-        int32_t l = ((const int32_t *)sk_table_col(t, k->level_col)->data)[i];
-        if (l < 0 || l > 63)
-            return sk_fail(err, SK_ERR_RANGE, NULL, -1, "level %d out of range", (int)l);
-        x = k->weight == SK_WEIGHT_VOLUME ? k->per_level[l] : x * k->per_level[l];
+    if (c->type == SK_FLOAT64) {
+        const double *d = c->data;
+        for (int64_t i = 0; i < n; i++)
+            out[i] = d[i] * f;
+    } else if (c->type == SK_INT32) {
+        const int32_t *d = c->data;
+        for (int64_t i = 0; i < n; i++)
+            out[i] = d[i] * f;
+    } else {
+        for (int64_t i = 0; i < n; i++)
+            out[i] = sk_column_get_double(c, i) * f;
     }
-    if (k->clip_col >= 0)
-        x *= ((const double *)sk_table_col(t, k->clip_col)->data)[i];
-    if (x < 0 || isinf(x))
-        return sk_fail(err, SK_ERR_RANGE, NULL, -1, "%s weight %g is %s",
-                       sk_weight_name(k->weight), x, x < 0 ? "negative" : "infinite");
-    *w = x;
+}
+
+/* The batch's n weights into w; SK_ERR_RANGE for a bad one. */
+static int batch_weights(const an_keep *k, const sk_table *t, int64_t n, double *w,
+                         sk_error *err)
+{
+    if (k->weight == SK_WEIGHT_MASS)
+        column_values(sk_table_col(t, k->weight_col), n, 1.0, w);
+    else
+        for (int64_t i = 0; i < n; i++)
+            w[i] = 1.0;
+    if (k->level_col >= 0 && k->weight != SK_WEIGHT_NONE) {
+        const int32_t *level = sk_table_col(t, k->level_col)->data;
+        int vol = k->weight == SK_WEIGHT_VOLUME;
+        for (int64_t i = 0; i < n; i++) {
+            if (level[i] < 0 || level[i] > 63)
+                return sk_fail(err, SK_ERR_RANGE, NULL, -1, "level %d out of range",
+                               (int)level[i]);
+            w[i] = vol ? k->per_level[level[i]] : w[i] * k->per_level[level[i]];
+        }
+    }
+    if (k->clip_col >= 0) {
+        const double *f = sk_table_col(t, k->clip_col)->data;
+        for (int64_t i = 0; i < n; i++)
+            w[i] *= f[i];
+    }
+    for (int64_t i = 0; i < n; i++)
+        if (w[i] < 0 || isinf(w[i]))
+            return sk_fail(err, SK_ERR_RANGE, NULL, -1, "%s weight %g is %s",
+                           sk_weight_name(k->weight), w[i], w[i] < 0 ? "negative" : "infinite");
     return SK_OK;
 }
 
@@ -154,39 +175,76 @@ static int passes(const an_keep *k, int c, double v)
     return !k->has_range[c] || (k->lo[c] < v && v < k->hi[c]);
 }
 
+/* Keep the rows [at, at + n) of block b that pass (weight not NaN,
+ * filter columns in range), moved down over those left out; the extrema
+ * follow. */
+static void compact(const an_keep *k, an_keep_part *p, an_keep_block *b, int64_t at, int64_t n)
+{
+    int64_t m = at;
+    double *v[AN_KEEP_MAX_COLS];
+    for (int c = 0; c < k->ncols; c++)
+        v[c] = b->w + (c + 1) * b->stride;
+    for (int64_t i = at; i < at + n; i++) {
+        int keep = b->w[i] == b->w[i];
+        for (int c = 0; c < k->nfilter; c++)
+            keep &= passes(k, c, v[c][i]);
+        if (!keep)
+            continue;
+        b->w[m] = b->w[i];
+        for (int c = 0; c < k->ncols; c++)
+            v[c][m] = v[c][i];
+        for (int c = 0; c < k->nfilter; c++) {
+            double x = v[c][m];
+            p->min[c] = x < p->min[c] ? x : p->min[c];
+            p->max[c] = x > p->max[c] ? x : p->max[c];
+            if (x > 0 && x < p->min_pos[c])
+                p->min_pos[c] = x;
+        }
+        m++;
+    }
+    p->n += m - at;
+    b->n = m;
+}
+
+/* A block with room for n more rows at the end of part p: the last one,
+ * or a new one of at least AN_KEEP_SLAB bytes (large blocks get huge pages
+ * and fault less than one block per batch would). */
+static an_keep_block *room(const an_keep *k, an_keep_part *p, int64_t n, sk_error *err)
+{
+    if (p->nblocks) {
+        an_keep_block *last = &p->blocks[p->nblocks - 1];
+        if (last->stride - last->n >= n)
+            return last;
+    }
+    if (reserve(p, err) != SK_OK)
+        return NULL;
+    int64_t row = 8 * (int64_t)(k->ncols + 1), cap = AN_KEEP_SLAB / row;
+    cap = cap > n ? cap : n;
+    an_keep_block b = {.n = 0, .stride = cap};
+    if (!(b.w = sk_malloc((size_t)(cap * row)))) {
+        nomem(err);
+        return NULL;
+    }
+    p->blocks[p->nblocks] = b;
+    return &p->blocks[p->nblocks++];
+}
+
 int an_keep_batch(an_keep *k, int thread, const sk_table *batch, sk_error *err)
 {
     an_keep_part *p = &k->parts[thread];
     int64_t n = sk_table_nrows(batch);
-    int rc = reserve(k, p, n, err);
-    const sk_column *cols[AN_KEEP_MAX_COLS];
+    an_keep_block *b = room(k, p, n, err);
+    if (!b)
+        return err ? err->code : SK_ERR_NOMEM;
+    int64_t at = b->n;
+    int rc = batch_weights(k, batch, n, b->w + at, err);
+    if (rc != SK_OK)
+        return rc;
     for (int c = 0; c < k->ncols; c++)
-        cols[c] = sk_table_col(batch, k->col[c]);
-    for (int64_t i = 0; i < n && rc == SK_OK; i++) {
-        double w = 0, v[AN_KEEP_MAX_COLS];
-        rc = row_weight(k, batch, i, &w, err);
-        if (rc != SK_OK || w != w)
-            continue;
-        int keep = 1;
-        for (int c = 0; c < k->ncols; c++) {
-            v[c] = an_at(cols[c], i) * k->factor[c];
-            if (c < k->nfilter)
-                keep &= passes(k, c, v[c]);
-        }
-        if (!keep)
-            continue;
-        int64_t at = p->n++;
-        p->w[at] = w;
-        for (int c = 0; c < k->ncols; c++)
-            p->v[c][at] = v[c];
-        for (int c = 0; c < k->nfilter; c++) {
-            p->min[c] = v[c] < p->min[c] ? v[c] : p->min[c];
-            p->max[c] = v[c] > p->max[c] ? v[c] : p->max[c];
-            if (v[c] > 0 && v[c] < p->min_pos[c])
-                p->min_pos[c] = v[c];
-        }
-    }
-    return rc;
+        column_values(sk_table_col(batch, k->col[c]), n, k->factor[c],
+                      b->w + (c + 1) * b->stride + at);
+    compact(k, p, b, at, n);
+    return SK_OK;
 }
 
 int64_t an_keep_rows(const an_keep *k)

@@ -16,12 +16,25 @@
 #include "snapkit/table.h"
 #include "snapkit/wstats.h"
 
-enum { AN_KEEP_MAX_COLS = 64 };
+enum { AN_KEEP_MAX_COLS = 64, AN_KEEP_SLAB = 8 << 20 };
+
+/* Rows kept: n weights, then each column's n values, in one block whose
+ * arrays are `stride` doubles apart (room for stride rows). */
+typedef struct an_keep_block {
+    int64_t n, stride;
+    double *w;
+} an_keep_block;
+
+/* Column c's values in block b. */
+static inline const double *an_keep_values(const an_keep_block *b, int c)
+{
+    return b->w + (c + 1) * b->stride;
+}
 
 typedef struct an_keep_part {
-    int64_t n, cap;
-    double *w;                         /* weights */
-    double *v[AN_KEEP_MAX_COLS];       /* values of each column */
+    int64_t n;                         /* rows in every block */
+    int64_t nblocks, cap;
+    an_keep_block *blocks;
     double min[AN_KEEP_MAX_COLS], max[AN_KEEP_MAX_COLS], min_pos[AN_KEEP_MAX_COLS];
 } an_keep_part;
 

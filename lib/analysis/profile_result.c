@@ -59,11 +59,13 @@ static int32_t *row_bins(const an_keep *k, const sk_bins *b, int64_t rows)
     if (!bin)
         return NULL;
     int64_t at = 0;
-    for (int t = 0; t < k->nparts; t++) {
-        const an_keep_part *p = &k->parts[t];
-        for (int64_t i = 0; i < p->n; i++)
-            bin[at++] = sk_bins_index(b, p->v[0][i]);
-    }
+    for (int t = 0; t < k->nparts; t++)
+        for (int64_t j = 0; j < k->parts[t].nblocks; j++) {
+            const an_keep_block *blk = &k->parts[t].blocks[j];
+            const double *x = an_keep_values(blk, 0);
+            for (int64_t i = 0; i < blk->n; i++)
+                bin[at++] = sk_bins_index(b, x[i]);
+        }
     return bin;
 }
 
@@ -75,25 +77,32 @@ static void group_pairs(const an_keep *k, int c, const int32_t *bin, int nbins, 
     memset(off, 0, sizeof *off * (size_t)(nbins + 1));
     int64_t at = 0;
     for (int t = 0; t < k->nparts; t++)
-        for (int64_t i = 0; i < k->parts[t].n; i++, at++)
-            if (bin[at] >= 0 && k->parts[t].v[c][i] == k->parts[t].v[c][i])
-                off[bin[at] + 1]++;
+        for (int64_t j = 0; j < k->parts[t].nblocks; j++) {
+            const an_keep_block *blk = &k->parts[t].blocks[j];
+            const double *v = an_keep_values(blk, c);
+            for (int64_t i = 0; i < blk->n; i++, at++)
+                if (bin[at] >= 0 && v[i] == v[i])
+                    off[bin[at] + 1]++;
+        }
     for (int j = 0; j < nbins; j++)
         off[j + 1] += off[j];
     memcpy(fill, off, sizeof *fill * (size_t)nbins);
     at = 0;
-    for (int t = 0; t < k->nparts; t++) {
-        const an_keep_part *p = &k->parts[t];
-        for (int64_t i = 0; i < p->n; i++, at++)
-            if (bin[at] >= 0 && p->v[c][i] == p->v[c][i])
-                pairs[fill[bin[at]]++] = (ws_pair){p->v[c][i], p->w[i]};
-    }
+    for (int t = 0; t < k->nparts; t++)
+        for (int64_t j = 0; j < k->parts[t].nblocks; j++) {
+            const an_keep_block *blk = &k->parts[t].blocks[j];
+            const double *v = an_keep_values(blk, c);
+            for (int64_t i = 0; i < blk->n; i++, at++)
+                if (bin[at] >= 0 && v[i] == v[i])
+                    pairs[fill[bin[at]]++] = (ws_pair){v[i], blk->w[i]};
+        }
 }
 
 /* Where a column's statistics go: mean, std, sum, the weight sums, and
  * the percentiles (np blocks of nbins). */
 typedef struct col_out {
     double *mean, *std, *sum, *wsum, *pct;
+    int higher;               /* 1: the std too (ws_moments) */
 } col_out;
 
 typedef struct pct_order {
@@ -122,7 +131,7 @@ static void bin_stats(ws_pair *pairs, int64_t n, int j, int nbins, const pct_ord
     sk_wstats_column c;
     xs_acc wsum;
     double s = 0;
-    ws_moments(pairs, n, &c, &wsum, &s);
+    ws_moments(pairs, n, o->higher, &c, &wsum, &s);
     o->mean[j] = c.mean;
     o->std[j] = c.std;
     o->sum[j] = n ? s : 0.0;
@@ -207,11 +216,11 @@ static int column(const sk_profile_stream *ps, sk_profile *p, int c, const int32
         scratch = sk_malloc(sizeof *scratch * 3 * (size_t)n);
         if (!scratch)
             return 0;
-        o = (col_out){scratch, scratch + n, scratch + 2 * n, p->weight, NULL};
+        o = (col_out){scratch, scratch + n, scratch + 2 * n, p->weight, NULL, 0};
     } else {
         double *s = p->stat + (size_t)(c - 1) * 5 * (size_t)n;
         o = (col_out){s, s + n, s + 2 * n, wq + (size_t)(c - 1) * (size_t)n,
-                      p->pct + (size_t)(c - 1) * (size_t)p->opt.npercentiles * (size_t)n};
+                      p->pct + (size_t)(c - 1) * (size_t)p->opt.npercentiles * (size_t)n, 1};
     }
     int ok = all_bins(pairs, off, n, &po, &o);
     for (int j = 0; c == 0 && j < n; j++)

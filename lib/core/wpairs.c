@@ -54,7 +54,8 @@ static double xsum_value(const xsum *s)
 
 /* Weight sum, mean, std, skewness and kurtosis of the n pairs; *wsum the
  * exact weight sum, normalised. */
-void ws_moments(const ws_pair *p, int64_t n, sk_wstats_column *c, xs_acc *wsum, double *wvsum)
+void ws_moments(const ws_pair *p, int64_t n, int higher, sk_wstats_column *c, xs_acc *wsum,
+                double *wvsum)
 {
     xsum w, s1;
     memset(&w, 0, sizeof w);
@@ -72,19 +73,23 @@ void ws_moments(const ws_pair *p, int64_t n, sk_wstats_column *c, xs_acc *wsum, 
     if (!(c->weight_sum > 0))
         return;
     double mu = xsum_value(&s1) / c->weight_sum;
+    c->mean = mu;
+    if (higher < 1)
+        return;
     xsum s[3]; /* sums of w d^2, w d^3, w d^4 */
     memset(s, 0, sizeof s);
     for (int64_t i = 0; i < n; i++) {
         double d = p[i].v - mu, d2 = d * d;
         xsum_add(&s[0], p[i].w * d2);
-        xsum_add(&s[1], p[i].w * (d2 * d));
-        xsum_add(&s[2], p[i].w * (d2 * d2));
+        if (higher > 1) {
+            xsum_add(&s[1], p[i].w * (d2 * d));
+            xsum_add(&s[2], p[i].w * (d2 * d2));
+        }
     }
     double m2 = xsum_value(&s[0]) / c->weight_sum, m3 = xsum_value(&s[1]) / c->weight_sum,
            m4 = xsum_value(&s[2]) / c->weight_sum;
-    c->mean = mu;
     c->std = sqrt(m2);
-    if (m2 > 0) {
+    if (m2 > 0 && higher > 1) {
         c->skewness = m3 / pow(m2, 1.5);
         c->kurtosis = m4 / (m2 * m2) - 3.0;
     }

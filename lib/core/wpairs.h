@@ -18,10 +18,12 @@ typedef struct ws_pair {
 
 enum { WS_RADIX_BITS = 11, WS_RADIX = 1 << WS_RADIX_BITS, WS_RADIX_PASSES = 6 };
 
-/* Weight sum, mean, std, skewness and kurtosis of the n pairs (no NaN
- * value) into c; *wsum the exact weight sum, normalised; *wvsum (when not
- * NULL) the sum of the products w v, exact and rounded once. */
-void ws_moments(const ws_pair *p, int64_t n, sk_wstats_column *c, xs_acc *wsum, double *wvsum);
+/* The weight sum and mean of the n pairs (no NaN value) into c, with
+ * higher >= 1 their std too, with higher >= 2 skewness and kurtosis too
+ * (the others NaN); *wsum the exact weight sum, normalised; *wvsum (when
+ * not NULL) the sum of the products w v, exact and rounded once. */
+void ws_moments(const ws_pair *p, int64_t n, int higher, sk_wstats_column *c, xs_acc *wsum,
+                double *wvsum);
 
 /* Sort p[0..n) by value (tmp: room for n more; count: the counters of
  * WS_RADIX_PASSES passes), -0 before +0. */

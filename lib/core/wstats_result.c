@@ -63,7 +63,7 @@ static void column_result(const sk_wstats_acc *a, int j, const pct_plan *pl, ws_
     }
     c->count = n;
     xs_acc wsum;
-    ws_moments(scratch, n, c, &wsum, NULL);
+    ws_moments(scratch, n, 2, c, &wsum, NULL);
     ws_sort_pairs(scratch, scratch + n, n, count);
     c->min = n ? scratch[0].v : NAN;
     c->max = n ? scratch[n - 1].v : NAN;
