@@ -104,3 +104,45 @@ def test_threads_and_store_identical(tmp_path):
     subprocess.run([CLI, "convert", folder, "-o", store], check=True, capture_output=True)
     assert profile(store, "--threads", "2") == one
     assert sum(one["count"]) == one["binned"] > 0
+
+
+def test_python_profile_equals_numpy():
+    """snapkit.profile on a table against numpy on the same columns:
+    numpy's edges, np.digitize's bins, weighted means and std, and the
+    inverted-CDF weighted percentiles (numpy 2's np.quantile(...,
+    weights=w, method="inverted_cdf"), written out for numpy 1)."""
+    import snapkit
+    folder = outputs()[0]
+    gas = snapkit.open(folder).read("hydro")
+    boxlen = float(gas.meta.get("boxlen", 1.0))
+    c = [0.5 * boxlen] * 3
+    got = snapkit.profile(gas, "r", ["density", "pressure"], bins=10, center=c,
+                          percentiles=[25, 75], cumulative=True)
+    r = np.asarray(gas["r"])
+    lo, hi = r.min(), r.max()
+    lo, hi = lo - np.spacing(lo), hi + np.spacing(hi)
+    edges = np.linspace(lo, hi, 11)
+    np.testing.assert_array_equal(got["edges"], edges)
+    level = np.asarray(gas["level"])
+    w = np.asarray(gas["density"]) * (boxlen / 2.0 ** level) ** 3
+    b = np.digitize(r, edges) - 1
+    count = np.bincount(b, minlength=10)
+    assert got["count"].tolist() == count.tolist()
+    assert got["cum_count"].tolist() == np.cumsum(count).tolist()
+    for name in ("density", "pressure"):
+        x = np.asarray(gas[name])
+        for j in range(10):
+            m = b == j
+            if not m.any():
+                continue
+            mean = np.average(x[m], weights=w[m])
+            std = np.sqrt(np.average((x[m] - mean) ** 2, weights=w[m]))
+            np.testing.assert_allclose(got["fields"][name]["mean"][j], mean, rtol=1e-13)
+            np.testing.assert_allclose(got["fields"][name]["std"][j], std, rtol=1e-9,
+                                       atol=1e-13 * abs(mean))
+            np.testing.assert_allclose(got["weight"][j], w[m].sum(), rtol=1e-13)
+            order = np.argsort(x[m], kind="stable")
+            cum = np.cumsum(w[m][order])
+            for p in (25, 75):  # the smallest value whose cumulative weight reaches p W
+                k = np.searchsorted(cum, p / 100 * cum[-1], side="left")
+                assert got["fields"][name]["p%g" % p][j] == x[m][order][k]
