@@ -34,6 +34,17 @@ static int check_options(const sk_profile_options *opt, sk_error *err)
     return rc == SK_OK ? prof_units_check(opt->units, err) : rc;
 }
 
+/* v_circ = sqrt(G M(<r) / r) needs the spherical radius as the bin field,
+ * binned from 0 (the mass below the range is not counted otherwise). */
+static int check_vcirc(const sk_profile_stream *ps, sk_error *err)
+{
+    for (int c = 1; c <= ps->nq; c++)
+        if (ps->vcirc[c] && strcmp(ps->names[0], "r"))
+            return sk_fail(err, SK_ERR_ARG, NULL, -1,
+                           "v_circ (sqrt(G M(<r)/r)) needs --bin r, not --bin %s", ps->names[0]);
+    return SK_OK;
+}
+
 int sk_profile_stream_new(const char *bin, int nq, const char *const *quantities,
                           const sk_profile_options *opt, sk_profile_stream **out, sk_error *err)
 {
@@ -51,10 +62,19 @@ int sk_profile_stream_new(const char *bin, int nq, const char *const *quantities
         return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
     ps->opt = *opt;
     ps->nq = nq;
+    rc = SK_OK;
     const char *names[SK_PROFILE_MAX_QUANTITIES + 1] = {bin};
-    for (int i = 0; i < nq; i++)
-        names[i + 1] = quantities[i];
-    rc = an_keep_init(&ps->keep, nq + 1, names, 1, opt->weight, err);
+    snprintf(ps->names[0], sizeof ps->names[0], "%s", bin);
+    for (int i = 0; i < nq; i++) {
+        const char *q = quantities[i] ? quantities[i] : "";
+        snprintf(ps->names[i + 1], sizeof ps->names[i + 1], "%s", q);
+        ps->vcirc[i + 1] = !strcmp(q, "v_circ");
+        names[i + 1] = ps->vcirc[i + 1] ? "mass" : q; /* v_circ keeps each row's mass */
+    }
+    if (rc == SK_OK)
+        rc = check_vcirc(ps, err);
+    if (rc == SK_OK)
+        rc = an_keep_init(&ps->keep, nq + 1, names, 1, opt->weight, err);
     if (rc != SK_OK) {
         sk_profile_stream_free(ps);
         return rc;
@@ -79,13 +99,15 @@ static int stream_begin(void *ctx, int nthreads, const sk_table *schema, sk_erro
 {
     sk_profile_stream *ps = ctx;
     int rc = an_keep_begin(&ps->keep, nthreads, schema, err);
-    sk_units u;
-    sk_units_from_table(&u, schema);
+    sk_units_from_table(&ps->units, schema);
     for (int c = 0; c <= ps->nq && rc == SK_OK; c++) {
         char unit[32];
-        prof_unit_of(ps->opt.units, ps->keep.names[c], unit, sizeof unit);
-        rc = prof_unit_factor(ps->keep.names[c], unit, &u, ps->opt.mu, &ps->keep.factor[c],
-                              ps->unit[c], err);
+        prof_unit_of(ps->opt.units, ps->names[c], unit, sizeof unit);
+        if (ps->vcirc[c]) /* the mass is kept in code units */
+            rc = prof_velocity_factor(unit, &ps->units, &ps->vfactor[c], ps->unit[c], err);
+        else
+            rc = prof_unit_factor(ps->names[c], unit, &ps->units, ps->opt.mu,
+                                  &ps->keep.factor[c], ps->unit[c], err);
     }
     ps->begun = rc == SK_OK;
     return rc;

@@ -12,6 +12,10 @@ struct sk_profile_stream {
     sk_profile_options opt;
     int nq;                   /* quantities; the kept columns are the bin field, then them */
     char unit[SK_PROFILE_MAX_QUANTITIES + 1][32];
+    char names[SK_PROFILE_MAX_QUANTITIES + 1][64]; /* as asked: the bin field, quantities */
+    int vcirc[SK_PROFILE_MAX_QUANTITIES + 1]; /* v_circ: its kept column is the mass */
+    sk_units units;           /* the rows' (from the schema) */
+    double vfactor[SK_PROFILE_MAX_QUANTITIES + 1]; /* v_circ: cm/s -> its unit */
     an_keep keep;
     int64_t rows;             /* rows streamed (atomically added) */
     int begun;
@@ -39,6 +43,9 @@ int prof_unit_factor(const char *name, const char *unit, const sk_units *u, doub
 /* The unit spec's unit for `name` ("cgs" for every field with "cgs"), or
  * "" when it names none. */
 void prof_unit_of(const char *spec, const char *name, char *unit, size_t size);
+/* The factor from cm/s to a velocity unit ("", "code": code velocity). */
+int prof_velocity_factor(const char *unit, const sk_units *u, double *factor, char *label,
+                         sk_error *err);
 /* Check a unit spec's form: "cgs", or NAME=UNIT items separated by commas. */
 int prof_units_check(const char *spec, sk_error *err);
 

@@ -12,6 +12,8 @@
 #include "snapkit/memory.h"
 #include "snapkit/threads.h"
 
+#define PROF_G_CGS 6.67430e-8 /* cm^3 g^-1 s^-2, CODATA 2018 */
+
 static int nomem(sk_error *err)
 {
     return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory for the profile");
@@ -71,8 +73,8 @@ static int32_t *row_bins(const an_keep *k, const sk_bins *b, int64_t rows)
 
 /* Column c's pairs (NaN values left out) grouped by bin: bin j's at
  * pairs[off[j] .. off[j + 1]). */
-static void group_pairs(const an_keep *k, int c, const int32_t *bin, int nbins, int64_t *off,
-                        int64_t *fill, ws_pair *pairs)
+static void group_pairs(const an_keep *k, int c, int masses, const int32_t *bin, int nbins,
+                        int64_t *off, int64_t *fill, ws_pair *pairs)
 {
     memset(off, 0, sizeof *off * (size_t)(nbins + 1));
     int64_t at = 0;
@@ -94,7 +96,8 @@ static void group_pairs(const an_keep *k, int c, const int32_t *bin, int nbins, 
             const double *v = an_keep_values(blk, c);
             for (int64_t i = 0; i < blk->n; i++, at++)
                 if (bin[at] >= 0 && v[i] == v[i])
-                    pairs[fill[bin[at]]++] = (ws_pair){v[i], blk->w[i]};
+                    pairs[fill[bin[at]]++] = masses ? (ws_pair){1.0, v[i]}
+                                                    : (ws_pair){v[i], blk->w[i]};
         }
 }
 
@@ -180,7 +183,7 @@ static int all_bins(ws_pair *pairs, const int64_t *off, int nbins, const pct_ord
 
 /* Running sums from the first bin: counts, weights, each quantity's sum
  * and mean. */
-static void cumulate(sk_profile *p, const double *wq)
+static void cumulate(const sk_profile_stream *ps, sk_profile *p, const double *wq)
 {
     int n = p->bins.n;
     int64_t c = 0;
@@ -196,8 +199,30 @@ static void cumulate(sk_profile *p, const double *wq)
         for (int j = 0; j < n; j++) {
             s[SK_PROFILE_CUM_SUM * n + j] = cs += s[SK_PROFILE_SUM * n + j];
             cw += wi[j];
-            s[SK_PROFILE_CUM_MEAN * n + j] = cw > 0 ? cs / cw : NAN;
+            s[SK_PROFILE_CUM_MEAN * n + j] = cw > 0 && !ps->vcirc[i + 1] ? cs / cw : NAN;
         }
+    }
+}
+
+/* v_circ = sqrt(G M(<r) / r) at each bin's upper edge, from the masses in
+ * the bins (wq: each bin's, summed exactly): sum the bin's mass, cum_sum
+ * the mass enclosed (code units), mean the velocity, std NaN. */
+static void vcirc(const sk_profile_stream *ps, sk_profile *p, int c, const double *wq)
+{
+    int n = p->bins.n;
+    double *s = p->stat + (size_t)(c - 1) * 5 * (size_t)n, m = 0;
+    const sk_units *u = &ps->units;
+    double r_cm = u->unit_l / ps->keep.factor[0]; /* cm per unit of the edges */
+    for (int j = 0; j < n; j++) {
+        m += wq[j];
+        s[SK_PROFILE_SUM * n + j] = wq[j];
+        s[SK_PROFILE_CUM_SUM * n + j] = m;
+        double r = p->edges[j + 1] * r_cm;
+        s[SK_PROFILE_MEAN * n + j] = sqrt(PROF_G_CGS * m * u->unit_m / r) * ps->vfactor[c];
+        s[SK_PROFILE_STD * n + j] = NAN;
+        for (int k = 0; k < p->opt.npercentiles; k++)
+            p->pct[((size_t)(c - 1) * (size_t)p->opt.npercentiles + (size_t)k) * (size_t)n +
+                   (size_t)j] = NAN;
     }
 }
 
@@ -207,7 +232,7 @@ static int column(const sk_profile_stream *ps, sk_profile *p, int c, const int32
                   ws_pair *pairs, int64_t *off, int64_t *fill, double *wq)
 {
     int n = p->bins.n;
-    group_pairs(&ps->keep, c, bin, n, off, fill, pairs);
+    group_pairs(&ps->keep, c, ps->vcirc[c], bin, n, off, fill, pairs);
     pct_order po;
     pct_order_init(&po, p->opt.percentiles, c ? p->opt.npercentiles : 0);
     double *scratch = NULL;
@@ -222,9 +247,13 @@ static int column(const sk_profile_stream *ps, sk_profile *p, int c, const int32
         o = (col_out){s, s + n, s + 2 * n, wq + (size_t)(c - 1) * (size_t)n,
                       p->pct + (size_t)(c - 1) * (size_t)p->opt.npercentiles * (size_t)n, 1};
     }
+    if (ps->vcirc[c])
+        po.np = 0;
     int ok = all_bins(pairs, off, n, &po, &o);
     for (int j = 0; c == 0 && j < n; j++)
         p->count[j] = off[j + 1] - off[j];
+    if (ok && ps->vcirc[c])
+        vcirc(ps, p, c, o.wsum);
     sk_free(scratch);
     return ok;
 }
@@ -245,7 +274,7 @@ static int fill_profile(const sk_profile_stream *ps, sk_profile *p, sk_error *er
         p->binned = 0;
         for (int j = 0; j < n; j++)
             p->binned += p->count[j];
-        cumulate(p, wq);
+        cumulate(ps, p, wq);
     }
     sk_free(bin);
     sk_free(pairs);
@@ -265,7 +294,7 @@ int prof_result(const sk_profile_stream *ps, sk_profile **out, sk_error *err)
     p->nq = ps->nq;
     p->rows = ps->rows;
     for (int c = 0; c <= ps->nq; c++) {
-        snprintf(p->names[c], sizeof p->names[c], "%s", ps->keep.names[c]);
+        snprintf(p->names[c], sizeof p->names[c], "%s", ps->names[c]);
         snprintf(p->unit[c], sizeof p->unit[c], "%s", ps->unit[c]);
     }
     int rc = make_bins(ps, &p->bins, err);

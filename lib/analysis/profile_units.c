@@ -145,3 +145,13 @@ int prof_units_check(const char *spec, sk_error *err)
     }
     return SK_OK;
 }
+
+int prof_velocity_factor(const char *unit, const sk_units *u, double *factor, char *label,
+                         sk_error *err)
+{
+    double code;
+    int rc = prof_unit_factor("velocity_x", unit, u, 0, &code, label, err);
+    if (rc == SK_OK)
+        *factor = code / u->unit_v; /* cm/s -> code -> unit */
+    return rc;
+}

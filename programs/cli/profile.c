@@ -29,7 +29,9 @@ static const char k_help[] =
     "  --log                 bins equal in log10 FIELD (the range must be positive)\n"
     "  --range LO HI         the range, in FIELD's unit (default: the extrema)\n"
     "  --vars A,B            the quantities (columns or derived quantities, e.g.\n"
-    "                        density,T,v_phi); default density\n"
+    "                        density,T,v_phi); default density. v_circ (with --bin r):\n"
+    "                        sqrt(G M(<r) / r) at each bin's upper edge, M the mass of\n"
+    "                        the rows binned (sum: the bin's mass, cum_sum: M, code units)\n"
     "  --weight W            mass (default; cells: density x volume), volume or none\n"
     "  --cumulative          also running sums from the first bin (count, weight, each\n"
     "                        quantity's sum and mean)\n"
@@ -222,8 +224,8 @@ static void read_vars(prof_args *a, const char *const *names, int nq)
     const char *want[SK_PROFILE_MAX_QUANTITIES + 2];
     int n = 0;
     want[n++] = a->bin;
-    for (int i = 0; i < nq; i++)
-        want[n++] = names[i];
+    for (int i = 0; i < nq; i++) /* v_circ: from each row's mass */
+        want[n++] = strcmp(names[i], "v_circ") ? names[i] : "mass";
     if (a->opt.weight == SK_WEIGHT_MASS)
         want[n++] = strcmp(a->component, "particles") ? "density" : "mass";
     size_t at = 0;

@@ -90,7 +90,8 @@ def profile(src, bin_field, fields=("density",), bins=64, weight="mass", log=Fal
     fields = list(fields)
     if weight not in _WEIGHTS:
         raise ValueError("weight must be mass, volume or none, not %r" % (weight,))
-    table = _with_fields(src, component, [bin_field] + fields, center, axis, bulk_velocity)
+    wanted = [bin_field] + ["mass" if f == "v_circ" else f for f in fields]  # v_circ: from masses
+    table = _with_fields(src, component, wanted, center, axis, bulk_velocity)
     opt = _ProfileOptions()
     lib.sk_profile_options_init(ctypes.byref(opt))
     opt.nbins = int(bins)

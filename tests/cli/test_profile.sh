@@ -70,6 +70,20 @@ has '"bin":"density","bin_unit":"code","log":true,"weight_field":"volume","edges
 check "none" "$CLI" profile "$out" --bin T --weight none --vars density --json
 has '"weight_field":"none"'
 
+# v_circ: the enclosed mass is the running sum of the bins' masses
+check "v_circ" "$CLI" profile "$out" "${sel[@]}" --bin r --bins 5 --vars v_circ --weight none \
+    --json
+ok /usr/bin/python3 - "$TMP/out" <<'PY'
+import json, math, sys
+p = json.load(open(sys.argv[1]))
+q = p["quantities"]["v_circ"]
+m = 0.0
+for j in range(5):
+    m += q["sum"][j]
+    G = 6.67430e-8  # this output's units are cgs (unit_l = unit_d = unit_t = 1)
+    assert abs(q["mean"][j] - math.sqrt(G * m / p["edges"][j + 1])) <= 1e-12 * q["mean"][j]
+PY
+
 # bad input: one line, non-zero, nothing written
 x=$TMP/x.json
 expect_error "zero bins" "--bins must be 1.." "$CLI" profile "$out" "${sel[@]}" --bins 0 -o "$x"
@@ -80,6 +94,8 @@ expect_error "log, no positive value" "log bins need positive values of 'v_z'" \
     "$CLI" profile "$out" --center 0.5 0.5 0.5 --bin v_z --log -o "$x"
 expect_error "unknown field" "foo" "$CLI" profile "$out" --bin foo -o "$x"
 expect_error "unknown quantity" "bar" "$CLI" profile "$out" "${sel[@]}" --vars density,bar -o "$x"
+expect_error "v_circ needs r" "v_circ (sqrt(G M(<r)/r)) needs --bin r" "$CLI" profile "$out" \
+    --bin density --vars v_circ -o "$x"
 expect_error "r needs a centre" "--center" "$CLI" profile "$out" --bin r -o "$x"
 expect_error "bad extension" "a profile is written as" "$CLI" profile "$out" "${sel[@]}" \
     -o "$TMP/x.xls"

@@ -146,3 +146,25 @@ def test_python_profile_equals_numpy():
             for p in (25, 75):  # the smallest value whose cumulative weight reaches p W
                 k = np.searchsorted(cum, p / 100 * cum[-1], side="left")
                 assert got["fields"][name]["p%g" % p][j] == x[m][order][k]
+
+
+def test_v_circ_from_enclosed_mass():
+    """v_circ = sqrt(G M(<r) / r) at the bins' upper edges, M summed with
+    numpy from the same cells' density x volume, in cm/s from the info
+    file's units."""
+    import snapkit
+    folder = outputs()[0]
+    gas = snapkit.open(folder).read("hydro")
+    boxlen = float(gas.meta.get("boxlen", 1.0))
+    got = snapkit.profile(gas, "r", ["v_circ"], bins=8, center=[0.5 * boxlen] * 3,
+                          weight="none", units="v_circ=cm/s,r=cm")
+    info = info_of(folder)
+    r = np.asarray(gas["r"]) * info["unit_l"]
+    m = (np.asarray(gas["density"]) * (boxlen / 2.0 ** np.asarray(gas["level"])) ** 3
+         * info["unit_d"] * info["unit_l"] ** 3)
+    edges = got["edges"]
+    b = np.digitize(r, edges) - 1
+    enclosed = np.cumsum(np.bincount(b[(b >= 0) & (b < 8)], weights=m[(b >= 0) & (b < 8)],
+                                     minlength=8))
+    want = np.sqrt(6.67430e-8 * enclosed / edges[1:])
+    np.testing.assert_allclose(got["fields"]["v_circ"]["mean"], want, rtol=1e-9)
