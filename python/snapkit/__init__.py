@@ -43,4 +43,4 @@ __all__ = ["Error", "Table", "atoms", "memory", "threads", "__version__",
            "Output", "open", "derive", "quantities", "unit_factor", "column_stats",
            "weighted_stats",
            "File", "save", "load", "convert", "verify", "same_rows", "project", "Maps", "clumps",
-           "center", "totals"]
+           "center", "totals", "profile"]
