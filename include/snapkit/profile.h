@@ -38,6 +38,12 @@
  *   sk_profile_stream_finish(ps, &p, &err);
  *   sk_profile_write(p, "profile.json", &err);
  *
+ * v_circ: a quantity named "v_circ" (with bin field r) keeps each row's
+ * mass (the column or derived quantity "mass" must be in the batches) and
+ * gives sqrt(G M(<r) / r) at each bin's upper edge, M the mass of the rows
+ * binned up to it; its sum is the bin's mass and cum_sum M (code units),
+ * its std NaN.
+ *
  * Units: opt.units "r=kpc,density=g/cm3,T=K" (or "cgs": every field in
  * CGS), for the bin field and any quantity; values are converted before
  * they are binned, so --range and the edges are in the bin field's unit.
@@ -156,12 +162,11 @@ SK_API int sk_profile_table(const sk_profile *p, sk_table **out, sk_error *err);
 SK_API int sk_profile_write(const sk_profile *p, const char *path, sk_error *err);
 
 typedef struct sk_json sk_json;
-/* {"bin": NAME, "bin_unit": U, "log": B, "weight": W, "edges": [...],
- *  "count": [...], "weight_sum" ... } -- see docs/profiles.md: "edges",
- * "count", "weight", "quantities": {NAME: {"unit", "mean", "std", "sum",
- * "percentiles": {P: [...]}}}, and with the cumulative option "cumulative":
- * {"count", "weight", "sum": {NAME: [...]}, "mean": {NAME: [...]}}; NaN as
- * null. */
+/* The profile as one JSON object: "bin", "bin_unit", "log", "weight_field",
+ * "edges" (nbins + 1), "count", "weight", with the cumulative option
+ * "cum_count" and "cum_weight", "quantities": {NAME: {"unit", "mean",
+ * "std", "sum", "percentiles": {P: [...]} (when asked), "cum_sum" and
+ * "cum_mean" (cumulative)}}, "rows" and "binned"; NaN as null. */
 SK_API void sk_profile_json(const sk_profile *p, sk_json *j);
 
 #ifdef __cplusplus
