@@ -106,6 +106,10 @@ SK_API sk_consumer sk_profile_stream_consumer(sk_profile_stream *ps);
  * SK_ERR_ARG for an empty default range. */
 SK_API int sk_profile_stream_finish(sk_profile_stream *ps, sk_profile **out, sk_error *err);
 SK_API void sk_profile_stream_free(sk_profile_stream *ps);
+/* Under MPI (each rank streamed its share): every rank's kept rows to rank
+ * 0, whose finish then gives the profile of all of them, with the bits one
+ * process gets. Does nothing on one rank. Collective. */
+SK_API int sk_profile_stream_reduce(sk_profile_stream *ps, sk_error *err);
 
 /* The profile of a whole table (one batch through the stream). */
 SK_API int sk_profile_make(const sk_table *table, const char *bin, int nq,

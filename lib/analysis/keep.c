@@ -267,3 +267,51 @@ int an_keep_extrema(const an_keep *k, int c, double *min, double *max, double *m
     }
     return an_keep_rows(k) > 0;
 }
+
+int an_keep_pack(const an_keep *k, double **rows, int64_t *n, sk_error *err)
+{
+    int64_t stride = k->ncols + 1, at = 0;
+    *n = an_keep_rows(k);
+    *rows = *n ? sk_malloc(sizeof **rows * (size_t)(*n * stride)) : NULL;
+    if (*n && !*rows)
+        return nomem(err);
+    for (int t = 0; t < k->nparts; t++)
+        for (int64_t j = 0; j < k->parts[t].nblocks; j++) {
+            const an_keep_block *b = &k->parts[t].blocks[j];
+            for (int64_t i = 0; i < b->n; i++, at++) {
+                (*rows)[at * stride] = b->w[i];
+                for (int c = 0; c < k->ncols; c++)
+                    (*rows)[at * stride + 1 + c] = an_keep_values(b, c)[i];
+            }
+        }
+    return SK_OK;
+}
+
+int an_keep_unpack(an_keep *k, const double *rows, int64_t n, sk_error *err)
+{
+    int nparts = k->nparts > 0 ? k->nparts : 1;
+    free_parts(k);
+    k->parts = sk_calloc((size_t)nparts, sizeof *k->parts);
+    if (!k->parts)
+        return nomem(err);
+    k->nparts = nparts;
+    for (int t = 0; t < nparts; t++)
+        for (int c = 0; c < k->ncols; c++) {
+            k->parts[t].min[c] = k->parts[t].min_pos[c] = INFINITY;
+            k->parts[t].max[c] = -INFINITY;
+        }
+    if (n == 0)
+        return SK_OK;
+    an_keep_part *p = &k->parts[0];
+    an_keep_block *b = room(k, p, n, err);
+    if (!b)
+        return err ? err->code : SK_ERR_NOMEM;
+    int64_t stride = k->ncols + 1;
+    for (int64_t i = 0; i < n; i++) {
+        b->w[i] = rows[i * stride];
+        for (int c = 0; c < k->ncols; c++)
+            b->w[(c + 1) * b->stride + i] = rows[i * stride + 1 + c];
+    }
+    compact(k, p, b, 0, n); /* every row passes again; the extrema come back */
+    return SK_OK;
+}

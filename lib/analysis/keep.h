@@ -71,4 +71,11 @@ int64_t an_keep_rows(const an_keep *k);
  * value and its least positive one (+inf when none). 0 when no row was kept. */
 int an_keep_extrema(const an_keep *k, int c, double *min, double *max, double *min_pos);
 
+/* Every row kept, row after row: its weight, then its ncols values, into
+ * *rows (an sk_malloc block; NULL when none) and their count into *n. */
+int an_keep_pack(const an_keep *k, double **rows, int64_t *n, sk_error *err);
+/* Replace the rows kept by n packed rows (an_keep_pack's layout), all in
+ * part 0, the extrema recomputed. */
+int an_keep_unpack(an_keep *k, const double *rows, int64_t n, sk_error *err);
+
 #endif

@@ -10,6 +10,7 @@
 #include "figure/profile_plot.h"
 #include "snapkit/util/atomicfile.h"
 #include "snapkit/util/json.h"
+#include "snapkit/util/mpi.h"
 
 static const char k_help[] =
     "usage: snapkit profile SOURCE --bin FIELD [--bins N] [--log] [--range LO HI]\n"
@@ -258,7 +259,10 @@ static int make_profile(prof_args *a, sk_source *src, const char *const *names, 
         cli_source_read res;
         rc = cli_stream_source(src, a->component, &read, a->threads, &c, &res, err);
     }
+    rc = sk_mpi_agree(rc, err); /* under MPI: each rank its share, then rank 0 all */
     if (rc == SK_OK)
+        rc = sk_profile_stream_reduce(ps, err);
+    if (rc == SK_OK && cli_mpi_world()->rank == 0)
         rc = sk_profile_stream_finish(ps, p, err);
     sk_profile_stream_free(ps);
     sk_derive_set_free(derived);
@@ -341,8 +345,6 @@ int cmd_profile(int argc, char **argv)
         return rc;
     if (check_outputs(&a) != CLI_OK)
         return CLI_USAGE;
-    if (cli_mpi_world()->size > 1)
-        return cli_fail("profile runs on one process (threads), not under mpirun yet");
     const char *names[SK_PROFILE_MAX_QUANTITIES];
     int nq = split_vars(&a, names);
     if (nq < 0)
@@ -358,6 +360,8 @@ int cmd_profile(int argc, char **argv)
     if (rc == SK_OK)
         rc = make_profile(&a, src, names, nq, &p, &err);
     sk_source_close(src);
+    if (rc == SK_OK && !p) /* another MPI rank: rank 0 writes */
+        return CLI_OK;
     if (rc == SK_OK)
         rc = write_outputs(&a, p, &err);
     if (rc == SK_OK && a.json) {

@@ -84,6 +84,21 @@ for j in range(5):
     assert abs(q["mean"][j] - math.sqrt(G * m / p["edges"][j + 1])) <= 1e-12 * q["mean"][j]
 PY
 
+# under mpirun -np 1..4 (each rank its share, rank 0 bins every row): the
+# same JSON, byte for byte, as one process
+if [[ -n ${SNAPKIT_MPIEXEC:-} ]]; then
+    "$CLI" profile "$out" "${sel[@]}" --bin r --bins 9 --vars density,v_phi --percentiles 50 \
+        --json > "$TMP/one.json"
+    for k in 1 2 3 4; do
+        timeout 120 "$SNAPKIT_MPIEXEC" --oversubscribe --allow-run-as-root -np "$k" "$CLI" \
+            profile "$out" "${sel[@]}" --bin r --bins 9 --vars density,v_phi --percentiles 50 \
+            --json > "$TMP/mpi.json" 2> "$TMP/err" || { echo "FAIL: -np $k"; cat "$TMP/err"; fail=1; }
+        ok cmp -s "$TMP/one.json" "$TMP/mpi.json"
+    done
+else
+    echo "SKIP (counted): the mpirun part, snapkit was built without MPI"
+fi
+
 # bad input: one line, non-zero, nothing written
 x=$TMP/x.json
 expect_error "zero bins" "--bins must be 1.." "$CLI" profile "$out" "${sel[@]}" --bins 0 -o "$x"
