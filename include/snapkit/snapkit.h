@@ -31,6 +31,7 @@
 #include "snapkit/store.h"
 #include "snapkit/stream.h"
 #include "snapkit/convert.h"
+#include "snapkit/profile.h"
 #include "snapkit/project.h"
 #include "snapkit/cube.h"
 #include "snapkit/atoms.h"

@@ -129,6 +129,11 @@ static const abi_field totals_fields[] = {
     F(sk_totals, boxlen), F(sk_totals, mass), F(sk_totals, volume), F(sk_totals, com),
     F(sk_totals, bulk_velocity), F(sk_totals, center), F(sk_totals, velocity),
     F(sk_totals, angular_momentum), F(sk_totals, angular_momentum_direction)};
+static const abi_field profile_options_fields[] = {
+    F(sk_profile_options, nbins), F(sk_profile_options, log), F(sk_profile_options, has_range),
+    F(sk_profile_options, lo), F(sk_profile_options, hi), F(sk_profile_options, weight),
+    F(sk_profile_options, cumulative), F(sk_profile_options, npercentiles),
+    F(sk_profile_options, percentiles), F(sk_profile_options, units), F(sk_profile_options, mu)};
 
 static const abi_struct structs[] = {
     S(sk_error, error_fields),
@@ -160,6 +165,7 @@ static const abi_struct structs[] = {
     S(sk_center_result, center_result_fields),
     S(sk_totals_frame, totals_frame_fields),
     S(sk_totals, totals_fields),
+    S(sk_profile_options, profile_options_fields),
 };
 
 static const abi_struct *find_struct(const char *name)

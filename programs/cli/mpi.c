@@ -17,7 +17,7 @@ static sk_mpi_world g_world = {.rank = 0, .size = 1, .local_rank = 0, .local_siz
  * repeat the whole work, or race on one output file: refused for now. */
 static int divides_work(const char *command)
 {
-    static const char *const k_ok[] = {"stats", "center", "project", "clumps", "convert", "bench ranks", "bench report", "threads", "info", "help",
+    static const char *const k_ok[] = {"stats", "center", "project", "clumps", "convert", "bench ranks", "bench report", "threads", "info", "help", "profile",
                                        "--help", "-h", "--version", "version"};
     for (size_t i = 0; i < sizeof k_ok / sizeof k_ok[0]; i++)
         if (!strcmp(command, k_ok[i]))
@@ -59,7 +59,7 @@ int cli_mpi_begin(const char *command)
     }
     if (g_world.size > 1 && !divides_work(command)) {
         int rc = cli_fail("'snapkit %s' does not divide its work among MPI ranks yet (%d ranks "
-                          "here): run it as one process (stats, center, project, clumps, convert, "
+                          "here): run it as one process (stats, center, project, profile, clumps, convert, "
                           "threads and info run under MPI)",
                           command, g_world.size);
         cli_mpi_end();
