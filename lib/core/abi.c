@@ -129,6 +129,11 @@ static const abi_field totals_fields[] = {
     F(sk_totals, boxlen), F(sk_totals, mass), F(sk_totals, volume), F(sk_totals, com),
     F(sk_totals, bulk_velocity), F(sk_totals, center), F(sk_totals, velocity),
     F(sk_totals, angular_momentum), F(sk_totals, angular_momentum_direction)};
+static const abi_field cosmology_summary_fields[] = {
+    F(sk_cosmology_summary, cosmological), F(sk_cosmology_summary, aexp),
+    F(sk_cosmology_summary, redshift), F(sk_cosmology_summary, h),
+    F(sk_cosmology_summary, age), F(sk_cosmology_summary, age_today),
+    F(sk_cosmology_summary, lookback)};
 
 static const abi_struct structs[] = {
     S(sk_error, error_fields),
@@ -160,6 +165,7 @@ static const abi_struct structs[] = {
     S(sk_center_result, center_result_fields),
     S(sk_totals_frame, totals_frame_fields),
     S(sk_totals, totals_fields),
+    S(sk_cosmology_summary, cosmology_summary_fields),
 };
 
 static const abi_struct *find_struct(const char *name)
