@@ -119,10 +119,12 @@ _CLASSES = {}
 
 
 def _yt_classes():
-    """The field info and the I/O handler of the bridged datasets (defined
-    once: yt registers I/O handlers by dataset type when they are made)."""
+    """The field info, index and I/O handler of the bridged datasets
+    (defined once: yt registers I/O handlers by dataset type when they are
+    made)."""
     if _CLASSES:
-        return _CLASSES["fields"]
+        return _CLASSES
+    from yt.frontends.stream.data_structures import StreamOctreeHandler
     from yt.frontends.stream.fields import StreamFieldInfo
     from yt.frontends.stream.io import IOHandlerStreamOctree
     from yt.utilities.physical_constants import boltzmann_constant_cgs, mass_hydrogen_cgs
@@ -142,9 +144,14 @@ def _yt_classes():
             if ("gas", "pressure") in self and ("gas", "density") in self:
                 def temperature(field, data):  # p/rho m_H/k_B, as yt's RAMSES frontend
                     return (data["gas", "pressure"] / data["gas", "density"] *
-                            mass_hydrogen_cgs / boltzmann_constant_cgs)
+                            (mass_hydrogen_cgs / boltzmann_constant_cgs))
                 self.add_field(("gas", "temperature"), sampling_type="cell",
                                function=temperature, units=self.ds.unit_system["temperature"])
+            if ("gas", "potential") in self:
+                def potential_energy(field, data):
+                    return data["gas", "potential"] * data["gas", "mass"]
+                self.add_field(("gas", "potential_energy"), sampling_type="cell",
+                               function=potential_energy, units=self.ds.unit_system["energy"])
             for a in "xyz":
                 if ("gas", f"magnetic_field_{a}_left") in self:
                     def centred(field, data, a=a):  # the mean of the two faces
@@ -153,6 +160,11 @@ def _yt_classes():
                     self.add_field(("gas", f"magnetic_field_{a}"), sampling_type="cell",
                                    function=centred,
                                    units=self.ds.unit_system["magnetic_field_cgs"])
+
+    class SnapkitOctreeIndex(StreamOctreeHandler):
+        @property
+        def max_level(self):  # the finest level, as RAMSES's index has it
+            return self.ds.max_level
 
     class SnapkitOctreeIO(IOHandlerStreamOctree):
         """The stream octree's reads, and particles: the whole arrays,
@@ -175,17 +187,34 @@ def _yt_classes():
                 for name in names:
                     yield (ptype, name), np.asarray(self.fields[0][ptype, name])[mask]
 
-    _CLASSES.update(fields=SnapkitFieldInfo, io=SnapkitOctreeIO)
-    return SnapkitFieldInfo
+    _CLASSES.update(fields=SnapkitFieldInfo, index=SnapkitOctreeIndex, io=SnapkitOctreeIO)
+    return _CLASSES
 
 
-def _cell_data(data, table, mapping, order):
+def _rt_name(name):
+    """yt's name of an rt column: photon_flux_GG is Photon_density_G,
+    photon_flux_GG_x Photon_flux_x_G."""
+    parts = name.split("_")
+    if len(parts) in (3, 4) and name.startswith("photon_flux_") and parts[2].isdigit():
+        group = int(parts[2])
+        return f"Photon_flux_{parts[3]}_{group}" if len(parts) == 4 else f"Photon_density_{group}"
+    return name
+
+
+# component -> (yt's field type, snapkit column -> (yt's name, units))
+CELLS = {"hydro": ("ramses", lambda n: HYDRO.get(n, ("hydro_" + n, ""))),
+         "gravity": ("gravity", lambda n: GRAVITY.get(n, (n, ""))),
+         "rt": ("ramses-rt", lambda n: (_rt_name(n), ""))}
+
+
+def _cell_data(data, component, table, order):
+    ftype, name_of = CELLS[component]
     for name in table.columns:
         if name in ("level", "cx", "cy", "cz"):
             continue
-        yt_name, units = mapping.get(name, ("hydro_" + name, ""))
+        yt_name, units = name_of(name)
         col = np.take(table[name], order).astype(np.float64, copy=False)
-        data[mapping is GRAVITY and "gravity" or "ramses", yt_name] = (col.reshape(-1, 1), units)
+        data[ftype, yt_name] = (col.reshape(-1, 1), units)
 
 
 def _particle_data(data, table, boxlen, cosmo, unit_t):
@@ -220,41 +249,46 @@ def _add_families(ds):
     ds.create_field_info = create_field_info
 
 
-def _tables(source, particles, gravity, lmax, threads):
-    """(cells, gravity, particles) tables from to_yt's arguments."""
+def _tables(source, particles, gravity, rt, lmax, threads):
+    """({component: table} of the cells, particles) from to_yt's arguments."""
     if isinstance(source, Table):
-        if source.meta.get("kind") == "particles":
-            return None, None, source
-        if source.meta.get("kind") != "cells":
+        kind = source.meta.get("kind")
+        if kind == "particles":
+            return {}, source
+        if kind != "cells":
             raise ValueError("snapkit: to_yt takes RAMSES cells or particles, not a table of "
-                             f"kind {source.meta.get('kind')!r}")
-        return source, gravity if isinstance(gravity, Table) else None, \
-            particles if isinstance(particles, Table) else None
+                             f"kind {kind!r}")
+        cells = {"hydro": source}
+        cells.update((k, t) for k, t in (("gravity", gravity), ("rt", rt)) if isinstance(t, Table))
+        return cells, particles if isinstance(particles, Table) else None
     from . import store
     out = store.open(source) if isinstance(source, (str, bytes, os.PathLike)) else source
     names = out.tables if hasattr(out, "tables") else \
         [k for k, v in out.info["components"].items() if v]
-    cells = out.read("hydro", lmax=lmax, threads=threads) if "hydro" in names else None
-    grav = out.read("gravity", lmax=lmax, threads=threads) \
-        if "gravity" in names and gravity is not False and cells is not None else None
+    cells = {}
+    if "hydro" in names:
+        cells = {c: out.read(c, lmax=lmax, threads=threads)
+                 for c, wanted in (("hydro", True), ("gravity", gravity), ("rt", rt))
+                 if c in names and wanted is not False}
     parts = out.read("particles", threads=threads) \
         if "particles" in names and particles is not False else None
-    return cells, grav, parts
+    return cells, parts
 
 
-def to_yt(source, particles=None, gravity=None, lmax=None, threads=0):
+def to_yt(source, particles=None, gravity=None, rt=None, lmax=None, threads=0):
     """A yt dataset (yt.load_octree) of snapkit's leaf cells and particles.
 
     source: a RAMSES output folder or .snapkit file (path), an open Output
-    or File (hydro, gravity and particles are read, those it has; lmax caps
-    the cells' level), or a Table of cells (hydro) or of particles. With a
-    Table of cells, gravity= and particles= may give the gravity table of
-    the same read and a particle table; with a source, particles=False or
-    gravity=False leaves them out. The cells must fill the box (no region).
+    or File (hydro, gravity, rt and particles are read, those it has; lmax
+    caps the cells' level), or a Table of cells (hydro) or of particles.
+    With a Table of cells, gravity= and rt= may give the tables of the same
+    read and particles= a particle table; with a source, particles=False,
+    gravity=False or rt=False leaves them out. The cells must fill the box
+    (a read without a region).
 
     Field names, code units and time are yt.load's for the same output:
     ("ramses", "Density") ... and ("gas", "density") ..., ("gravity",
-    "Potential"), ("io", "particle_mass") with the families as filtered
+    "Potential"), ("ramses-rt", "Photon_density_1"), ("io", "particle_mass") with the families as filtered
     particle types; code_length = boxlen x unit_l, code_mass = unit_d x
     unit_l^3, code_time = unit_t, code_density = unit_d, code_velocity =
     unit_l / unit_t; current_time the output's (cosmological runs: the
@@ -262,8 +296,8 @@ def to_yt(source, particles=None, gravity=None, lmax=None, threads=0):
     z = 4 than yt's, which leaves out a < 1e-3), with the redshift and
     cosmology set."""
     import yt
-    cells, grav, parts = _tables(source, particles, gravity, lmax, threads)
-    anchor = cells if cells is not None else parts
+    cells, parts = _tables(source, particles, gravity, rt, lmax, threads)
+    anchor = cells.get("hydro", parts)
     if anchor is None:
         raise ValueError("snapkit: to_yt found no cells and no particles")
     meta = anchor.meta
@@ -274,23 +308,23 @@ def to_yt(source, particles=None, gravity=None, lmax=None, threads=0):
                                       ("boxlen", "unit_l", "unit_d", "unit_t"))
     cosmo = _cosmology(anchor)
     data = {}
-    if cells is not None:
-        mask, order = octree(cells["level"], cells["cx"], cells["cy"], cells["cz"])
-        _cell_data(data, cells, HYDRO, order)
-        if grav is not None:
-            if len(grav) != len(cells) or not np.array_equal(grav["level"], cells["level"]):
-                raise ValueError("snapkit: to_yt's gravity table has other cells than the "
-                                 "hydro table (read both with the same selection)")
-            _cell_data(data, grav, GRAVITY, order)
-        bits = int(cells["level"].max())
-    else:
-        mask, bits = np.zeros(1, dtype=np.uint8), 0
+    mask, bits = np.zeros(1, dtype=np.uint8), 0
+    if cells:
+        hydro = cells["hydro"]
+        mask, order = octree(hydro["level"], hydro["cx"], hydro["cy"], hydro["cz"])
+        bits = int(hydro["level"].max())
+        for component, table in cells.items():
+            if table is not hydro and (len(table) != len(hydro) or
+                                       not np.array_equal(table["cx"], hydro["cx"])):
+                raise ValueError(f"snapkit: to_yt's {component} table has other cells than "
+                                 "the hydro table (read both with the same selection)")
+            _cell_data(data, component, table, order)
     if parts is not None:
         _particle_data(data, parts, boxlen, cosmo, unit_t)
     params = {k[len("ramses.info."):]: _number(v) for k, v in meta.items()
               if k.startswith("ramses.info.")}
     params.update(boxlen=boxlen, source=meta.get("source", ""))
-    field_info = _yt_classes()
+    classes = _yt_classes()
     unit_v = unit_l / unit_t
     ds = yt.load_octree(mask, data, bbox=np.array([[0.0, 1.0]] * 3), num_zones=1,
                         partial_coverage=0, length_unit=(boxlen * unit_l, "cm"),
@@ -298,19 +332,20 @@ def to_yt(source, particles=None, gravity=None, lmax=None, threads=0):
                         velocity_unit=(unit_v, "cm/s"),
                         magnetic_unit=(np.sqrt(4 * np.pi * unit_d) * unit_v, "gauss"),
                         sim_time=cosmo.age / unit_t, parameters=params)
-    _finish(ds, field_info, bits, cosmo, unit_d, unit_v)
+    _finish(ds, classes, bits, cosmo, unit_d, unit_v)
     if parts is not None and "family" in parts.columns:
         _add_families(ds)
     return ds
 
 
-def _finish(ds, field_info, bits, cosmo, unit_d, unit_v):
+def _finish(ds, classes, bits, cosmo, unit_d, unit_v):
     """What load_octree leaves as a stream dataset's: the RAMSES code
     units, the levels, the cosmology, the I/O and fields of to_yt."""
     from yt.utilities.physical_constants import boltzmann_constant_cgs, mass_hydrogen_cgs
     ds.dataset_type = _DATASET_TYPE
-    ds._field_info_class = field_info
-    ds.fluid_types += ("ramses", "gravity")
+    ds._field_info_class = classes["fields"]
+    ds._index_class = classes["index"]
+    ds.fluid_types += ("ramses", "gravity", "ramses-rt")
     ds.max_level = bits  # the selectors descend no deeper
     reg = ds.unit_registry
     ds.density_unit = ds.quan(unit_d, "g/cm**3")
