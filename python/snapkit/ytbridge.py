@@ -332,6 +332,9 @@ def to_yt(source, particles=None, gravity=None, rt=None, lmax=None, threads=0):
                         velocity_unit=(unit_v, "cm/s"),
                         magnetic_unit=(np.sqrt(4 * np.pi * unit_d) * unit_v, "gauss"),
                         sim_time=cosmo.age / unit_t, parameters=params)
+    # str(ds), and the names of saved plots: output_NNNNN_Projection_z_density.png
+    ds.stream_handler.name = os.path.basename(os.path.normpath(meta.get("source", ""))) \
+        or "snapkit"
     _finish(ds, classes, bits, cosmo, unit_d, unit_v)
     if parts is not None and "family" in parts.columns:
         _add_families(ds)

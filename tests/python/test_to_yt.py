@@ -114,6 +114,19 @@ def test_units_and_time_are_yt_load_s(name):
     assert close(ds.quan(1, "Mpccm/h").to("cm").v, ref.quan(1, "Mpccm/h").to("cm").v, 1e24)
 
 
+@pytest.mark.parametrize("name", ["gravpart/output_00002", "cosmo32/output_00003"])
+def test_covering_grid_at_the_finest_level(name):
+    """Levels are RAMSES's (0: the box): yt.load's level L is level L + levelmin here."""
+    ds, ref, _ = pair(name)
+    top, levelmin = ref.max_level, ref.parameters["levelmin"]
+    assert ds.max_level == top + levelmin
+    corner = [0.4, 0.45, 0.5]
+    got = ds.covering_grid(top + levelmin, left_edge=corner, dims=[24] * 3)["gas", "density"]
+    want = ref.covering_grid(top, left_edge=corner, dims=[24] * 3)["gas", "density"]
+    assert np.abs(want.d).max() > 0
+    np.testing.assert_array_equal(got.d, want.d)
+
+
 PARTICLE_OUTPUTS = ["gravpart/output_00002", "sink3d/output_00002", "cosmo32/output_00003"]
 
 
