@@ -217,7 +217,7 @@ def _cell_data(data, component, table, order):
         data[ftype, yt_name] = (col.reshape(-1, 1), units)
 
 
-def _particle_data(data, table, boxlen, cosmo, unit_t):
+def _particle_data(data, table, boxlen, cosmo):
     for name in table.columns:
         yt_name, units = PARTICLES.get(name, ("particle_" + name, ""))
         col = table[name]
@@ -258,20 +258,26 @@ def _tables(source, particles, gravity, rt, lmax, threads):
         if kind != "cells":
             raise ValueError("snapkit: to_yt takes RAMSES cells or particles, not a table of "
                              f"kind {kind!r}")
-        cells = {"hydro": source}
+        component = source.meta.get("component")
+        cells = {component if component in CELLS else "hydro": source}
         cells.update((k, t) for k, t in (("gravity", gravity), ("rt", rt)) if isinstance(t, Table))
         return cells, particles if isinstance(particles, Table) else None
     from . import store
-    out = store.open(source) if isinstance(source, (str, bytes, os.PathLike)) else source
-    names = out.tables if hasattr(out, "tables") else \
-        [k for k, v in out.info["components"].items() if v]
-    cells = {}
-    if "hydro" in names:
-        cells = {c: out.read(c, lmax=lmax, threads=threads)
-                 for c, wanted in (("hydro", True), ("gravity", gravity), ("rt", rt))
-                 if c in names and wanted is not False}
-    parts = out.read("particles", threads=threads) \
-        if "particles" in names and particles is not False else None
+    opened = isinstance(source, (str, bytes, os.PathLike))
+    out = store.open(source) if opened else source
+    try:
+        names = out.tables if hasattr(out, "tables") else \
+            [k for k, v in out.info["components"].items() if v]
+        cells = {}
+        if "hydro" in names:
+            cells = {c: out.read(c, lmax=lmax, threads=threads)
+                     for c, wanted in (("hydro", True), ("gravity", gravity), ("rt", rt))
+                     if c in names and wanted is not False}
+        parts = out.read("particles", threads=threads) \
+            if "particles" in names and particles is not False else None
+    finally:
+        if opened:
+            out.close()
     return cells, parts
 
 
@@ -288,16 +294,17 @@ def to_yt(source, particles=None, gravity=None, rt=None, lmax=None, threads=0):
 
     Field names, code units and time are yt.load's for the same output:
     ("ramses", "Density") ... and ("gas", "density") ..., ("gravity",
-    "Potential"), ("ramses-rt", "Photon_density_1"), ("io", "particle_mass") with the families as filtered
-    particle types; code_length = boxlen x unit_l, code_mass = unit_d x
-    unit_l^3, code_time = unit_t, code_density = unit_d, code_velocity =
-    unit_l / unit_t; current_time the output's (cosmological runs: the
+    "Potential"), ("ramses-rt", "Photon_density_1"), ("io",
+    "particle_mass") with the families as filtered particle types (DM,
+    star, ...); levels are RAMSES's (0: the box); code_length = boxlen x
+    unit_l, code_mass = unit_d x unit_l^3, code_time = unit_t, code_density
+    = unit_d, code_velocity = unit_l / unit_t; current_time the output's (cosmological runs: the
     proper time since the big bang, snapkit's figure, 0.57 Myr longer at
     z = 4 than yt's, which leaves out a < 1e-3), with the redshift and
     cosmology set."""
     import yt
     cells, parts = _tables(source, particles, gravity, rt, lmax, threads)
-    anchor = cells.get("hydro", parts)
+    anchor = next(iter(cells.values()), parts)  # the cells' octree is the first table's
     if anchor is None:
         raise ValueError("snapkit: to_yt found no cells and no particles")
     meta = anchor.meta
@@ -310,17 +317,16 @@ def to_yt(source, particles=None, gravity=None, rt=None, lmax=None, threads=0):
     data = {}
     mask, bits = np.zeros(1, dtype=np.uint8), 0
     if cells:
-        hydro = cells["hydro"]
-        mask, order = octree(hydro["level"], hydro["cx"], hydro["cy"], hydro["cz"])
-        bits = int(hydro["level"].max())
+        mask, order = octree(anchor["level"], anchor["cx"], anchor["cy"], anchor["cz"])
+        bits = int(anchor["level"].max())
         for component, table in cells.items():
-            if table is not hydro and (len(table) != len(hydro) or
-                                       not np.array_equal(table["cx"], hydro["cx"])):
+            if table is not anchor and (len(table) != len(anchor) or
+                                        not np.array_equal(table["cx"], anchor["cx"])):
                 raise ValueError(f"snapkit: to_yt's {component} table has other cells than "
                                  "the hydro table (read both with the same selection)")
             _cell_data(data, component, table, order)
     if parts is not None:
-        _particle_data(data, parts, boxlen, cosmo, unit_t)
+        _particle_data(data, parts, boxlen, cosmo)
     params = {k[len("ramses.info."):]: _number(v) for k, v in meta.items()
               if k.startswith("ramses.info.")}
     params.update(boxlen=boxlen, source=meta.get("source", ""))

@@ -50,5 +50,6 @@ def test_quickstart_executes(tmp_path):
     assert "mass-weighted v_phi about L" in text and "densest cell at" in text
     # snapkit.to_yt's dataset drawn by yt's own ProjectionPlot (shown as HTML)
     assert "to_yt: [" in text and "star particles" in text
-    html = [o for o in outputs if "data:image/png" in "".join(o.get("data", {}).get("text/html", ""))]
+    html = ["".join(o.get("data", {}).get("text/html", "")) for o in outputs]
+    html = [h for h in html if "data:image/png" in h]
     assert len(html) == 1

@@ -6,7 +6,6 @@ particles (positions, velocities, masses, families) equal; units and time
 are yt.load's. The octree mask is checked against a construction of its
 own (np.unique of the ancestors per level, sorted)."""
 import glob
-import json
 import os
 
 import numpy as np
