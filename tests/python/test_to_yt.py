@@ -38,25 +38,22 @@ def load_yt(path):
     return yt.load(sorted(glob.glob(os.path.join(path, "info_*.txt")))[0])
 
 
-_CACHE = {}
-
-
-def pair(name):
-    """(bridged dataset, yt.load's dataset, path), made once per output."""
-    if name not in _CACHE:
-        path = folder(name)
-        _CACHE.clear()  # one output's datasets at a time
-        _CACHE[name] = (snapkit.to_yt(path), load_yt(path), path)
-    return _CACHE[name]
+@pytest.fixture(scope="module", params=OUTPUTS)
+def pair(request):
+    """(bridged dataset, yt.load's dataset, path) of one output; pytest runs
+    every test of an output before the next output's datasets are made:
+    yt 4.1.4's RAMSES reader misreads a dataset once another RAMSES output
+    is loaded (its field handlers keep what they found per class)."""
+    path = folder(request.param)
+    return snapkit.to_yt(path), load_yt(path), path
 
 
 def close(got, want, scale):
     return abs(float(got) - float(want)) <= TOL * max(float(scale), 1e-300)
 
 
-@pytest.mark.parametrize("name", OUTPUTS)
-def test_all_data_equals_yt_load(name):
-    ds, ref, _ = pair(name)
+def test_all_data_equals_yt_load(pair):
+    ds, ref, _ = pair
     a, b = ds.all_data(), ref.all_data()
     fields = [("index", "cell_volume"), ("gas", "mass"), ("gas", "density"),
               ("gas", "temperature")] + [f for f in ref.field_list if f[0] in
@@ -75,9 +72,8 @@ def test_all_data_equals_yt_load(name):
         assert close(x.sum(), y.sum(), np.abs(y).sum()), (f, float(x.sum()), float(y.sum()))
 
 
-@pytest.mark.parametrize("name", OUTPUTS)
-def test_plots_equal_yt_load(name):
-    ds, ref, _ = pair(name)
+def test_plots_equal_yt_load(pair):
+    ds, ref, _ = pair
     images = []
     for d in (ds, ref):
         proj = yt.ProjectionPlot(d, "z", ("gas", "density"), buff_size=(128, 128))
@@ -92,9 +88,8 @@ def test_plots_equal_yt_load(name):
         np.testing.assert_allclose(got.d, want.d, rtol=TOL, atol=0)
 
 
-@pytest.mark.parametrize("name", OUTPUTS)
-def test_units_and_time_are_yt_load_s(name):
-    ds, ref, path = pair(name)
+def test_units_and_time_are_yt_load_s(pair):
+    ds, ref, path = pair
     for unit in ("code_length", "code_mass", "code_time", "code_velocity", "code_density",
                  "code_pressure", "code_magnetic", "code_temperature"):
         got, want = ds.quan(1, unit).in_cgs(), ref.quan(1, unit).in_cgs()
@@ -113,10 +108,9 @@ def test_units_and_time_are_yt_load_s(name):
     assert close(ds.quan(1, "Mpccm/h").to("cm").v, ref.quan(1, "Mpccm/h").to("cm").v, 1e24)
 
 
-@pytest.mark.parametrize("name", ["gravpart/output_00002", "cosmo32/output_00003"])
-def test_covering_grid_at_the_finest_level(name):
+def test_covering_grid_at_the_finest_level(pair):
     """Levels are RAMSES's (0: the box): yt.load's level L is level L + levelmin here."""
-    ds, ref, _ = pair(name)
+    ds, ref, _ = pair
     top, levelmin = ref.max_level, ref.parameters["levelmin"]
     assert ds.max_level == top + levelmin
     corner = [0.4, 0.45, 0.5]
@@ -126,13 +120,12 @@ def test_covering_grid_at_the_finest_level(name):
     np.testing.assert_array_equal(got.d, want.d)
 
 
-PARTICLE_OUTPUTS = ["gravpart/output_00002", "sink3d/output_00002", "cosmo32/output_00003"]
-
-
-@pytest.mark.parametrize("name", PARTICLE_OUTPUTS)
-def test_particles_equal_yt_load(name):
-    ds, ref, _ = pair(name)
+def test_particles_equal_yt_load(pair):
+    ds, ref, path = pair
     a, b = ds.all_data(), ref.all_data()
+    if not snapkit.open(path).info["components"]["particles"]:
+        assert "io" not in ds.particle_types
+        return
     ia, ib = np.argsort(a["io", "particle_identity"].d), np.argsort(b["io", "particle_identity"].d)
     assert ia.size == ib.size > 0
     for f, unit in [(f"particle_position_{x}", "cm") for x in "xyz"] + \
