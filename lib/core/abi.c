@@ -134,6 +134,11 @@ static const abi_field profile_options_fields[] = {
     F(sk_profile_options, lo), F(sk_profile_options, hi), F(sk_profile_options, weight),
     F(sk_profile_options, cumulative), F(sk_profile_options, npercentiles),
     F(sk_profile_options, percentiles), F(sk_profile_options, units), F(sk_profile_options, mu)};
+static const abi_field cosmology_summary_fields[] = {
+    F(sk_cosmology_summary, cosmological), F(sk_cosmology_summary, aexp),
+    F(sk_cosmology_summary, redshift), F(sk_cosmology_summary, h),
+    F(sk_cosmology_summary, age), F(sk_cosmology_summary, age_today),
+    F(sk_cosmology_summary, lookback)};
 
 static const abi_struct structs[] = {
     S(sk_error, error_fields),
@@ -166,6 +171,7 @@ static const abi_struct structs[] = {
     S(sk_totals_frame, totals_frame_fields),
     S(sk_totals, totals_fields),
     S(sk_profile_options, profile_options_fields),
+    S(sk_cosmology_summary, cosmology_summary_fields),
 };
 
 static const abi_struct *find_struct(const char *name)

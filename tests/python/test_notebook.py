@@ -48,3 +48,8 @@ def test_quickstart_executes(tmp_path):
     figures = [o for o in outputs if "image/png" in o.get("data", {})]
     assert len(figures) == 3  # the maps, the face-on sphere and the benchmark
     assert "mass-weighted v_phi about L" in text and "densest cell at" in text
+    # snapkit.to_yt's dataset drawn by yt's own ProjectionPlot (shown as HTML)
+    assert "to_yt: [" in text and "star particles" in text
+    html = ["".join(o.get("data", {}).get("text/html", "")) for o in outputs]
+    html = [h for h in html if "data:image/png" in h]
+    assert len(html) == 1
