@@ -89,8 +89,9 @@ static int parse_range(prof_args *a, int argc, char **argv, int *i)
     return 1;
 }
 
-static int parse_option(prof_args *a, int argc, char **argv, int *i)
+static int parse_option(void *ctx, int argc, char **argv, int *i)
 {
+    prof_args *a = ctx;
     const char *arg = argv[*i], *v;
     long long n;
     sk_error e;
@@ -154,27 +155,10 @@ static int parse_args(prof_args *a, int argc, char **argv)
     a->component = "hydro";
     a->bin = "r";
     snprintf(a->vars, sizeof a->vars, "density");
-    for (int i = 1; i < argc; i++) {
-        if (cli_is(argv[i], "--help") || cli_is(argv[i], "-h")) {
-            printf(k_help, cli_selection_help);
-            a->help = 1;
-            return CLI_OK;
-        }
-        int r = parse_option(a, argc, argv, &i);
-        if (r == 0)
-            r = cli_selection_option(&a->sel, argc, argv, &i);
-        if (r < 0)
-            return CLI_USAGE;
-        if (r > 0)
-            continue;
-        if (argv[i][0] == '-' && argv[i][1])
-            return cli_usage("profile", "unknown option '%s'", argv[i]);
-        if (a->source)
-            return cli_usage("profile", "one SOURCE only ('%s' and '%s')", a->source, argv[i]);
-        a->source = argv[i];
-    }
-    if (!a->source)
-        return cli_usage("profile", "no SOURCE given");
+    int rc = cli_parse_source_args("profile", k_help, argc, argv, parse_option, a, &a->sel,
+                                   &a->source, &a->help);
+    if (rc != CLI_OK || a->help)
+        return rc;
     if (!a->noutputs && !a->json)
         return cli_usage("profile", "no output given (-o profile.txt|.csv|.json|.fits|.npy|.png, "
                                     "or --json)");
