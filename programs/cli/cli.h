@@ -70,6 +70,15 @@ int cli_selection_option(cli_selection *s, int argc, char **argv, int *i);
 /* The help text for those options. */
 extern const char cli_selection_help[];
 
+/* --unit U of the commands that draw maps and cubes (project, slice,
+ * cube): a length unit (code, standard, pc, kpc, ...) sets length_unit and
+ * returns 0, so that the selection options take it too (their ranges'
+ * unit); a quantity's unit (K, g/cm3, VAR=U) is appended to the
+ * comma-separated `units` and returns 1; -1 when `units` is full. 0 for
+ * any other argument. */
+int cli_map_unit_option(int argc, char **argv, int *i, char *length_unit, size_t length_size,
+                        char *units, size_t units_size);
+
 /* A command's own options: same returns as cli_selection_option. */
 typedef int (*cli_option_fn)(void *ctx, int argc, char **argv, int *i);
 /* The argument loop of a command that reads one SOURCE with selection

@@ -42,31 +42,14 @@ typedef struct cube_args {
     int has_level, json, help, threads, no_fsync;
 } cube_args;
 
-static int add_unit(cube_args *a, const char *u)
-{
-    size_t n = strlen(a->opt.units);
-    if (n + strlen(u) + 2 > sizeof a->opt.units)
-        return cli_fail("--unit: too many units");
-    snprintf(a->opt.units + n, sizeof a->opt.units - n, "%s%s", n ? "," : "", u);
-    return 0;
-}
-
 static int parse_option(void *ctx, int argc, char **argv, int *i)
 {
     cube_args *a = ctx;
     const char *arg = argv[*i], *v;
     long long n;
-    if (cli_is(arg, "--unit") && *i + 1 < argc) {
-        double cm;
-        sk_error e;
-        const char *u = argv[*i + 1];
-        if (!strcmp(u, "code") || !strcmp(u, "standard") || sk_length_unit_cm(u, &cm, &e) == SK_OK) {
-            snprintf(a->length_unit, sizeof a->length_unit, "%s", u);
-            return 0; /* the selection's unit too */
-        }
-        ++*i;
-        return add_unit(a, u) ? -1 : 1;
-    }
+    if (cli_is(arg, "--unit"))
+        return cli_map_unit_option(argc, argv, i, a->length_unit, sizeof a->length_unit,
+                                   a->opt.units, sizeof a->opt.units);
     if (cli_is(arg, "--level")) {
         if (cli_int_value(argc, argv, i, &n))
             return -1;

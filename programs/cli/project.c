@@ -96,21 +96,6 @@ typedef struct project_args {
     int no_fsync, whole;
 } project_args;
 
-static int is_length_unit(const char *u)
-{
-    double cm;
-    return !strcmp(u, "standard") || !strcmp(u, "code") || sk_length_unit_cm(u, &cm, NULL) == SK_OK;
-}
-
-static int append_unit(project_args *a, const char *u)
-{
-    size_t n = strlen(a->opt.units);
-    if (n + strlen(u) + 2 > sizeof a->opt.units)
-        return cli_fail("--unit: too many units");
-    snprintf(a->opt.units + n, sizeof a->opt.units - n, "%s%s", n ? "," : "", u);
-    return 0;
-}
-
 /* "--flag A B C" -> the option key with value "A B C". */
 static int take_values(project_args *a, const char *key, int count, int argc, char **argv, int *i)
 {
@@ -199,10 +184,9 @@ static int parse_project_option(void *ctx, int argc, char **argv, int *i)
 {
     project_args *a = ctx;
     const char *arg = argv[*i];
-    if (cli_is(arg, "--unit") && *i + 1 < argc && is_length_unit(argv[*i + 1])) {
-        snprintf(a->length_unit, sizeof a->length_unit, "%s", argv[*i + 1]);
-        return 0; /* the selection's unit too */
-    }
+    if (cli_is(arg, "--unit"))
+        return cli_map_unit_option(argc, argv, i, a->length_unit, sizeof a->length_unit,
+                                   a->opt.units, sizeof a->opt.units);
     for (size_t k = 0; k < sizeof k_options / sizeof k_options[0]; k++)
         if (cli_is(arg, k_options[k].flag))
             return take_values(a, k_options[k].key, k_options[k].count, argc, argv, i) ? -1 : 1;
@@ -215,8 +199,6 @@ static int parse_project_option(void *ctx, int argc, char **argv, int *i)
         snprintf(a->quantities, sizeof a->quantities, "%s", v);
         return 1;
     }
-    if (cli_is(arg, "--unit") && *i + 1 < argc && !is_length_unit(argv[*i + 1]))
-        return append_unit(a, argv[++*i]) ? -1 : 1;
     if (cli_is(arg, "--component")) {
         const char *v = cli_value(argc, argv, i);
         if (!v)

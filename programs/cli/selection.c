@@ -255,3 +255,22 @@ int cli_parse_source_args(const char *command, const char *help, int argc, char 
         return cli_usage(command, "missing SOURCE");
     return CLI_OK;
 }
+
+int cli_map_unit_option(int argc, char **argv, int *i, char *length_unit, size_t length_size,
+                        char *units, size_t units_size)
+{
+    if (!cli_is(argv[*i], "--unit") || *i + 1 >= argc)
+        return 0;
+    const char *u = argv[*i + 1];
+    double cm;
+    if (!strcmp(u, "standard") || !strcmp(u, "code") || sk_length_unit_cm(u, &cm, NULL) == SK_OK) {
+        snprintf(length_unit, length_size, "%s", u);
+        return 0;
+    }
+    size_t n = strlen(units);
+    if (n + strlen(u) + 2 > units_size)
+        return cli_fail("--unit: too many units"), -1;
+    snprintf(units + n, units_size - n, "%s%s", n ? "," : "", u);
+    ++*i;
+    return 1;
+}

@@ -56,21 +56,6 @@ typedef struct slice_args {
     int has_at, has_width, raw, json, help, threads, no_fsync;
 } slice_args;
 
-static int is_length_unit(const char *u)
-{
-    double cm;
-    return !strcmp(u, "standard") || !strcmp(u, "code") || sk_length_unit_cm(u, &cm, NULL) == SK_OK;
-}
-
-static int add_unit(slice_args *a, const char *u)
-{
-    size_t n = strlen(a->opt.units);
-    if (n + strlen(u) + 2 > sizeof a->opt.units)
-        return cli_fail("--unit: too many units");
-    snprintf(a->opt.units + n, sizeof a->opt.units - n, "%s%s", n ? "," : "", u);
-    return 0;
-}
-
 /* "N" or "NX,NY" pixels. */
 static int parse_res(slice_args *a, const char *v)
 {
@@ -170,14 +155,9 @@ static int parse_option(void *ctx, int argc, char **argv, int *i)
     const char *arg = argv[*i], *v;
     long long n;
     double x;
-    if (cli_is(arg, "--unit") && *i + 1 < argc) {
-        if (is_length_unit(argv[*i + 1])) {
-            snprintf(a->length_unit, sizeof a->length_unit, "%s", argv[*i + 1]);
-            return 0; /* the selection's unit too */
-        }
-        ++*i;
-        return add_unit(a, argv[*i]) ? -1 : 1;
-    }
+    if (cli_is(arg, "--unit"))
+        return cli_map_unit_option(argc, argv, i, a->length_unit, sizeof a->length_unit,
+                                   a->opt.units, sizeof a->opt.units);
     if (cli_is(arg, "--vars")) {
         if (!(v = cli_value(argc, argv, i)))
             return -1;
