@@ -79,6 +79,16 @@ extern const char cli_selection_help[];
 int cli_map_unit_option(int argc, char **argv, int *i, char *length_unit, size_t length_size,
                         char *units, size_t units_size);
 
+/* A consumer that passes batches to `inner` and keeps a copy of the
+ * stream's metadata (the schema's) in `meta` for the figure drawn after
+ * the stream: cli_meta_feed_consumer(&feed) once feed.inner is set; the
+ * caller takes feed.meta (NULL when the stream never began). */
+typedef struct cli_meta_feed {
+    sk_consumer inner;
+    sk_table *meta;
+} cli_meta_feed;
+sk_consumer cli_meta_feed_consumer(cli_meta_feed *feed);
+
 /* A command's own options: same returns as cli_selection_option. */
 typedef int (*cli_option_fn)(void *ctx, int argc, char **argv, int *i);
 /* The argument loop of a command that reads one SOURCE with selection

@@ -341,28 +341,6 @@ static void print_json(const project_args *a, const sk_maps *m, const cli_source
     sk_json_free(&j);
 }
 
-/* The stream's consumer, keeping the batches' metadata for the figure. */
-typedef struct project_feed {
-    sk_consumer inner;
-    sk_table *meta;
-} project_feed;
-
-static int feed_begin(void *ctx, int nthreads, const sk_table *schema, sk_error *err)
-{
-    project_feed *f = ctx;
-    f->meta = sk_table_new(0);
-    if (!f->meta || sk_table_meta_copy(f->meta, schema) != SK_OK)
-        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
-    return f->inner.begin(f->inner.ctx, nthreads, schema, err);
-}
-
-static int feed_batch(void *ctx, int thread, const sk_table *batch, const sk_batch_info *info,
-                      sk_error *err)
-{
-    project_feed *f = ctx;
-    return f->inner.batch(f->inner.ctx, thread, batch, info, err);
-}
-
 /* Streamed unless asked for the whole table or the projection needs it:
  * the default resolution (the data's finest level) and the off-axis
  * overlap kernel. */
@@ -400,12 +378,12 @@ static int make_maps(project_args *a, sk_source *source, const char *const *name
     int rc = sk_project_stream_new(nq, names, &a->opt, &ps, err);
     if (rc != SK_OK)
         return rc;
-    project_feed feed = {.inner = sk_project_stream_consumer(ps)};
+    cli_meta_feed feed = {.inner = sk_project_stream_consumer(ps)};
     /* A .snapkit file's chunks come in their turn at no cost (the file
      * knows its rows): no batch is copied to wait for its turn. A RAMSES
      * output would count its files first; early batches are copied there. */
-    sk_consumer c = {.ctx = &feed, .begin = feed_begin, .batch = feed_batch,
-                     .ordered = sk_source_kind(source) == SK_SOURCE_SNAPKIT};
+    sk_consumer c = cli_meta_feed_consumer(&feed);
+    c.ordered = sk_source_kind(source) == SK_SOURCE_SNAPKIT;
     if (derived)
         c = sk_derive_set_consumer(derived, &c);
     rc = cli_stream_source(source, a->component, &a->sel, a->opt.threads, &c, src, err);

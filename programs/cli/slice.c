@@ -232,28 +232,6 @@ static int place(slice_args *a, sk_source *src, sk_error *err)
     return rc;
 }
 
-/* The stream's consumer, keeping the batches' metadata for the figure. */
-typedef struct slice_feed {
-    sk_consumer inner;
-    sk_table *meta;
-} slice_feed;
-
-static int feed_begin(void *ctx, int nthreads, const sk_table *schema, sk_error *err)
-{
-    slice_feed *f = ctx;
-    f->meta = sk_table_new(0);
-    if (!f->meta || sk_table_meta_copy(f->meta, schema) != SK_OK)
-        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
-    return f->inner.begin(f->inner.ctx, nthreads, schema, err);
-}
-
-static int feed_batch(void *ctx, int thread, const sk_table *batch, const sk_batch_info *info,
-                      sk_error *err)
-{
-    slice_feed *f = ctx;
-    return f->inner.batch(f->inner.ctx, thread, batch, info, err);
-}
-
 static int make_slice(slice_args *a, sk_source *src, const char *const *names, int nq,
                       sk_maps **maps, sk_table **meta, sk_read_stats *stats, sk_error *err)
 {
@@ -269,8 +247,8 @@ static int make_slice(slice_args *a, sk_source *src, const char *const *names, i
     rc = cli_source_selection(src, "hydro", &a->sel, &sel, err);
     if (rc == SK_OK)
         rc = sk_slice_selection(src, &a->opt, &sel, err);
-    slice_feed feed = {.inner = sk_slice_stream_consumer(ss)};
-    sk_consumer c = {.ctx = &feed, .begin = feed_begin, .batch = feed_batch};
+    cli_meta_feed feed = {.inner = sk_slice_stream_consumer(ss)};
+    sk_consumer c = cli_meta_feed_consumer(&feed);
     cli_progress prog;
     cli_progress_init(&prog, "reading");
     sk_read_options ropt = {.threads = a->threads, .progress = cli_progress_hook(&prog)};

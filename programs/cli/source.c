@@ -69,3 +69,25 @@ int cli_stream_source(sk_source *src, const char *component, const cli_selection
 {
     return read_or_stream(src, component, cs, threads, consumer, res, err);
 }
+
+static int meta_feed_begin(void *ctx, int nthreads, const sk_table *schema, sk_error *err)
+{
+    cli_meta_feed *f = ctx;
+    f->meta = sk_table_new(0);
+    if (!f->meta || sk_table_meta_copy(f->meta, schema) != SK_OK)
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
+    return f->inner.begin(f->inner.ctx, nthreads, schema, err);
+}
+
+static int meta_feed_batch(void *ctx, int thread, const sk_table *batch,
+                           const sk_batch_info *info, sk_error *err)
+{
+    cli_meta_feed *f = ctx;
+    return f->inner.batch(f->inner.ctx, thread, batch, info, err);
+}
+
+sk_consumer cli_meta_feed_consumer(cli_meta_feed *feed)
+{
+    return (sk_consumer){.ctx = feed, .begin = meta_feed_begin, .batch = meta_feed_batch,
+                         .ordered = feed->inner.ordered};
+}
