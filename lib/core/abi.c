@@ -129,6 +129,14 @@ static const abi_field totals_fields[] = {
     F(sk_totals, boxlen), F(sk_totals, mass), F(sk_totals, volume), F(sk_totals, com),
     F(sk_totals, bulk_velocity), F(sk_totals, center), F(sk_totals, velocity),
     F(sk_totals, angular_momentum), F(sk_totals, angular_momentum_direction)};
+static const abi_field bins_fields[] = {
+    F(sk_bins, n), F(sk_bins, log), F(sk_bins, lo), F(sk_bins, hi), F(sk_bins, start),
+    F(sk_bins, step)};
+static const abi_field phase_options_fields[] = {
+    F(sk_phase_options, x), F(sk_phase_options, y), F(sk_phase_options, z),
+    F(sk_phase_options, weight), F(sk_phase_options, nbins), F(sk_phase_options, log),
+    F(sk_phase_options, has_range), F(sk_phase_options, lo), F(sk_phase_options, hi),
+    F(sk_phase_options, units), F(sk_phase_options, frame), F(sk_phase_options, derive)};
 
 static const abi_struct structs[] = {
     S(sk_error, error_fields),
@@ -160,6 +168,8 @@ static const abi_struct structs[] = {
     S(sk_center_result, center_result_fields),
     S(sk_totals_frame, totals_frame_fields),
     S(sk_totals, totals_fields),
+    S(sk_bins, bins_fields),
+    S(sk_phase_options, phase_options_fields),
 };
 
 static const abi_struct *find_struct(const char *name)

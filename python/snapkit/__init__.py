@@ -14,6 +14,7 @@ from .derive import derive, quantities
 from .store import File, convert, load, open, same_rows, save, verify  # noqa: F811 (open: both kinds)
 from .project import Maps, project
 from .cube import cube
+from .phase import phase
 from .center import center, totals
 from .clumps import clumps
 from . import atoms
@@ -42,4 +43,4 @@ __all__ = ["Error", "Table", "atoms", "memory", "threads", "__version__",
            "Output", "open", "derive", "quantities", "unit_factor", "column_stats",
            "weighted_stats",
            "File", "save", "load", "convert", "verify", "same_rows", "project", "Maps", "clumps",
-           "center", "totals"]
+           "center", "totals", "phase"]
