@@ -21,15 +21,17 @@
  *       sk_consumer e = sk_phase_extrema_consumer(ph);
  *       sk_ramses_stream(r, "hydro", &sel, NULL, &e, NULL, &err);
  *   }
- *   sk_consumer c = sk_phase_consumer(ph);   (ordered)
+ *   sk_consumer c = sk_phase_consumer(ph);
  *   sk_ramses_stream(r, "hydro", &sel, NULL, &c, NULL, &err);
  *   sk_phase_finish(ph, &err);
  *   sk_phase_write(ph, "phase.fits", 1, &err);
  *
- * Same bits everywhere: the binning consumer is ordered (sk_consumer.ordered),
- * so each bin sums its rows in table order, on any thread count and from
- * a RAMSES output or its .snapkit file alike; extrema do not depend on
- * the order. Memory: the bins (3 doubles each) and the threads' batches.
+ * Same bits everywhere: each bin's sums (of z, or of w z and w) are exact
+ * (every product rounded to a double, then added exactly and rounded
+ * once), so they do not depend on the rows' order, on the thread count or
+ * on reading a RAMSES output or its .snapkit file; extrema do not depend
+ * on the order either. Memory: per thread, about 1.2 KB per sum per bin
+ * its rows reached, and the threads' batches.
  */
 #ifndef SNAPKIT_PHASE_H
 #define SNAPKIT_PHASE_H
@@ -79,7 +81,7 @@ SK_API void sk_phase_free(sk_phase *ph);
 SK_API int sk_phase_needs_extrema(const sk_phase *ph);
 /* The consumer of the extrema pass (unordered). */
 SK_API sk_consumer sk_phase_extrema_consumer(sk_phase *ph);
-/* The consumer that bins the rows (ordered). Its begin fails with
+/* The consumer that bins the rows. Its begin fails with
  * SK_ERR_ARG for an unknown quantity, a unit that does not fit, or a
  * range the extrema pass left undefined: no row, or on a log axis no value
  * above 0 ("log bins over non-positive values"). */

@@ -1,6 +1,7 @@
 /* Phase diagrams (snapkit/phase.h): an extrema pass when a range comes
- * from the data, then an ordered pass that bins every row, each bin
- * summing its rows in table order (the same bits on any thread count). */
+ * from the data, then a pass that bins every row, each thread summing
+ * exactly into the bins its rows reach (binsum.h), so that the threads'
+ * sums merge to the same bits whatever the order of the rows. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -188,12 +189,10 @@ static int bins_begin(void *ctx, int nthreads, const sk_table *schema, sk_error 
             ph->edges[a][i] = sk_bins_edge(&ph->bins[a], i);
     }
     size_t cells = (size_t)ph->opt.nbins[0] * (size_t)ph->opt.nbins[1];
-    if (rc == SK_OK) {
-        ph->sum = sk_calloc(cells, sizeof(double));
-        ph->wsum = ph->nq == 4 ? sk_calloc(cells, sizeof(double)) : NULL;
-        if (!ph->sum || (ph->nq == 4 && !ph->wsum))
-            rc = sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory for %d x %d bins",
-                         ph->opt.nbins[0], ph->opt.nbins[1]);
+    for (int t = 0; t < ph->nthreads && rc == SK_OK; t++) {
+        an_binsums_free(&ph->th[t].sums);
+        ph->th[t].rows = ph->th[t].binned = 0;
+        rc = an_binsums_init(&ph->th[t].sums, cells, ph->nq == 4 ? 2 : 1, err);
     }
     ph->binned_begun = rc == SK_OK;
     return rc;
@@ -217,7 +216,7 @@ static inline int bin_of(const sk_bins *b, const double *edges, double x)
 static int bins_batch(void *ctx, int thread, const sk_table *batch, const sk_batch_info *info,
                       sk_error *err)
 {
-    (void)info; /* ordered: the calls come in index order, one at a time */
+    (void)info;
     sk_phase *ph = ctx;
     phase_thread *t = &ph->th[thread];
     const double *v[4] = {NULL, NULL, NULL, NULL};
@@ -231,6 +230,7 @@ static int bins_batch(void *ctx, int thread, const sk_table *batch, const sk_bat
     const sk_bins *bx = &ph->bins[0], *by = &ph->bins[1];
     const double *ex = ph->edges[0], *ey = ph->edges[1];
     size_t ny = (size_t)by->n;
+    int weighted = ph->nq == 4;
     for (int64_t r = 0; r < n; r++) {
         int i = bin_of(bx, ex, v[0][r]);
         if (i < 0)
@@ -238,39 +238,57 @@ static int bins_batch(void *ctx, int thread, const sk_table *batch, const sk_bat
         int j = bin_of(by, ey, v[1][r]);
         if (j < 0)
             continue;
-        size_t c = (size_t)i * ny + (size_t)j;
-        if (ph->wsum) {
-            ph->sum[c] += v[3][r] * v[2][r];
-            ph->wsum[c] += v[3][r];
+        an_sum *s = an_binsums_get(&t->sums, (size_t)i * ny + (size_t)j);
+        if (!s)
+            return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory for the bins");
+        if (weighted) {
+            an_sum_add(&s[0], v[3][r] * v[2][r]);
+            an_sum_add(&s[1], v[3][r]);
         } else {
-            ph->sum[c] += v[2][r];
+            an_sum_add(&s[0], v[2][r]);
         }
         binned++;
     }
-    ph->rows += n;
-    ph->binned += binned;
+    t->rows += n;
+    t->binned += binned;
     return SK_OK;
 }
 
 sk_consumer sk_phase_consumer(sk_phase *ph)
 {
-    return (sk_consumer){.ctx = ph, .begin = bins_begin, .batch = bins_batch, .ordered = 1};
+    return (sk_consumer){.ctx = ph, .begin = bins_begin, .batch = bins_batch};
 }
 
 int sk_phase_finish(sk_phase *ph, sk_error *err)
 {
     if (!ph->binned_begun)
         return sk_fail(err, SK_ERR_EMPTY, NULL, -1, "no rows were streamed");
-    size_t cells = (size_t)ph->bins[0].n * (size_t)ph->bins[1].n;
-    if (!ph->wsum) {
-        ph->values = ph->sum;
-        ph->sum = NULL;
-        return SK_OK;
+    an_binsums *all = &ph->th[0].sums;
+    for (int t = 1; t < ph->nthreads; t++) {
+        int rc = an_binsums_merge(all, &ph->th[t].sums, err);
+        if (rc != SK_OK)
+            return rc;
+        an_binsums_free(&ph->th[t].sums);
     }
-    for (size_t c = 0; c < cells; c++)
-        ph->sum[c] = ph->wsum[c] > 0 ? ph->sum[c] / ph->wsum[c] : NAN;
-    ph->values = ph->sum;
-    ph->sum = NULL;
+    ph->rows = ph->binned = 0;
+    for (int t = 0; t < ph->nthreads; t++) {
+        ph->rows += ph->th[t].rows;
+        ph->binned += ph->th[t].binned;
+    }
+    sk_free(ph->values);
+    if (!(ph->values = sk_malloc(all->nbins * sizeof *ph->values)))
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
+    int weighted = ph->nq == 4;
+    for (size_t c = 0; c < all->nbins; c++) {
+        const an_sum *s = all->at[c];
+        if (!s) {
+            ph->values[c] = weighted ? NAN : 0.0;
+            continue;
+        }
+        double num = an_sum_value(&s[0]), den = weighted ? an_sum_value(&s[1]) : 1.0;
+        ph->values[c] = !weighted ? num : den > 0 ? num / den : NAN;
+    }
+    an_binsums_free(all);
     return SK_OK;
 }
 
@@ -306,14 +324,14 @@ void sk_phase_free(sk_phase *ph)
 {
     if (!ph)
         return;
-    for (int t = 0; t < ph->nthreads; t++)
+    for (int t = 0; t < ph->nthreads; t++) {
         for (int k = 0; k < 4; k++)
             an_scratch_free(&ph->th[t].s[k]);
+        an_binsums_free(&ph->th[t].sums);
+    }
     sk_free(ph->th);
     for (int a = 0; a < 2; a++)
         sk_free(ph->edges[a]);
-    sk_free(ph->sum);
-    sk_free(ph->wsum);
     sk_free(ph->values);
     sk_free(ph);
 }

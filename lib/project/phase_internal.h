@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "analysis/batchq.h"
+#include "analysis/binsum.h"
 #include "snapkit/phase.h"
 
 /* One thread's scratch: the values of x, y, z and the weight. */
@@ -13,6 +14,8 @@ typedef struct phase_thread {
     an_scratch s[4];
     double lo[2], hi[2]; /* extrema pass: smallest (above 0 on a log axis), largest */
     int64_t seen[2];
+    an_binsums sums;     /* per bin: sum z (or w z), and sum w with a weight */
+    int64_t rows, binned;
 } phase_thread;
 
 struct sk_phase {
@@ -28,7 +31,6 @@ struct sk_phase {
     phase_thread *th;
     int have_extrema[2];
     double ext_lo[2], ext_hi[2];
-    double *sum, *wsum;       /* per bin: sum z (or w z), sum w */
     double *values;           /* after finish */
     int64_t rows, binned;
 };
