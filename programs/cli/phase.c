@@ -277,8 +277,13 @@ static int write_figure(const sk_phase *ph, const char *path, sk_error *err)
     if (w != SK_WEIGHT_NONE)
         snprintf(what, sizeof what, "%s-weighted mean ", sk_weight_name((sk_weight)w));
     axis_title(zt, sizeof zt, what, sk_phase_name(ph, 2), sk_phase_unit(ph, 2));
-    snprintf(title, sizeof title, "%s per bin of %s and %s", sk_phase_name(ph, 2),
-             sk_phase_name(ph, 0), sk_phase_name(ph, 1));
+    if (w != SK_WEIGHT_NONE)
+        snprintf(title, sizeof title, "mean %s (%s-weighted) in bins of %s and %s",
+                 sk_phase_name(ph, 2), sk_weight_name((sk_weight)w), sk_phase_name(ph, 0),
+                 sk_phase_name(ph, 1));
+    else
+        snprintf(title, sizeof title, "%s in bins of %s and %s", sk_phase_name(ph, 2),
+                 sk_phase_name(ph, 0), sk_phase_name(ph, 1));
     skf_phase_spec s = {.nx = nx, .ny = ny, .xedges = xe, .yedges = ye, .values = v,
                         .xlog = bx->log, .ylog = by->log, .zlog = zlog, .title = title,
                         .xtitle = xt, .ytitle = yt, .ztitle = zt};
