@@ -21,9 +21,14 @@
  *       sk_consumer e = sk_phase_extrema_consumer(ph);
  *       sk_ramses_stream(r, "hydro", &sel, NULL, &e, NULL, &err);
  *   }
- *   sk_consumer c = sk_phase_consumer(ph);
- *   sk_ramses_stream(r, "hydro", &sel, NULL, &c, NULL, &err);
+ *   if (!sk_phase_kept_all(ph)) {
+ *       sk_consumer c = sk_phase_consumer(ph);
+ *       sk_ramses_stream(r, "hydro", &sel, NULL, &c, NULL, &err);
+ *   }
  *   sk_phase_finish(ph, &err);
+ *
+ * With opt.keep_bytes the extrema pass keeps the values of its rows, and
+ * when all fit, sk_phase_finish bins them: one pass over the data.
  *   sk_phase_write(ph, "phase.fits", 1, &err);
  *
  * Same bits everywhere: each bin's sums (of z, or of w z and w) are exact
@@ -31,7 +36,7 @@
  * once), so they do not depend on the rows' order, on the thread count or
  * on reading a RAMSES output or its .snapkit file; extrema do not depend
  * on the order either. Memory: per thread, about 1.2 KB per sum per bin
- * its rows reached, and the threads' batches.
+ * its rows reached, the threads' batches, and the rows kept.
  */
 #ifndef SNAPKIT_PHASE_H
 #define SNAPKIT_PHASE_H
@@ -64,9 +69,13 @@ typedef struct sk_phase_options {
     char units[512];     /* "cgs", NAME=UNIT, UNIT, comma-separated; "": code units */
     sk_frame frame;      /* of quantities about a centre */
     sk_derive_options derive;
+    int64_t keep_bytes;  /* the extrema pass may keep its rows' values (8 bytes per
+                            quantity: x, y, z and the weight) up to this many bytes,
+                            to bin them without a second pass; 0: never; -1: always */
 } sk_phase_options;
 
-/* z mass, no weight, 128 x 128 bins, default logs, no range, code units. */
+/* z mass, no weight, 128 x 128 bins, default logs, no range, code units,
+ * no rows kept. */
 SK_API void sk_phase_options_init(sk_phase_options *opt);
 
 typedef struct sk_phase sk_phase;
@@ -81,6 +90,10 @@ SK_API void sk_phase_free(sk_phase *ph);
 SK_API int sk_phase_needs_extrema(const sk_phase *ph);
 /* The consumer of the extrema pass (unordered). */
 SK_API sk_consumer sk_phase_extrema_consumer(sk_phase *ph);
+/* After the extrema pass: whether it kept every row's values (within
+ * opt.keep_bytes), so that sk_phase_finish bins them and the binning pass
+ * is not needed. */
+SK_API int sk_phase_kept_all(const sk_phase *ph);
 /* The consumer that bins the rows. Its begin fails with
  * SK_ERR_ARG for an unknown quantity, a unit that does not fit, or a
  * range the extrema pass left undefined: no row, or on a log axis no value

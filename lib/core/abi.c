@@ -136,7 +136,8 @@ static const abi_field phase_options_fields[] = {
     F(sk_phase_options, x), F(sk_phase_options, y), F(sk_phase_options, z),
     F(sk_phase_options, weight), F(sk_phase_options, nbins), F(sk_phase_options, log),
     F(sk_phase_options, has_range), F(sk_phase_options, lo), F(sk_phase_options, hi),
-    F(sk_phase_options, units), F(sk_phase_options, frame), F(sk_phase_options, derive)};
+    F(sk_phase_options, units), F(sk_phase_options, frame), F(sk_phase_options, derive),
+    F(sk_phase_options, keep_bytes)};
 
 static const abi_struct structs[] = {
     S(sk_error, error_fields),

@@ -33,6 +33,7 @@ int sk_phase_new(const sk_phase_options *opt, sk_phase **out, sk_error *err)
     if (!ph)
         return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
     ph->opt = *opt;
+    ph->keep_limit = opt->keep_bytes;
     if (!ph->opt.z[0])
         snprintf(ph->opt.z, sizeof ph->opt.z, "mass");
     int rc = SK_OK;
@@ -78,6 +79,9 @@ static int resolve(sk_phase *ph, const sk_table *schema, sk_error *err)
     return SK_OK;
 }
 
+static int batch_values(sk_phase *ph, phase_thread *t, const sk_table *batch, int nq,
+                        const double *v[4], sk_error *err);
+
 static int threads_new(sk_phase *ph, int nthreads, sk_error *err)
 {
     if (ph->th && ph->nthreads >= nthreads)
@@ -97,6 +101,8 @@ static int extrema_begin(void *ctx, int nthreads, const sk_table *schema, sk_err
     int rc = resolve(ph, schema, err);
     if (rc == SK_OK)
         rc = threads_new(ph, nthreads, err);
+    if (rc == SK_OK)
+        phase_keep_begin(ph);
     for (int t = 0; rc == SK_OK && t < ph->nthreads; t++)
         for (int a = 0; a < 2; a++) {
             ph->th[t].lo[a] = INFINITY;
@@ -113,18 +119,18 @@ static int extrema_batch(void *ctx, int thread, const sk_table *batch, const sk_
     sk_phase *ph = ctx;
     phase_thread *t = &ph->th[thread];
     int64_t n = sk_table_nrows(batch);
+    int keep = phase_keeping(ph);
+    const double *v[4] = {NULL, NULL, NULL, NULL};
+    int rc = batch_values(ph, t, batch, keep ? ph->nq : 2, v, err);
+    if (rc != SK_OK)
+        return rc;
     for (int a = 0; a < 2; a++) {
         if (ph->opt.has_range[a])
             continue;
-        const double *v;
-        int rc = an_quantity_values(&ph->q[a], batch, &ph->opt.frame, &ph->opt.derive, &t->s[a],
-                                    &v, err);
-        if (rc != SK_OK)
-            return rc;
         double lo = t->lo[a], hi = t->hi[a];
         int64_t seen = 0;
         for (int64_t i = 0; i < n; i++) {
-            double x = v[i];
+            double x = v[a][i];
             if (ph->log[a] ? !(x > 0) : x != x)
                 continue;
             lo = x < lo ? x : lo;
@@ -135,12 +141,11 @@ static int extrema_batch(void *ctx, int thread, const sk_table *batch, const sk_
         t->hi[a] = hi;
         t->seen[a] += seen;
     }
-    return SK_OK;
+    return keep ? phase_keep(ph, t, v, n, err) : SK_OK;
 }
 
 sk_consumer sk_phase_extrema_consumer(sk_phase *ph)
 {
-    ph->have_extrema[0] = ph->have_extrema[1] = 0;
     return (sk_consumer){.ctx = ph, .begin = extrema_begin, .batch = extrema_batch};
 }
 
@@ -169,9 +174,11 @@ static int range_from_extrema(sk_phase *ph, int a, double *lo, double *hi, sk_er
     return SK_OK;
 }
 
+/* schema NULL: the kept rows are to be binned (sk_phase_finish). */
 static int bins_begin(void *ctx, int nthreads, const sk_table *schema, sk_error *err)
 {
     sk_phase *ph = ctx;
+    int schema_is_kept = schema == NULL;
     int rc = resolve(ph, schema, err);
     if (rc == SK_OK)
         rc = threads_new(ph, nthreads, err);
@@ -190,6 +197,8 @@ static int bins_begin(void *ctx, int nthreads, const sk_table *schema, sk_error 
     }
     size_t cells = (size_t)ph->opt.nbins[0] * (size_t)ph->opt.nbins[1];
     for (int t = 0; t < ph->nthreads && rc == SK_OK; t++) {
+        if (!schema_is_kept)
+            phase_kept_free(&ph->th[t]);
         an_binsums_free(&ph->th[t].sums);
         ph->th[t].rows = ph->th[t].binned = 0;
         rc = an_binsums_init(&ph->th[t].sums, cells, ph->nq == 4 ? 2 : 1, err);
@@ -213,20 +222,10 @@ static inline int bin_of(const sk_bins *b, const double *edges, double x)
     return i;
 }
 
-static int bins_batch(void *ctx, int thread, const sk_table *batch, const sk_batch_info *info,
-                      sk_error *err)
+int phase_bin_rows(sk_phase *ph, phase_thread *t, const double *const v[4], int64_t n,
+                   sk_error *err)
 {
-    (void)info;
-    sk_phase *ph = ctx;
-    phase_thread *t = &ph->th[thread];
-    const double *v[4] = {NULL, NULL, NULL, NULL};
-    for (int k = 0; k < ph->nq; k++) {
-        int rc = an_quantity_values(&ph->q[k], batch, &ph->opt.frame, &ph->opt.derive, &t->s[k],
-                                    &v[k], err);
-        if (rc != SK_OK)
-            return rc;
-    }
-    int64_t n = sk_table_nrows(batch), binned = 0;
+    int64_t binned = 0;
     const sk_bins *bx = &ph->bins[0], *by = &ph->bins[1];
     const double *ex = ph->edges[0], *ey = ph->edges[1];
     size_t ny = (size_t)by->n;
@@ -254,6 +253,30 @@ static int bins_batch(void *ctx, int thread, const sk_table *batch, const sk_bat
     return SK_OK;
 }
 
+/* The batch's quantities (those of the first nq) into v. */
+static int batch_values(sk_phase *ph, phase_thread *t, const sk_table *batch, int nq,
+                        const double *v[4], sk_error *err)
+{
+    for (int k = 0; k < nq; k++) {
+        int rc = an_quantity_values(&ph->q[k], batch, &ph->opt.frame, &ph->opt.derive, &t->s[k],
+                                    &v[k], err);
+        if (rc != SK_OK)
+            return rc;
+    }
+    return SK_OK;
+}
+
+static int bins_batch(void *ctx, int thread, const sk_table *batch, const sk_batch_info *info,
+                      sk_error *err)
+{
+    (void)info;
+    sk_phase *ph = ctx;
+    phase_thread *t = &ph->th[thread];
+    const double *v[4] = {NULL, NULL, NULL, NULL};
+    int rc = batch_values(ph, t, batch, ph->nq, v, err);
+    return rc == SK_OK ? phase_bin_rows(ph, t, v, sk_table_nrows(batch), err) : rc;
+}
+
 sk_consumer sk_phase_consumer(sk_phase *ph)
 {
     return (sk_consumer){.ctx = ph, .begin = bins_begin, .batch = bins_batch};
@@ -261,6 +284,13 @@ sk_consumer sk_phase_consumer(sk_phase *ph)
 
 int sk_phase_finish(sk_phase *ph, sk_error *err)
 {
+    if (!ph->binned_begun && sk_phase_kept_all(ph)) {
+        int rc = bins_begin(ph, ph->nthreads, NULL, err);
+        if (rc == SK_OK)
+            rc = phase_bin_kept(ph, err);
+        if (rc != SK_OK)
+            return rc;
+    }
     if (!ph->binned_begun)
         return sk_fail(err, SK_ERR_EMPTY, NULL, -1, "no rows were streamed");
     an_binsums *all = &ph->th[0].sums;
@@ -300,15 +330,16 @@ int sk_phase_make(const sk_table *table, const sk_phase_options *opt, sk_phase *
     int rc = sk_phase_new(opt, &ph, err);
     if (rc != SK_OK)
         return rc;
+    ph->keep_limit = -1; /* the table is in memory already */
     sk_batch_info info = {.index = 0, .nbatches = 1};
     if (sk_phase_needs_extrema(ph)) {
         rc = extrema_begin(ph, 1, table, err);
         if (rc == SK_OK && sk_table_nrows(table) > 0)
             rc = extrema_batch(ph, 0, table, &info, err);
     }
-    if (rc == SK_OK)
+    if (rc == SK_OK && !sk_phase_kept_all(ph))
         rc = bins_begin(ph, 1, table, err);
-    if (rc == SK_OK && sk_table_nrows(table) > 0)
+    if (rc == SK_OK && !sk_phase_kept_all(ph) && sk_table_nrows(table) > 0)
         rc = bins_batch(ph, 0, table, &info, err);
     if (rc == SK_OK)
         rc = sk_phase_finish(ph, err);
@@ -328,6 +359,7 @@ void sk_phase_free(sk_phase *ph)
         for (int k = 0; k < 4; k++)
             an_scratch_free(&ph->th[t].s[k]);
         an_binsums_free(&ph->th[t].sums);
+        phase_kept_free(&ph->th[t]);
     }
     sk_free(ph->th);
     for (int a = 0; a < 2; a++)

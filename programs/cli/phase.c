@@ -42,6 +42,9 @@ static const char k_help[] =
     "  --component C         hydro (default) or particles\n"
     "%s"
     "  --threads N           use at most N threads to read\n"
+    "  --memory SIZE         bytes of values (8 per quantity and row) the extrema pass may\n"
+    "                        keep, to bin them without reading the rows again (default\n"
+    "                        512e6; 0: always a second pass)\n"
     "  -o FILE               .npy (shape (nx, ny)), .fits (image, NAXIS1 along x; edges as\n"
     "                        WCS and XMIN/XMAX/XLOG/XNBINS keys, units in XUNIT/BUNIT),\n"
     "                        .json, or a figure: .png, .svg, .pdf\n"
@@ -148,6 +151,16 @@ static int parse_option(phase_args *a, int argc, char **argv, int *i)
         return parse_lim(a, 0, argc, argv, i);
     if (cli_is(arg, "--ylim"))
         return parse_lim(a, 1, argc, argv, i);
+    if (cli_is(arg, "--memory")) {
+        double m;
+        const char *v = cli_value(argc, argv, i);
+        if (!v || cli_double(arg, v, &m))
+            return -1;
+        if (!(m >= 0 && m < 9e18))
+            return cli_fail("--memory must be 0 or more bytes, not '%s'", v), -1;
+        o->keep_bytes = (int64_t)m;
+        return 1;
+    }
     if (cli_is(arg, "--mu"))
         return parse_number(argc, argv, i, &o->derive.mu);
     if (cli_is(arg, "--gamma"))
@@ -203,6 +216,7 @@ static int parse_args(phase_args *a, int argc, char **argv)
     memset(a, 0, sizeof *a);
     cli_selection_init(&a->sel);
     sk_phase_options_init(&a->opt);
+    a->opt.keep_bytes = 512000000;
     a->component = "hydro";
     for (int i = 1; i < argc; i++) {
         if (cli_is(argv[i], "--help") || cli_is(argv[i], "-h")) {
@@ -295,7 +309,9 @@ static int write_figure(const sk_phase *ph, const char *path, sk_error *err)
     return rc;
 }
 
-/* The extrema pass (when a range comes from the data), then the binning. */
+/* The extrema pass (when a range comes from the data), keeping the rows'
+ * values when they fit in --memory; then the binning pass when they did
+ * not. */
 static int make_phase(phase_args *a, sk_source *src, sk_phase **out, sk_error *err)
 {
     int rc = cli_derive_frame(src, a->component, &a->sel, &a->opt.frame, err);
@@ -307,7 +323,7 @@ static int make_phase(phase_args *a, sk_source *src, sk_phase **out, sk_error *e
         sk_consumer e = sk_phase_extrema_consumer(*out);
         rc = cli_stream_source(src, a->component, &a->sel, a->threads, &e, &res, err);
     }
-    if (rc == SK_OK) {
+    if (rc == SK_OK && !sk_phase_kept_all(*out)) {
         sk_consumer c = sk_phase_consumer(*out);
         rc = cli_stream_source(src, a->component, &a->sel, a->threads, &c, &res, err);
     }

@@ -28,7 +28,7 @@ class _PhaseOptions(ctypes.Structure):
                 ("weight", ctypes.c_int), ("nbins", ctypes.c_int * 2), ("log", ctypes.c_int * 2),
                 ("has_range", ctypes.c_int * 2), ("lo", ctypes.c_double * 2),
                 ("hi", ctypes.c_double * 2), ("units", ctypes.c_char * 512),
-                ("frame", _Frame), ("derive", _Options)]
+                ("frame", _Frame), ("derive", _Options), ("keep_bytes", ctypes.c_int64)]
 
 
 _WEIGHTS = {None: 0, "none": 0, "mass": 1, "volume": 2}

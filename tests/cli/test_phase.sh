@@ -19,6 +19,12 @@ check "threads 2" "$CLI" phase "$out" "${args[@]}" --threads 2 -o "$TMP/b.npy"
 check ".snapkit" "$CLI" phase "$TMP/o.snapkit" "${args[@]}" -o "$TMP/c.npy"
 ok cmp -s "$TMP/a.npy" "$TMP/b.npy"
 ok cmp -s "$TMP/a.npy" "$TMP/c.npy"
+# the rows kept by the extrema pass (default), none kept (a second pass),
+# and kept until the limit (a second pass too) give the same bits
+for m in 0 20000; do
+    check "--memory $m" "$CLI" phase "$out" "${args[@]}" --threads 2 --memory $m -o "$TMP/m$m.npy"
+    ok cmp -s "$TMP/a.npy" "$TMP/m$m.npy"
+done
 
 check "fits" "$CLI" phase "$out" --x density --y pressure --units cgs --bins 16,8 \
     -o "$TMP/p.fits" --no-fsync
@@ -106,6 +112,8 @@ done
 expect_error "no y" "give the binned quantities" "$CLI" phase "$out" --x density -o "$TMP/x.npy"
 expect_error "no output" "no output given" "$CLI" phase "$out" --x density --y T
 expect_error "extension" "write .npy, .fits" "$CLI" phase "$out" --x density --y T -o "$TMP/x.txt"
+expect_error "memory" "--memory must be 0 or more" "$CLI" phase "$out" --x density --y T \
+    --memory -1 -o "$TMP/x.npy"
 expect_error "weight" "--weight must be mass, volume or none" "$CLI" phase "$out" --x density \
     --y T --weight count -o "$TMP/x.npy"
 ok test -z "$(ls "$TMP"/x.* 2>/dev/null)"
