@@ -102,7 +102,7 @@ static void fits_axis(fitsfile *ff, const sk_phase *ph, int a, int *st)
 {
     const sk_bins *b = &ph->bins[a];
     const char *name = ph->q[a].name, *unit = ph->q[a].unit, *p = a ? "Y" : "X";
-    char key[16], val[72];
+    char key[24], val[72];
     snprintf(key, sizeof key, "CTYPE%d", a + 1);
     snprintf(val, sizeof val, b->log ? "log10(%.50s)" : "%.50s", name);
     fits_write_key_str(ff, key, val, "binned quantity", st);
