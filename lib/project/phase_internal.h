@@ -17,9 +17,12 @@ typedef struct phase_thread {
     an_binsums sums;     /* per bin: sum z (or w z), and sum w with a weight */
     int64_t rows, binned;
     double **kept;       /* the extrema pass's batches (phase_keep.c): n values of x,
-                            then y, z and w */
+                            then y, z and w, packed in large chunks */
     int64_t *kept_n;
     int nkept, cap;
+    double **chunks;
+    int nchunks, cap_chunks;
+    size_t chunk_used, chunk_cap; /* doubles in the last chunk */
 } phase_thread;
 
 struct sk_phase {

@@ -1,17 +1,24 @@
 /* Phase diagrams in one pass (phase_internal.h): the extrema pass keeps
  * the values of its rows, so that once the ranges are known they are
  * binned from memory instead of read again. Past keep_limit bytes every
- * thread stops keeping and the caller streams a binning pass. */
+ * thread stops keeping and the caller streams a binning pass. The batches
+ * are packed into chunks of at least SK_BIG_BLOCK bytes, which the
+ * allocator maps with huge pages: a few faults instead of one per page. */
 #include <omp.h>
 #include <string.h>
 
+#include "core/memory_big.h"
 #include "phase_internal.h"
 #include "snapkit/memory.h"
 
 void phase_kept_free(phase_thread *t)
 {
-    for (int i = 0; i < t->nkept; i++)
-        sk_free(t->kept[i]);
+    for (int i = 0; i < t->nchunks; i++)
+        sk_free(t->chunks[i]);
+    sk_free(t->chunks);
+    t->chunks = NULL;
+    t->nchunks = t->cap_chunks = 0;
+    t->chunk_used = t->chunk_cap = 0;
     sk_free(t->kept);
     sk_free(t->kept_n);
     t->kept = NULL;
@@ -33,7 +40,35 @@ static void stop_keeping(sk_phase *ph)
     __atomic_store_n(&ph->keeping, 0, __ATOMIC_RELAXED);
 }
 
-/* One block per batch: no copy as the kept rows grow. */
+/* Room for n doubles in t's last chunk, or a new chunk; NULL without
+ * memory. */
+static double *take(phase_thread *t, size_t n)
+{
+    if (t->nchunks && t->chunk_cap - t->chunk_used >= n) {
+        double *p = t->chunks[t->nchunks - 1] + t->chunk_used;
+        t->chunk_used += n;
+        return p;
+    }
+    if (t->nchunks == t->cap_chunks) {
+        int cap = t->cap_chunks ? 2 * t->cap_chunks : 8;
+        double **c = sk_realloc(t->chunks, (size_t)cap * sizeof *c);
+        if (!c)
+            return NULL;
+        t->chunks = c;
+        t->cap_chunks = cap;
+    }
+    size_t cap = SK_BIG_BLOCK / sizeof(double);
+    cap = cap > n ? cap : n;
+    double *chunk = sk_malloc(cap * sizeof *chunk);
+    if (!chunk)
+        return NULL;
+    t->chunks[t->nchunks++] = chunk;
+    t->chunk_cap = cap;
+    t->chunk_used = n;
+    return chunk;
+}
+
+/* One block per batch in the chunks: no copy as the kept rows grow. */
 int phase_keep(sk_phase *ph, phase_thread *t, const double *const v[4], int64_t n,
                sk_error *err)
 {
@@ -57,7 +92,7 @@ int phase_keep(sk_phase *ph, phase_thread *t, const double *const v[4], int64_t 
         t->kept_n = kn;
         t->cap = cap;
     }
-    double *block = sk_malloc(bytes ? bytes : 1);
+    double *block = take(t, (size_t)n * (size_t)ph->nq);
     if (!block) {
         stop_keeping(ph);
         return SK_OK;
