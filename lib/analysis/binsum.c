@@ -1,9 +1,17 @@
 /* Exact sums per bin (binsum.h). */
 #include "analysis/binsum.h"
 
+#include "core/memory_big.h"
 #include "snapkit/memory.h"
 
-enum { BLOCK_BINS = 256 };
+/* Bins per allocation: a large block (huge pages: few first-touch faults),
+ * or every bin when they take less. */
+static size_t block_bins(const an_binsums *b)
+{
+    size_t per = (size_t)b->nsum * sizeof(an_sum);
+    size_t n = (SK_BIG_BLOCK + per - 1) / per;
+    return n < b->nbins ? n : b->nbins;
+}
 
 int an_binsums_init(an_binsums *b, size_t nbins, int nsum, sk_error *err)
 {
@@ -35,13 +43,15 @@ an_sum *an_binsums_grow(an_binsums *b, size_t k)
             b->blocks = blocks;
             b->cap_blocks = cap;
         }
-        an_sum *block = sk_calloc((size_t)BLOCK_BINS * (size_t)b->nsum, sizeof *block);
+        size_t n = block_bins(b);
+        an_sum *block = sk_calloc(n * (size_t)b->nsum, sizeof *block);
         if (!block)
             return NULL;
         b->blocks[b->nblocks++] = block;
-        b->left = BLOCK_BINS;
+        b->left = (int)n;
+        b->block_n = n;
     }
-    an_sum *s = b->blocks[b->nblocks - 1] + (size_t)(BLOCK_BINS - b->left) * (size_t)b->nsum;
+    an_sum *s = b->blocks[b->nblocks - 1] + (b->block_n - (size_t)b->left) * (size_t)b->nsum;
     b->left--;
     return b->at[k] = s;
 }

@@ -19,6 +19,7 @@ typedef struct an_binsums {
     an_sum **at;     /* nbins: the bin's nsum accumulators, or NULL */
     an_sum **blocks; /* the allocations */
     int nblocks, cap_blocks, left; /* sets left in the last block */
+    size_t block_n;                /* sets in the last block */
 } an_binsums;
 
 int an_binsums_init(an_binsums *b, size_t nbins, int nsum, sk_error *err);
