@@ -103,6 +103,17 @@ SK_API sk_consumer sk_phase_consumer(sk_phase *ph);
  * streamed. */
 SK_API int sk_phase_finish(sk_phase *ph, sk_error *err);
 
+/* Under MPI (snapkit/util/mpi.h), each rank streaming its share. Both are
+ * collective and do nothing more than their one-process forms when MPI
+ * is not running or has one rank.
+ * After the extrema pass: the ranks' extrema, and whether every rank kept
+ * all its rows (if one did not, none skips the binning pass), so that
+ * every rank bins the same bins. */
+SK_API int sk_phase_agree_extrema(sk_phase *ph, sk_error *err);
+/* sk_phase_finish with every rank's sums added, exactly (the same bits as
+ * one process reading everything); every rank gets the values. */
+SK_API int sk_phase_finish_ranks(sk_phase *ph, sk_error *err);
+
 /* The phase diagram of a whole table (both passes over it). */
 SK_API int sk_phase_make(const sk_table *table, const sk_phase_options *opt, sk_phase **out,
                          sk_error *err);

@@ -282,7 +282,9 @@ sk_consumer sk_phase_consumer(sk_phase *ph)
     return (sk_consumer){.ctx = ph, .begin = bins_begin, .batch = bins_batch};
 }
 
-int sk_phase_finish(sk_phase *ph, sk_error *err)
+/* The threads' sums merged (and, with ranks, every rank's added), then
+ * the values. */
+static int finish(sk_phase *ph, int ranks, sk_error *err)
 {
     if (!ph->binned_begun && sk_phase_kept_all(ph)) {
         int rc = bins_begin(ph, ph->nthreads, NULL, err);
@@ -305,12 +307,14 @@ int sk_phase_finish(sk_phase *ph, sk_error *err)
         ph->rows += ph->th[t].rows;
         ph->binned += ph->th[t].binned;
     }
+    an_sum *dense = NULL;
+    int rc = ranks ? phase_ranks_sums(ph, all, &dense, err) : SK_OK;
     sk_free(ph->values);
-    if (!(ph->values = sk_malloc(all->nbins * sizeof *ph->values)))
-        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
+    if (rc == SK_OK && !(ph->values = sk_malloc(all->nbins * sizeof *ph->values)))
+        rc = sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
     int weighted = ph->nq == 4;
-    for (size_t c = 0; c < all->nbins; c++) {
-        const an_sum *s = all->at[c];
+    for (size_t c = 0; rc == SK_OK && c < all->nbins; c++) {
+        const an_sum *s = dense ? dense + c * (size_t)all->nsum : all->at[c];
         if (!s) {
             ph->values[c] = weighted ? NAN : 0.0;
             continue;
@@ -318,8 +322,19 @@ int sk_phase_finish(sk_phase *ph, sk_error *err)
         double num = an_sum_value(&s[0]), den = weighted ? an_sum_value(&s[1]) : 1.0;
         ph->values[c] = !weighted ? num : den > 0 ? num / den : NAN;
     }
+    sk_free(dense);
     an_binsums_free(all);
-    return SK_OK;
+    return rc;
+}
+
+int sk_phase_finish(sk_phase *ph, sk_error *err)
+{
+    return finish(ph, 0, err);
+}
+
+int sk_phase_finish_ranks(sk_phase *ph, sk_error *err)
+{
+    return finish(ph, 1, err);
 }
 
 int sk_phase_make(const sk_table *table, const sk_phase_options *opt, sk_phase **out,

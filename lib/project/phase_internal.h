@@ -64,6 +64,11 @@ int phase_keep(sk_phase *ph, phase_thread *t, const double *const v[4], int64_t 
 int phase_bin_kept(sk_phase *ph, sk_error *err);
 void phase_kept_free(phase_thread *t);
 
+/* phase_mpi.c: every rank's sums of `all` added, exactly, into a dense
+ * array of nbins x nsum accumulators (*dense; the caller frees it), and
+ * the ranks' row counts into ph->rows and ph->binned. Collective. */
+int phase_ranks_sums(sk_phase *ph, const an_binsums *all, an_sum **dense, sk_error *err);
+
 /* phase_write.c */
 int phase_write_fits(const sk_phase *ph, const char *path, int fsync, sk_error *err);
 

@@ -1,6 +1,7 @@
 /* snapkit phase: a phase diagram (2-D histogram, snapkit/phase.h) of one
  * component of a source with a selection, streamed: an extrema pass when
- * a range comes from the data, then the ordered binning pass; written as
+ * a range comes from the data (keeping the rows when they fit), then the
+ * binning pass when they did not; written as
  * .npy, FITS, JSON or a figure. */
 #include <math.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "figure/phase_plot.h"
 #include "snapkit/phase.h"
 #include "snapkit/util/json.h"
+#include "snapkit/util/mpi.h"
 
 static const char k_help[] =
     "usage: snapkit phase SOURCE --x Q --y Q [--z Q|mass|count] [--weight mass|volume]\n"
@@ -22,7 +24,8 @@ static const char k_help[] =
     "its rows (mass by default; count counts them), or with --weight the weighted mean of\n"
     "z (empty bins NaN). yt's create_profile(data, [x, y], [z], weight_field) with the\n"
     "same bins: numpy's edges, values strictly inside (LO < v < HI). The same bits on any\n"
-    "thread count and from a RAMSES output or its .snapkit file (rows summed in order).\n\n"
+    "thread count, under mpirun, and from a RAMSES output or its .snapkit file (exact\n"
+    "sums).\n\n"
     "  --x Q, --y Q          the binned quantities: a column (density, pressure, ...) or\n"
     "                        a derived quantity (T, r, v_phi, mass, ...: snapkit stats\n"
     "                        --list-quantities; those about a centre take --center)\n"
@@ -311,7 +314,8 @@ static int write_figure(const sk_phase *ph, const char *path, sk_error *err)
 
 /* The extrema pass (when a range comes from the data), keeping the rows'
  * values when they fit in --memory; then the binning pass when they did
- * not. */
+ * not. Under MPI each rank streams its share; the ranks agree on every
+ * status, then on the extrema, and add their sums. */
 static int make_phase(phase_args *a, sk_source *src, sk_phase **out, sk_error *err)
 {
     int rc = cli_derive_frame(src, a->component, &a->sel, &a->opt.frame, err);
@@ -321,14 +325,18 @@ static int make_phase(phase_args *a, sk_source *src, sk_phase **out, sk_error *e
     memset(&res, 0, sizeof res);
     if (rc == SK_OK && sk_phase_needs_extrema(*out)) {
         sk_consumer e = sk_phase_extrema_consumer(*out);
-        rc = cli_stream_source(src, a->component, &a->sel, a->threads, &e, &res, err);
+        rc = sk_mpi_agree(cli_stream_source(src, a->component, &a->sel, a->threads, &e, &res,
+                                            err), err);
+        if (rc == SK_OK)
+            rc = sk_phase_agree_extrema(*out, err);
     }
     if (rc == SK_OK && !sk_phase_kept_all(*out)) {
         sk_consumer c = sk_phase_consumer(*out);
-        rc = cli_stream_source(src, a->component, &a->sel, a->threads, &c, &res, err);
+        rc = sk_mpi_agree(cli_stream_source(src, a->component, &a->sel, a->threads, &c, &res,
+                                            err), err);
     }
     if (rc == SK_OK)
-        rc = sk_phase_finish(*out, err);
+        rc = sk_mpi_agree(sk_phase_finish_ranks(*out, err), err);
     return rc;
 }
 
@@ -343,17 +351,18 @@ int cmd_phase(int argc, char **argv)
     sk_source *src = NULL;
     sk_phase *ph = NULL;
     rc = sk_source_open_mpi(&src, a.source, &err);
-    if (rc == SK_OK && cli_mpi_world()->size > 1)
-        rc = sk_fail(&err, SK_ERR_ARG, NULL, -1, "phase runs on one process (not under MPI yet)");
     if (rc == SK_OK)
         rc = cli_selection_resolve(src, &a.sel, a.threads, NULL, &err);
     if (rc == SK_OK)
         rc = make_phase(&a, src, &ph, &err);
     sk_source_close(src);
-    if (rc == SK_OK && a.output)
+    int rank0 = cli_mpi_world()->rank == 0; /* every rank has the values; one writes */
+    if (rc == SK_OK && a.output && rank0)
         rc = is_figure(a.output) ? write_figure(ph, a.output, &err)
                                  : sk_phase_write(ph, a.output, !a.no_fsync, &err);
-    if (rc == SK_OK && a.json) {
+    if (rc == SK_OK && !rank0) {
+        /* quiet */
+    } else if (rc == SK_OK && a.json) {
         sk_json j;
         sk_json_init(&j, 0);
         sk_phase_json(ph, &j);

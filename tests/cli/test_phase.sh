@@ -1,6 +1,6 @@
 #!/bin/bash
 # snapkit phase: .npy, FITS, JSON and figure outputs; the same bits on 1 and
-# 2 threads and from the output's .snapkit file; the sums against numpy's
+# 2 threads, under mpirun -np 2 and 3, and from the output's .snapkit file; the sums against numpy's
 # (mass per density-pressure bin, particles counted per velocity bin); bad
 # input is one line, a non-zero exit, no file.
 set -u
@@ -25,6 +25,20 @@ for m in 0 20000; do
     check "--memory $m" "$CLI" phase "$out" "${args[@]}" --threads 2 --memory $m -o "$TMP/m$m.npy"
     ok cmp -s "$TMP/a.npy" "$TMP/m$m.npy"
 done
+
+# under mpirun -np 2, 3 (each rank its share, exact sums added over ranks)
+if [[ -n "${SNAPKIT_MPIEXEC:-}" ]]; then
+    for k in 2 3; do
+        for m in 512e6 0; do
+            check "mpirun -np $k --memory $m" timeout 120 "$SNAPKIT_MPIEXEC" --oversubscribe \
+                --allow-run-as-root -np $k "$CLI" phase "$out" "${args[@]}" --memory $m \
+                -o "$TMP/r$k.npy"
+            ok cmp -s "$TMP/a.npy" "$TMP/r$k.npy"
+        done
+    done
+else
+    echo "skip: MPI (snapkit built without it)"
+fi
 
 check "fits" "$CLI" phase "$out" --x density --y pressure --units cgs --bins 16,8 \
     -o "$TMP/p.fits" --no-fsync
