@@ -43,6 +43,7 @@
 #include "snapkit/center.h"
 #include "snapkit/clip.h"
 #include "snapkit/bins.h"
+#include "snapkit/phase.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -139,6 +139,15 @@ static const abi_field cosmology_summary_fields[] = {
     F(sk_cosmology_summary, redshift), F(sk_cosmology_summary, h),
     F(sk_cosmology_summary, age), F(sk_cosmology_summary, age_today),
     F(sk_cosmology_summary, lookback)};
+static const abi_field bins_fields[] = {
+    F(sk_bins, n), F(sk_bins, log), F(sk_bins, lo), F(sk_bins, hi), F(sk_bins, start),
+    F(sk_bins, step)};
+static const abi_field phase_options_fields[] = {
+    F(sk_phase_options, x), F(sk_phase_options, y), F(sk_phase_options, z),
+    F(sk_phase_options, weight), F(sk_phase_options, nbins), F(sk_phase_options, log),
+    F(sk_phase_options, has_range), F(sk_phase_options, lo), F(sk_phase_options, hi),
+    F(sk_phase_options, units), F(sk_phase_options, frame), F(sk_phase_options, derive),
+    F(sk_phase_options, keep_bytes)};
 
 static const abi_struct structs[] = {
     S(sk_error, error_fields),
@@ -172,6 +181,8 @@ static const abi_struct structs[] = {
     S(sk_totals, totals_fields),
     S(sk_profile_options, profile_options_fields),
     S(sk_cosmology_summary, cosmology_summary_fields),
+    S(sk_bins, bins_fields),
+    S(sk_phase_options, phase_options_fields),
 };
 
 static const abi_struct *find_struct(const char *name)

@@ -17,7 +17,9 @@ static sk_mpi_world g_world = {.rank = 0, .size = 1, .local_rank = 0, .local_siz
  * repeat the whole work, or race on one output file: refused for now. */
 static int divides_work(const char *command)
 {
-    static const char *const k_ok[] = {"stats", "center", "project", "clumps", "convert", "bench ranks", "bench report", "threads", "info", "help", "profile",
+    static const char *const k_ok[] = {"stats", "center", "project", "clumps", "convert",
+                                       "bench ranks", "bench report", "threads", "info", "help",
+                                       "profile", "phase",
                                        "--help", "-h", "--version", "version"};
     for (size_t i = 0; i < sizeof k_ok / sizeof k_ok[0]; i++)
         if (!strcmp(command, k_ok[i]))

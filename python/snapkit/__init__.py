@@ -16,6 +16,7 @@ from .project import Maps, project
 from .cube import cube
 from .slice import slice  # noqa: A004 (snapkit.slice, as yt.SlicePlot; the builtin stays builtins.slice)
 from .profile import profile
+from .phase import phase
 from .center import center, totals
 from .clumps import clumps
 from . import atoms
@@ -45,4 +46,4 @@ __all__ = ["Error", "Table", "atoms", "memory", "threads", "__version__",
            "Output", "open", "derive", "quantities", "unit_factor", "column_stats",
            "weighted_stats",
            "File", "save", "load", "convert", "verify", "same_rows", "project", "Maps", "clumps",
-           "center", "totals", "profile", "to_yt"]
+           "center", "totals", "profile", "to_yt", "phase"]
