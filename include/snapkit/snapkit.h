@@ -42,6 +42,7 @@
 #include "snapkit/center.h"
 #include "snapkit/clip.h"
 #include "snapkit/bins.h"
+#include "snapkit/h5export.h"
 
 #ifdef __cplusplus
 extern "C" {

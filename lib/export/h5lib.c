@@ -1,0 +1,100 @@
+/* libhdf5 loaded on first use (h5lib.h says why), its errors turned into
+ * snapkit's. */
+#include "export/h5lib.h"
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "snapkit/util/lazylib.h"
+
+#ifndef SNAPKIT_HDF5_SONAME
+#define SNAPKIT_HDF5_SONAME "libhdf5.so"
+#endif
+
+h5lib h5lib_calls;
+
+#define H5LIB_SYMBOL(name) {#name, offsetof(h5lib, p_##name)},
+static const sk_lazy_symbol symbols[] = {H5LIB_FUNCTIONS(H5LIB_SYMBOL) H5LIB_IDS(H5LIB_SYMBOL)};
+#undef H5LIB_SYMBOL
+
+static sk_lazy_lib g_hdf5 = {.env = "SNAPKIT_HDF5",
+                             .soname = SNAPKIT_HDF5_SONAME,
+                             .syms = symbols,
+                             .nsyms = sizeof symbols / sizeof symbols[0],
+                             .table = &h5lib_calls,
+                             .table_size = sizeof h5lib_calls,
+                             .lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* H5open once, after the load: it sets the predefined identifiers. */
+static pthread_once_t g_open_once = PTHREAD_ONCE_INIT;
+static int g_open_status = -1, g_deflate = 0;
+
+static void open_library(void)
+{
+    g_open_status = H5open();
+    g_deflate = g_open_status >= 0 && H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0 &&
+                H5Zfilter_avail(H5Z_FILTER_SHUFFLE) > 0;
+}
+
+int h5lib_load(const char *path, sk_error *err)
+{
+    if (!sk_lazy_load(&g_hdf5))
+        return sk_fail(err, SK_ERR_IO, path, -1,
+                       "writing HDF5 needs libhdf5, and %s cannot be loaded: %s (Debian: apt-get "
+                       "install libhdf5-103-1; SNAPKIT_HDF5 may name the library)",
+                       g_hdf5.name, g_hdf5.failure);
+    pthread_once(&g_open_once, open_library);
+    if (g_open_status < 0)
+        return sk_fail(err, SK_ERR_IO, path, -1, "%s does not start (H5open failed)", g_hdf5.name);
+    if (!g_deflate)
+        return sk_fail(err, SK_ERR_IO, path, -1,
+                       "%s has no deflate or shuffle filter, which snapkit compresses with",
+                       g_hdf5.name);
+    /* The error stack (and whether it prints) is the calling thread's. */
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    return SK_OK;
+}
+
+/* The innermost message: the one nearest the cause. */
+static herr_t innermost(unsigned n, const H5E_error2_t *e, void *data)
+{
+    if (n == 0 && e->desc)
+        snprintf(data, 256, "%s", e->desc);
+    return 0;
+}
+
+int h5lib_fail(sk_error *err, const char *path, const char *what)
+{
+    char desc[256] = "";
+    H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, innermost, desc);
+    H5Eclear2(H5E_DEFAULT);
+    /* A system call's failure: its own words ("No space left on device"). */
+    const char *sys = strstr(desc, "error message = '");
+    if (sys) {
+        sys += strlen("error message = '");
+        const char *end = strchr(sys, '\'');
+        return sk_fail(err, SK_ERR_IO, path, -1, "%s: %.*s", what,
+                       (int)(end ? end - sys : (ptrdiff_t)strlen(sys)), sys);
+    }
+    return sk_fail(err, SK_ERR_IO, path, -1, "%s%s%s", what, desc[0] ? ": " : "", desc);
+}
+
+hid_t h5lib_type(sk_dtype type)
+{
+    switch (type) {
+    case SK_INT8: return H5T_NATIVE_INT8;
+    case SK_UINT8: return H5T_NATIVE_UINT8;
+    case SK_INT16: return H5T_NATIVE_INT16;
+    case SK_UINT16: return H5T_NATIVE_UINT16;
+    case SK_INT32:
+    case SK_CATEGORY: return H5T_NATIVE_INT32;
+    case SK_UINT32: return H5T_NATIVE_UINT32;
+    case SK_INT64: return H5T_NATIVE_INT64;
+    case SK_UINT64: return H5T_NATIVE_UINT64;
+    case SK_FLOAT32: return H5T_NATIVE_FLOAT;
+    case SK_FLOAT64: return H5T_NATIVE_DOUBLE;
+    }
+    return -1;
+}
