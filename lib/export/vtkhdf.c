@@ -15,14 +15,14 @@ static int table_kind(h5_component *c, const sk_table *schema, sk_error *err)
 {
     const char *kind = sk_table_meta_get(schema, "kind");
     int cells = kind && !strcmp(kind, "cells"), particles = kind && !strcmp(kind, "particles");
-    for (int k = 0; k < 4 && cells; k++)
+    for (int k = 0; k <= c->ndim && cells; k++) /* level, then one index an axis */
         cells = sk_table_find(schema, k_cell_columns[k]) != NULL;
     for (int k = 0; k < 3 && particles; k++)
         particles = sk_table_find(schema, k_positions[k]) != NULL;
     if (cells || particles)
         return particles;
     sk_fail(err, SK_ERR_ARG, c->file->path, -1,
-            "%s is neither cells (level, cx, cy, cz) nor particles (position_x, _y, _z): a "
+            "%s is neither cells (level, cx, cy, cz as ndim has them) nor particles (position_x, _y, _z): a "
             ".vtkhdf file holds one of those",
             c->name);
     return -1;
@@ -60,11 +60,11 @@ int h5_vtk_begin(void *ctx, int nthreads, const sk_table *schema, sk_error *err)
     if (rc != SK_OK)
         return rc;
     c->begun = 1;
-    if ((c->particles = table_kind(c, schema, err)) < 0)
-        return SK_ERR_ARG;
     c->ndim = (int)sk_table_meta_double(schema, "ndim", 3);
     if (c->ndim < 1 || c->ndim > 3)
         c->ndim = 3;
+    if ((c->particles = table_kind(c, schema, err)) < 0)
+        return SK_ERR_ARG;
     c->corners = c->particles ? 1 : 1 << c->ndim;
     c->boxlen = sk_table_meta_double(schema, "boxlen", 1);
     if ((rc = create_grid(c, schema, err)) != SK_OK ||
@@ -83,7 +83,7 @@ int h5_vtk_begin(void *ctx, int nthreads, const sk_table *schema, sk_error *err)
 static void cell_points(const h5_component *c, const sk_table *batch, double *pts)
 {
     const int32_t *idx[4];
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k <= c->ndim; k++)
         idx[k] = sk_table_find(batch, k_cell_columns[k])->data;
     int64_t n = sk_table_nrows(batch);
     for (int64_t i = 0; i < n; i++) {
