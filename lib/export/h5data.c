@@ -32,6 +32,8 @@ hid_t h5x_dataset(const sk_h5_file *f, hid_t loc, const char *name, hid_t type, 
     if (ok && f->opt.gzip > 0)
         ok = H5Pset_shuffle(dcpl) >= 0 && H5Pset_deflate(dcpl, (unsigned)f->opt.gzip) >= 0;
     hid_t dset = ok ? H5Dcreate2(loc, name, type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT) : -1;
+    if (dset < 0)
+        h5lib_keep();
     if (dcpl >= 0)
         H5Pclose(dcpl);
     if (space >= 0)
@@ -45,13 +47,15 @@ int h5x_append(hid_t dset, hid_t type, int64_t at, int64_t n, hsize_t width, con
     hsize_t size[2] = {(hsize_t)(at + n), width}, start[2] = {(hsize_t)at, 0},
             count[2] = {(hsize_t)n, width};
     if (H5Dset_extent(dset, size) < 0)
-        return -1;
+        return h5lib_keep(), -1;
     hid_t file_space = H5Dget_space(dset);
     hid_t mem_space = file_space >= 0 ? H5Screate_simple(rank, count, NULL) : -1;
     int rc = -1;
     if (mem_space >= 0 &&
         H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, NULL, count, NULL) >= 0)
         rc = H5Dwrite(dset, type, mem_space, file_space, H5P_DEFAULT, data) < 0 ? -1 : 0;
+    if (rc < 0)
+        h5lib_keep();
     if (mem_space >= 0)
         H5Sclose(mem_space);
     if (file_space >= 0)
@@ -66,6 +70,8 @@ static int attr_write(hid_t loc, const char *key, hid_t type, hid_t space, const
         return -1;
     hid_t a = H5Acreate2(loc, key, type, space, H5P_DEFAULT, H5P_DEFAULT);
     int rc = a >= 0 && H5Awrite(a, type, data) >= 0 ? 0 : -1;
+    if (rc < 0)
+        h5lib_keep();
     if (a >= 0)
         H5Aclose(a);
     H5Sclose(space);

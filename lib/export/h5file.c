@@ -49,6 +49,8 @@ static int open_hdf5(sk_h5_file *f, sk_error *err)
     /* The file is ours alone: no lock (some filesystems refuse them). */
     if (fapl >= 0 && H5Pset_file_locking(fapl, 0, 1) >= 0)
         f->file = H5Fcreate(name, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    if (f->file < 0)
+        h5lib_keep();
     if (fapl >= 0)
         H5Pclose(fapl);
     if (f->file < 0)
@@ -226,8 +228,8 @@ void sk_h5_abort(sk_h5_file *f)
 int h5x_fail(h5_component *c, const char *what, const char *name, sk_error *err)
 {
     char text[256];
-    snprintf(text, sizeof text, "cannot write %s %s%s%s", c->name, what, name ? " " : "",
-             name ? name : "");
+    snprintf(text, sizeof text, "cannot write %s%s%s of %s", what, name ? " " : "",
+             name ? name : "", c->name);
     return h5lib_fail(err, c->file->path, text);
 }
 

@@ -33,6 +33,10 @@ static int g_open_status = -1, g_deflate = 0;
 
 static void open_library(void)
 {
+    /* No closing at exit: a file whose writing failed (a full disk) cannot
+     * be closed, and HDF5's exit handler crashes trying again; a file that
+     * is kept is closed before its rename. */
+    H5dont_atexit();
     g_open_status = H5open();
     g_deflate = g_open_status >= 0 && H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0 &&
                 H5Zfilter_avail(H5Z_FILTER_SHUFFLE) > 0;
@@ -57,28 +61,50 @@ int h5lib_load(const char *path, sk_error *err)
     return SK_OK;
 }
 
-/* The innermost message: the one nearest the cause. */
-static herr_t innermost(unsigned n, const H5E_error2_t *e, void *data)
+/* What HDF5's error stack says: its innermost message, and a system
+ * call's own words ("No space left on device") where one failed. */
+typedef struct h5_said {
+    char inner[256], sys[128];
+} h5_said;
+
+static herr_t read_stack(unsigned n, const H5E_error2_t *e, void *data)
 {
-    if (n == 0 && e->desc)
-        snprintf(data, 256, "%s", e->desc);
+    h5_said *said = data;
+    if (!e->desc)
+        return 0;
+    if (n == 0)
+        snprintf(said->inner, sizeof said->inner, "%s", e->desc);
+    const char *sys = strstr(e->desc, "error message = '");
+    if (sys && !said->sys[0]) {
+        sys += strlen("error message = '");
+        const char *end = strchr(sys, '\'');
+        snprintf(said->sys, sizeof said->sys, "%.*s",
+                 (int)(end ? end - sys : (ptrdiff_t)strlen(sys)), sys);
+    }
     return 0;
+}
+
+/* What the failed call said, kept before the calls that clean up (every
+ * HDF5 call clears the thread's error stack as it begins). */
+static _Thread_local h5_said t_kept;
+
+void h5lib_keep(void)
+{
+    if (t_kept.inner[0] || t_kept.sys[0])
+        return; /* the first failure is the cause */
+    H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, read_stack, &t_kept);
 }
 
 int h5lib_fail(sk_error *err, const char *path, const char *what)
 {
-    char desc[256] = "";
-    H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, innermost, desc);
+    h5_said said = {"", ""};
+    H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, read_stack, &said);
     H5Eclear2(H5E_DEFAULT);
-    /* A system call's failure: its own words ("No space left on device"). */
-    const char *sys = strstr(desc, "error message = '");
-    if (sys) {
-        sys += strlen("error message = '");
-        const char *end = strchr(sys, '\'');
-        return sk_fail(err, SK_ERR_IO, path, -1, "%s: %.*s", what,
-                       (int)(end ? end - sys : (ptrdiff_t)strlen(sys)), sys);
-    }
-    return sk_fail(err, SK_ERR_IO, path, -1, "%s%s%s", what, desc[0] ? ": " : "", desc);
+    if (t_kept.inner[0] || t_kept.sys[0])
+        said = t_kept;
+    memset(&t_kept, 0, sizeof t_kept);
+    const char *why = said.sys[0] ? said.sys : said.inner;
+    return sk_fail(err, SK_ERR_IO, path, -1, "%s%s%s", what, why[0] ? ": " : "", why);
 }
 
 hid_t h5lib_type(sk_dtype type)

@@ -15,7 +15,7 @@
 
 /* X(name): the functions snapkit calls. */
 #define H5LIB_FUNCTIONS(X)                                                                     \
-    X(H5open) X(H5Eset_auto2) X(H5Ewalk2) X(H5Eclear2) X(H5Fcreate) X(H5Fclose) X(H5Gcreate2)  \
+    X(H5open) X(H5dont_atexit) X(H5Eset_auto2) X(H5Ewalk2) X(H5Eclear2) X(H5Fcreate) X(H5Fclose) X(H5Gcreate2)  \
     X(H5Gclose) X(H5Screate_simple) X(H5Screate) X(H5Sclose) X(H5Sselect_hyperslab)           \
     X(H5Dget_space) X(H5Pcreate) X(H5Pclose) X(H5Pset_chunk) X(H5Pset_shuffle)                 \
     X(H5Pset_deflate) X(H5Pset_fill_time) X(H5Pset_file_locking) X(H5Dcreate2)                 \
@@ -41,6 +41,7 @@ typedef struct h5lib {
 extern h5lib h5lib_calls;
 
 #define H5open h5lib_calls.p_H5open
+#define H5dont_atexit h5lib_calls.p_H5dont_atexit
 #define H5Eset_auto2 h5lib_calls.p_H5Eset_auto2
 #define H5Ewalk2 h5lib_calls.p_H5Ewalk2
 #define H5Eclear2 h5lib_calls.p_H5Eclear2
@@ -110,8 +111,14 @@ extern h5lib h5lib_calls;
  * come back through h5lib_fail). SK_ERR_IO naming path when it cannot. */
 int h5lib_load(const char *path, sk_error *err);
 
+/* Keep what the calling thread's HDF5 error stack says now, for
+ * h5lib_fail after the calls that clean up (each clears the stack): a
+ * helper calls it when an HDF5 call fails. The first kept failure stays. */
+void h5lib_keep(void);
+
 /* SK_ERR_IO naming path: `what` and the innermost message of the calling
- * thread's HDF5 error stack, which it clears. Returns SK_ERR_IO. */
+ * thread's HDF5 error stack (or the one kept), which it clears; a failed
+ * system call's own words when there are some. Returns SK_ERR_IO. */
 int h5lib_fail(sk_error *err, const char *path, const char *what);
 
 /* HDF5's native type of a column type; a negative id for none. */

@@ -14,7 +14,7 @@ int h5_table_begin(void *ctx, int nthreads, const sk_table *schema, sk_error *er
     c->begun = 1;
     c->group = H5Gcreate2(f->file, c->name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     if (c->group < 0 || h5x_attr_meta(c->group, schema) < 0)
-        return h5x_fail(c, "its group and metadata", NULL, err);
+        return h5x_fail(c, "the group and metadata", NULL, err);
     if ((rc = h5x_take_columns(c, schema, err)) != SK_OK)
         return rc;
     for (int i = 0; i < c->ncols; i++) {
@@ -54,6 +54,6 @@ int h5_table_batch(void *ctx, int thread, const sk_table *batch, const sk_batch_
 int h5_table_finish(h5_component *c, sk_error *err)
 {
     if (h5x_attr_int64s(c->group, "rows", &c->rows, 1) < 0)
-        return h5x_fail(c, "its row count", NULL, err);
+        return h5x_fail(c, "the row count", NULL, err);
     return SK_OK;
 }

@@ -36,7 +36,7 @@ static int create_grid(h5_component *c, const sk_table *schema, sk_error *err)
     if (c->group < 0 || h5x_attr_int64s(c->group, "Version", version, 2) < 0 ||
         h5x_attr_string(c->group, "Type", "UnstructuredGrid") < 0 ||
         h5x_attr_meta(c->group, schema) < 0)
-        return h5x_fail(c, "its VTKHDF group", NULL, err);
+        return h5x_fail(c, "the VTKHDF group", NULL, err);
     c->points = h5x_dataset(f, c->group, "Points", H5T_NATIVE_DOUBLE, 3);
     c->connectivity = h5x_dataset(f, c->group, "Connectivity", H5T_NATIVE_INT64, 0);
     c->offsets = h5x_dataset(f, c->group, "Offsets", H5T_NATIVE_INT64, 0);

@@ -29,6 +29,7 @@ static const char k_help[] =
     "%s"
     "                        --vars also takes derived quantities (T, r, v_phi, mass, ...;\n"
     "                        snapkit stats --list-quantities), written as columns\n"
+    "  --format h5|vtkhdf    the format, whatever the name (a device, - for stdout)\n"
     "  --gzip N              deflate level 0..9 (default 4; 0: uncompressed)\n"
     "  --chunk-rows N        rows per HDF5 chunk (default 65536, at most 256 KiB a chunk)\n"
     "  --threads N           use at most N threads to read\n"
@@ -36,7 +37,7 @@ static const char k_help[] =
     "  --json                print the summary as JSON\n";
 
 typedef struct export_args {
-    const char *source, *output;
+    const char *source, *output, *format;
     char components[512];
     cli_selection cs;
     sk_h5_options opt;
@@ -55,6 +56,11 @@ static int parse_option(export_args *a, int argc, char **argv, int *i)
         if (!(v = cli_value(argc, argv, i)))
             return -1;
         snprintf(a->components, sizeof a->components, "%s", v);
+    } else if (cli_is(arg, "--format")) {
+        if (!(a->format = cli_value(argc, argv, i)))
+            return -1;
+        if (strcmp(a->format, "h5") && strcmp(a->format, "vtkhdf"))
+            return cli_fail("--format must be h5 or vtkhdf, not '%s'", a->format), -1;
     } else if (cli_is(arg, "--gzip")) {
         if (cli_int_between(argc, argv, i, 0, 9, &n))
             return -1;
@@ -104,6 +110,8 @@ static int parse_args(export_args *a, int argc, char **argv)
         return cli_usage("export", "missing SOURCE");
     if (!a->output)
         return cli_usage("export", "missing -o FILE.h5 or FILE.vtkhdf");
+    if (a->json && !strcmp(a->output, "-"))
+        return cli_usage("export", "--json and -o - would both write to standard output");
     return CLI_OK;
 }
 
@@ -171,10 +179,12 @@ static void print_summary(const export_args *a, char **names, const int64_t *row
         sk_json_free(&j);
         return;
     }
-    printf("%s:", a->output);
+    /* beside the file when the file goes to standard output */
+    FILE *out = strcmp(a->output, "-") ? stdout : stderr;
+    fprintf(out, "%s:", a->output);
     for (int i = 0; i < n; i++)
-        printf("%s %s %lld rows", i ? "," : "", names[i], (long long)rows[i]);
-    printf(" in %.2f s\n", seconds);
+        fprintf(out, "%s %s %lld rows", i ? "," : "", names[i], (long long)rows[i]);
+    fprintf(out, " in %.2f s\n", seconds);
 }
 
 static int export_all(export_args *a, sk_source *src, sk_h5_format format, sk_error *err)
@@ -216,8 +226,8 @@ int cmd_export(int argc, char **argv)
         return rc;
     sk_error err;
     sk_error_clear(&err);
-    sk_h5_format format;
-    if (sk_h5_format_of(a.output, &format, &err) != SK_OK)
+    sk_h5_format format = a.format && !strcmp(a.format, "h5") ? SK_H5_TABLES : SK_H5_VTKHDF;
+    if (!a.format && sk_h5_format_of(a.output, &format, &err) != SK_OK)
         return cli_error(&err);
     sk_source *src = NULL;
     rc = sk_source_open_mpi(&src, a.source, &err);
