@@ -11,20 +11,36 @@
 #include "snapkit/memory.h"
 #include "snapkit/units.h"
 
-/* Chunks of at most this many bytes: HDF5's default chunk cache (1 MiB a
- * dataset) then holds the chunk being filled and the next one, so rows
- * appended batch by batch are compressed once, never read back. */
+/* Chunks of at most this many bytes (h5chunks.c holds one a column while
+ * it fills, and compresses a batch's chunks at once). */
 #define H5X_CHUNK_BYTES (256 * 1024)
+
+int64_t h5x_chunk_rows(const sk_h5_file *f, hid_t type, hsize_t width)
+{
+    int64_t row = (int64_t)(H5Tget_size(type) * (width ? width : 1));
+    int64_t rows = f->opt.chunk_rows;
+    if (rows * row > H5X_CHUNK_BYTES)
+        rows = H5X_CHUNK_BYTES / row ? H5X_CHUNK_BYTES / row : 1;
+    return rows;
+}
+
+int h5x_stream_dataset(h5_component *c, h5_stream_col *s, hid_t loc, const char *name,
+                       hid_t type, hsize_t width)
+{
+    hid_t d = h5x_dataset(c->file, loc, name, type, width);
+    if (h5s_init(s, d, type, width, h5x_chunk_rows(c->file, type, width)) < 0) {
+        if (d >= 0)
+            H5Dclose(d);
+        return -1;
+    }
+    return 0;
+}
 
 hid_t h5x_dataset(const sk_h5_file *f, hid_t loc, const char *name, hid_t type, hsize_t width)
 {
     int rank = width ? 2 : 1;
     hsize_t zero[2] = {0, width}, max[2] = {H5S_UNLIMITED, width};
-    size_t row = H5Tget_size(type) * (width ? width : 1);
-    hsize_t rows = (hsize_t)f->opt.chunk_rows;
-    if (rows * row > H5X_CHUNK_BYTES)
-        rows = H5X_CHUNK_BYTES / row ? H5X_CHUNK_BYTES / row : 1;
-    hsize_t chunk[2] = {rows, width};
+    hsize_t chunk[2] = {(hsize_t)h5x_chunk_rows(f, type, width), width};
     hid_t space = H5Screate_simple(rank, zero, max);
     hid_t dcpl = space >= 0 ? H5Pcreate(H5P_DATASET_CREATE) : -1;
     int ok = dcpl >= 0 && H5Pset_chunk(dcpl, rank, chunk) >= 0 &&

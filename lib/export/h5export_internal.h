@@ -7,6 +7,16 @@
 #include "snapkit/h5export.h"
 #include "core/atomicfile.h"
 
+/* A column written chunk by chunk (h5chunks.c). */
+typedef struct h5_stream_col {
+    hid_t dset;
+    size_t elem, row_bytes; /* bytes of a value, of a row (width values) */
+    hsize_t width;          /* 0: one value a row */
+    int64_t chunk_rows;     /* the dataset's chunk */
+    unsigned char *stage;   /* the rows short of a chunk, kept for the next batch */
+    int64_t staged, flushed;
+} h5_stream_col;
+
 /* A component being written. */
 typedef struct h5_component {
     sk_h5_file *file;
@@ -16,12 +26,13 @@ typedef struct h5_component {
     hid_t data;   /* VTKHDF: CellData or PointData */
     int ncols;
     char **names; /* the schema's columns */
-    hid_t *dsets;
+    h5_stream_col *cols; /* their datasets */
     int64_t rows;
+    int threads;  /* the stream's: compressing chunks */
     /* VTKHDF only */
     int particles, ndim, corners;
     double boxlen;
-    hid_t points, connectivity, offsets, types;
+    h5_stream_col grid[4]; /* Points, Connectivity, Offsets, Types */
     void *scratch;  /* one batch's points, connectivity, offsets and types */
     size_t scratch_bytes;
 } h5_component;
@@ -42,6 +53,24 @@ struct sk_h5_file {
  * of `type` that grows: chunked, shuffled and deflated per the options.
  * A negative id on failure. */
 hid_t h5x_dataset(const sk_h5_file *f, hid_t loc, const char *name, hid_t type, hsize_t width);
+/* The rows of a chunk of the dataset h5x_dataset makes. */
+int64_t h5x_chunk_rows(const sk_h5_file *f, hid_t type, hsize_t width);
+/* A growing dataset (h5x_dataset) written chunk by chunk into s, which
+ * the caller frees with h5s_free: < 0 on failure (HDF5's or memory). */
+int h5x_stream_dataset(h5_component *c, h5_stream_col *s, hid_t loc, const char *name,
+                       hid_t type, hsize_t width);
+/* Prepare s to write the dataset dset chunk by chunk (chunk_rows rows a
+ * chunk, as made): < 0 when dset is not valid or memory runs out. */
+int h5s_init(h5_stream_col *s, hid_t dset, hid_t type, hsize_t width, int64_t chunk_rows);
+void h5s_free(h5_stream_col *s);
+/* Append n[i] rows of data[i] to cols[i], for count columns: their
+ * complete chunks compressed on c->threads threads, then written. */
+int h5s_append(h5_component *c, h5_stream_col *const *cols, const void *const *data,
+               const int64_t *n, int count, sk_error *err);
+/* Append the batch's columns (c->names, in order) to c->cols. */
+int h5x_append_columns(h5_component *c, const sk_table *batch, sk_error *err);
+/* Write the last, partial chunk of col. */
+int h5s_finish(h5_component *c, h5_stream_col *col, sk_error *err);
 /* Append n rows (of width values each, 0 for one) at row `at`: < 0 on failure. */
 int h5x_append(hid_t dset, hid_t type, int64_t at, int64_t n, hsize_t width, const void *data);
 /* Attributes on loc: < 0 on failure. */

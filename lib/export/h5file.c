@@ -115,20 +115,22 @@ void h5_component_free(h5_component *c)
     if (!c)
         return;
     for (int i = 0; i < c->ncols; i++) {
-        if (c->dsets && c->dsets[i] >= 0)
-            H5Dclose(c->dsets[i]);
+        if (c->cols[i].dset >= 0)
+            H5Dclose(c->cols[i].dset);
+        h5s_free(&c->cols[i]);
         sk_free(c->names[i]);
     }
-    hid_t dsets[] = {c->points, c->connectivity, c->offsets, c->types};
-    for (size_t i = 0; i < sizeof dsets / sizeof dsets[0]; i++)
-        if (dsets[i] >= 0)
-            H5Dclose(dsets[i]);
+    for (int k = 0; k < 4; k++) {
+        if (c->grid[k].dset >= 0)
+            H5Dclose(c->grid[k].dset);
+        h5s_free(&c->grid[k]);
+    }
     if (c->data >= 0)
         H5Gclose(c->data);
     if (c->group >= 0)
         H5Gclose(c->group);
     sk_free(c->names);
-    sk_free(c->dsets);
+    sk_free(c->cols);
     sk_free(c->scratch);
     sk_free(c);
 }
@@ -178,7 +180,9 @@ int sk_h5_component(sk_h5_file *f, const char *component, sk_consumer *out, sk_e
         return sk_fail(err, SK_ERR_NOMEM, f->path, -1, "out of memory");
     c->file = f;
     snprintf(c->name, sizeof c->name, "%s", component);
-    c->group = c->data = c->points = c->connectivity = c->offsets = c->types = -1;
+    c->group = c->data = -1;
+    for (int k = 0; k < 4; k++)
+        c->grid[k].dset = -1;
     snprintf(f->done[f->ncomponents++], sizeof f->done[0], "%s", component);
     f->current = c;
     int vtk = f->format == SK_H5_VTKHDF;
@@ -249,11 +253,11 @@ int h5x_take_columns(h5_component *c, const sk_table *schema, sk_error *err)
 {
     int n = sk_table_ncols(schema);
     c->names = sk_calloc((size_t)n + 1, sizeof *c->names);
-    c->dsets = sk_calloc((size_t)n + 1, sizeof *c->dsets);
-    if (!c->names || !c->dsets)
+    c->cols = sk_calloc((size_t)n + 1, sizeof *c->cols);
+    if (!c->names || !c->cols)
         return sk_fail(err, SK_ERR_NOMEM, c->file->path, -1, "out of memory");
     for (int i = 0; i < n; i++) {
-        c->dsets[i] = -1;
+        c->cols[i].dset = -1;
         if (!(c->names[i] = sk_strdup(sk_table_col(schema, i)->name)))
             return sk_fail(err, SK_ERR_NOMEM, c->file->path, -1, "out of memory");
         c->ncols = i + 1;

@@ -19,7 +19,7 @@
     X(H5Gclose) X(H5Screate_simple) X(H5Screate) X(H5Sclose) X(H5Sselect_hyperslab)           \
     X(H5Dget_space) X(H5Pcreate) X(H5Pclose) X(H5Pset_chunk) X(H5Pset_shuffle)                 \
     X(H5Pset_deflate) X(H5Pset_fill_time) X(H5Pset_file_locking) X(H5Dcreate2)                 \
-    X(H5Dset_extent) X(H5Dwrite) X(H5Dclose) X(H5Acreate2) X(H5Awrite) X(H5Aclose) X(H5Tcopy) \
+    X(H5Dset_extent) X(H5Dwrite) X(H5Dwrite_chunk) X(H5Dclose) X(H5Acreate2) X(H5Awrite) X(H5Aclose) X(H5Tcopy) \
     X(H5Tset_size) X(H5Tget_size) X(H5Tclose) X(H5Zfilter_avail)
 /* X(name): the predefined identifiers (variables HDF5 sets in H5open). */
 #define H5LIB_IDS(X)                                                                           \
@@ -64,6 +64,7 @@ extern h5lib h5lib_calls;
 #define H5Dcreate2 h5lib_calls.p_H5Dcreate2
 #define H5Dset_extent h5lib_calls.p_H5Dset_extent
 #define H5Dwrite h5lib_calls.p_H5Dwrite
+#define H5Dwrite_chunk h5lib_calls.p_H5Dwrite_chunk
 #define H5Dclose h5lib_calls.p_H5Dclose
 #define H5Acreate2 h5lib_calls.p_H5Acreate2
 #define H5Awrite h5lib_calls.p_H5Awrite

@@ -30,21 +30,21 @@ static int table_kind(h5_component *c, const sk_table *schema, sk_error *err)
 
 static int create_grid(h5_component *c, const sk_table *schema, sk_error *err)
 {
-    sk_h5_file *f = c->file;
-    c->group = H5Gcreate2(f->file, "VTKHDF", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    c->group = H5Gcreate2(c->file->file, "VTKHDF", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     const int64_t version[2] = {1, 0};
     if (c->group < 0 || h5x_attr_int64s(c->group, "Version", version, 2) < 0 ||
         h5x_attr_string(c->group, "Type", "UnstructuredGrid") < 0 ||
         h5x_attr_meta(c->group, schema) < 0)
         return h5x_fail(c, "the VTKHDF group", NULL, err);
-    c->points = h5x_dataset(f, c->group, "Points", H5T_NATIVE_DOUBLE, 3);
-    c->connectivity = h5x_dataset(f, c->group, "Connectivity", H5T_NATIVE_INT64, 0);
-    c->offsets = h5x_dataset(f, c->group, "Offsets", H5T_NATIVE_INT64, 0);
-    c->types = h5x_dataset(f, c->group, "Types", H5T_NATIVE_UINT8, 0);
-    const int64_t zero = 0;
-    if (c->points < 0 || c->connectivity < 0 || c->offsets < 0 || c->types < 0 ||
-        h5x_append(c->offsets, H5T_NATIVE_INT64, 0, 1, 0, &zero) < 0)
-        return h5x_fail(c, "the grid", NULL, err);
+    static const char *const names[4] = {"Points", "Connectivity", "Offsets", "Types"};
+    const hid_t types[4] = {H5T_NATIVE_DOUBLE, H5T_NATIVE_INT64, H5T_NATIVE_INT64,
+                            H5T_NATIVE_UINT8};
+    for (int k = 0; k < 4; k++)
+        if (h5x_stream_dataset(c, &c->grid[k], c->group, names[k], types[k], k == 0 ? 3 : 0) < 0)
+            return h5x_fail(c, "the grid's", names[k], err);
+    /* the offsets begin with 0: the first cell's start */
+    memset(c->grid[2].stage, 0, sizeof(int64_t));
+    c->grid[2].staged = 1;
     const char *data = c->particles ? "PointData" : "CellData";
     c->data = H5Gcreate2(c->group, data, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     if (c->data < 0)
@@ -54,8 +54,8 @@ static int create_grid(h5_component *c, const sk_table *schema, sk_error *err)
 
 int h5_vtk_begin(void *ctx, int nthreads, const sk_table *schema, sk_error *err)
 {
-    (void)nthreads;
     h5_component *c = ctx;
+    c->threads = nthreads;
     int rc = h5lib_load(c->file->path, err);
     if (rc != SK_OK)
         return rc;
@@ -72,8 +72,9 @@ int h5_vtk_begin(void *ctx, int nthreads, const sk_table *schema, sk_error *err)
         return rc;
     for (int i = 0; i < c->ncols; i++) {
         const sk_column *col = sk_table_col(schema, i);
-        c->dsets[i] = h5x_dataset(c->file, c->data, col->name, h5lib_type(col->type), 0);
-        if (c->dsets[i] < 0 || h5x_attr_units(c->dsets[i], col->name, schema) < 0)
+        if (h5x_stream_dataset(c, &c->cols[i], c->data, col->name, h5lib_type(col->type), 0) <
+                0 ||
+            h5x_attr_units(c->cols[i].dset, col->name, schema) < 0)
             return h5x_fail(c, "the array", col->name, err);
     }
     return SK_OK;
@@ -130,12 +131,10 @@ static int write_grid(h5_component *c, const sk_table *batch, sk_error *err)
         off[i] = first + (i + 1) * c->corners;
         types[i] = k_type[c->particles ? 0 : c->ndim];
     }
-    if (h5x_append(c->points, H5T_NATIVE_DOUBLE, first, np, 3, pts) < 0 ||
-        h5x_append(c->connectivity, H5T_NATIVE_INT64, first, np, 0, conn) < 0 ||
-        h5x_append(c->offsets, H5T_NATIVE_INT64, c->rows + 1, n, 0, off) < 0 ||
-        h5x_append(c->types, H5T_NATIVE_UINT8, c->rows, n, 0, types) < 0)
-        return h5x_fail(c, "the grid", NULL, err);
-    return SK_OK;
+    h5_stream_col *cols[4] = {&c->grid[0], &c->grid[1], &c->grid[2], &c->grid[3]};
+    const void *data[4] = {pts, conn, off, types};
+    const int64_t rows[4] = {np, np, n, n};
+    return h5s_append(c, cols, data, rows, 4, err);
 }
 
 int h5_vtk_batch(void *ctx, int thread, const sk_table *batch, const sk_batch_info *info,
@@ -149,21 +148,19 @@ int h5_vtk_batch(void *ctx, int thread, const sk_table *batch, const sk_batch_in
         rc = write_grid(c, batch, err);
     if (rc != SK_OK)
         return rc;
-    int64_t n = sk_table_nrows(batch);
-    for (int i = 0; i < c->ncols; i++) {
-        const sk_column *col = sk_table_find(batch, c->names[i]);
-        if (!col)
-            return sk_fail(err, SK_ERR_ARG, c->file->path, -1,
-                           "a batch of %s lacks the column %s", c->name, c->names[i]);
-        if (h5x_append(c->dsets[i], h5lib_type(col->type), c->rows, n, 0, col->data) < 0)
-            return h5x_fail(c, "the array", col->name, err);
-    }
-    c->rows += n;
+    if ((rc = h5x_append_columns(c, batch, err)) != SK_OK)
+        return rc;
+    c->rows += sk_table_nrows(batch);
     return SK_OK;
 }
 
 int h5_vtk_finish(h5_component *c, sk_error *err)
 {
+    for (int i = 0; i < c->ncols + 4; i++) {
+        int rc = h5s_finish(c, i < 4 ? &c->grid[i] : &c->cols[i - 4], err);
+        if (rc != SK_OK)
+            return rc;
+    }
     /* One piece: its counts. */
     const char *names[] = {"NumberOfPoints", "NumberOfCells", "NumberOfConnectivityIds"};
     int64_t counts[] = {c->rows * c->corners, c->rows, c->rows * c->corners};
