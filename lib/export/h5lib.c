@@ -2,6 +2,7 @@
  * snapkit's. */
 #include "export/h5lib.h"
 
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -31,8 +32,24 @@ static sk_lazy_lib g_hdf5 = {.env = "SNAPKIT_HDF5",
 static pthread_once_t g_open_once = PTHREAD_ONCE_INIT;
 static int g_open_status = -1, g_deflate = 0;
 
+/* A program linked with libhdf5 itself may hold copies of its variables
+ * (copy relocations), which libhdf5 then sets instead of its own: the
+ * identifiers are read where the program's symbols say. */
+static void find_ids(void)
+{
+#define H5LIB_GLOBAL(name)                                                                     \
+    {                                                                                          \
+        hid_t *p = dlsym(RTLD_DEFAULT, #name);                                                 \
+        if (p)                                                                                 \
+            h5lib_calls.p_##name = p;                                                          \
+    }
+    H5LIB_IDS(H5LIB_GLOBAL)
+#undef H5LIB_GLOBAL
+}
+
 static void open_library(void)
 {
+    find_ids();
     /* No closing at exit: a file whose writing failed (a full disk) cannot
      * be closed, and HDF5's exit handler crashes trying again; a file that
      * is kept is closed before its rename. */
