@@ -130,3 +130,19 @@ def test_many_batches_in_order(tmp_path):
         assert fb["hydro/density"].chunks == (1000,)
         for name in fa["hydro"]:
             assert np.array_equal(fa["hydro"][name][:], fb["hydro"][name][:]), name
+
+
+@pytest.mark.parametrize("key", [k for k in ("sedov3d/output_00001", "cosmo32/output_00003")
+                                 if k in IDS])
+def test_from_a_snapkit_file(key, tmp_path):
+    """A .snapkit file exports the same rows (in its Hilbert order) as its output."""
+    _, folder, ref = CASES[IDS.index(key)]
+    store = str(tmp_path / "o.snapkit")
+    subprocess.run([CLI, "convert", folder, "-o", store], check=True, capture_output=True)
+    path = str(tmp_path / "f.h5")
+    comps = sorted(c for c in ref["full"] if c in ("hydro", "gravity", "particles"))
+    export(store, path, "--component", ",".join(comps))
+    with h5py.File(path, "r") as f:
+        assert f.attrs["source_kind"] == b"snapkit"
+        for comp in comps:
+            compare(stats(f[comp]), ref["full"][comp], "%s %s from .snapkit" % (key, comp))
