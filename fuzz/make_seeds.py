@@ -4,7 +4,10 @@ a one-CPU, one-level amr + hydro pair for fuzz_ramses_records, and each
 text file of tests/data's gravpart output behind its parser byte for
 fuzz_ramses_text, and every file of a small make-ramses output behind its
 index (in name order) for fuzz_ramses_output (needs build/snapkit, or the
-command named by SNAPKIT_CLI). Run from the repository root."""
+command named by SNAPKIT_CLI); the info, info_rt and header texts again with
+numeric edge values (NaN, infinities, overflow, subnormals, zero, negative,
+Fortran D exponents) for both; and options for fuzz_synth_plan. Run from
+the repository root."""
 import os
 import shutil
 import struct
@@ -104,6 +107,59 @@ def catalogue_seeds():
             f.write(sink_binary(*args))
 
 
+EDGES = ["NaN", "-Infinity", "Infinity", "1.0E+309", "-0.0", "4.9E-324", "0.0",
+         "-0.100000000000000E+01", "0.100000000000000D+01", "1.0E-400", "1e", "+"]
+
+
+def edge_infos(info):
+    """(seed name, text): info with each edge value in a float key."""
+    out = []
+    for key in ("boxlen", "aexp", "unit_l", "time"):
+        for k, v in enumerate(EDGES):
+            lines = [("%-12s=  %s" % (key, v)) if l.split("=")[0].strip() == key else l
+                     for l in info.split("\n")]
+            out.append(("info_%s_%d" % (key, k), "\n".join(lines)))
+    return out
+
+
+def edge_seeds():
+    """Edge values in gravpart's info, info_rt and header texts for
+    fuzz_ramses_text, and in the make-ramses output's info for
+    fuzz_ramses_output (behind that file's byte)."""
+    tdir = os.path.join(ROOT, "fuzz", "corpus", "fuzz_ramses_text")
+    odir = os.path.join(ROOT, "fuzz", "corpus", "fuzz_ramses_output")
+    header = open(os.path.join(OUT, "header_00002.txt")).read()
+    rt = ("nRTvar      =          3\nnIons       =          3\nnGroups     =          1\n"
+          "iIons       =          6\n\nX_fraction  =  0.760000000000000E+00\n"
+          "Y_fraction  =  0.240000000000000E+00\n\nunit_np     =  0.100000000000000E+01\n"
+          "unit_pf     =  0.100000000000000E+01\nrt_c_frac   =  0.100000000000000E-01\n\n")
+    texts = [(0, name, text)
+             for name, text in edge_infos(open(os.path.join(OUT, "info_00002.txt")).read())]
+    for k, v in enumerate(EDGES[:6]):
+        texts.append((4, "info_rt_%d" % k, rt.replace("0.100000000000000E-01", v)))
+        texts.append((2, "header_%d" % k, header.replace("2000", v, 1)))
+    for sel, name, text in texts:
+        with open(os.path.join(tdir, "edge_" + name), "wb") as f:
+            f.write(bytes([sel]) + text.encode())
+    seed = open(os.path.join(odir, "info_00001.txt"), "rb").read()
+    for name, text in edge_infos(seed[1:].decode()):
+        with open(os.path.join(odir, "edge_" + name), "wb") as f:
+            f.write(seed[:1] + text.encode())
+
+
+def synth_plan_seeds():
+    """ncpu (2 bytes), levelmin, levelmax span, refinement, cell target (2
+    bytes), seed: the corners of each range."""
+    sdir = os.path.join(ROOT, "fuzz", "corpus", "fuzz_synth_plan")
+    os.makedirs(sdir, exist_ok=True)
+    cases = [(1, 0, 0, 0, 0, 1), (2, 1, 1, 1, 512, 7), (7, 3, 2, 2, 19999, 99),
+             (2999, 3, 2, 0, 4096, 2**40), (4096, 2, 1, 1, 1, 5), (64, 0, 2, 2, 0, 0)]
+    for k, (ncpu, lmin, span, refine, cells, seed) in enumerate(cases):
+        with open(os.path.join(sdir, "plan_%d" % k), "wb") as f:
+            f.write(struct.pack("<HBBBH", ncpu, lmin, span, refine, cells) +
+                    struct.pack(">Q", seed))
+
+
 def output_seeds():
     """The output fuzz_ramses_output writes at start (same options), each
     file behind the byte that selects it."""
@@ -128,3 +184,5 @@ if __name__ == "__main__":
     main()
     catalogue_seeds()
     output_seeds()
+    edge_seeds()
+    synth_plan_seeds()

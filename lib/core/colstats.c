@@ -11,6 +11,7 @@
 
 #include "core/cellvol.h"
 #include "core/colstats_internal.h"
+#include "core/schema_names.h"
 #include "snapkit/memory.h"
 #include "snapkit/threads.h"
 
@@ -114,10 +115,7 @@ static int count_levels(sk_stats_acc *s, const sk_table *t, batch_levels *bl, sk
 
 static int check_schema(const sk_stats_acc *s, const sk_table *t, sk_error *err)
 {
-    int ok = sk_table_ncols(t) == s->ncols;
-    for (int j = 0; ok && j < s->ncols; j++)
-        ok = !strcmp(sk_table_col(t, j)->name, s->names[j]);
-    return ok ? SK_OK
+    return schema_names_match(t, s->names, s->ncols) ? SK_OK
               : sk_fail(err, SK_ERR_ARG, NULL, -1,
                         "column statistics: the batch's columns are not the schema's");
 }
@@ -239,9 +237,8 @@ static const char k_acc_magic[8] = "SKACC01";
 
 int sk_stats_acc_encode(const sk_stats_acc *s, void **bytes, size_t *size, sk_error *err)
 {
-    size_t n = sizeof(acc_head) + (size_t)s->ncols * sizeof *s->cols;
-    for (int j = 0; j < s->ncols; j++)
-        n += sizeof(uint32_t) + strlen(s->names[j]);
+    size_t n = sizeof(acc_head) + (size_t)s->ncols * sizeof *s->cols +
+               schema_names_size(s->names, s->ncols);
     unsigned char *b = sk_malloc(n);
     if (!b)
         return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory for column statistics");
@@ -256,13 +253,7 @@ int sk_stats_acc_encode(const sk_stats_acc *s, void **bytes, size_t *size, sk_er
     memcpy(h.levels, s->levels, sizeof h.levels);
     memcpy(h.per_level, s->per_level, sizeof h.per_level);
     memcpy(b, &h, sizeof h);
-    size_t at = sizeof h;
-    for (int j = 0; j < s->ncols; j++) {
-        uint32_t len = (uint32_t)strlen(s->names[j]);
-        memcpy(b + at, &len, sizeof len);
-        memcpy(b + at + sizeof len, s->names[j], len);
-        at += sizeof len + len;
-    }
+    size_t at = sizeof h + schema_names_encode(b + sizeof h, s->names, s->ncols);
     if (s->ncols)
         memcpy(b + at, s->cols, (size_t)s->ncols * sizeof *s->cols);
     *bytes = b;
@@ -305,18 +296,8 @@ int sk_stats_acc_decode(const void *bytes, size_t size, sk_stats_acc **out, sk_e
     memcpy(s->levels, h.levels, sizeof h.levels);
     memcpy(s->per_level, h.per_level, sizeof h.per_level);
     size_t at = sizeof h;
-    for (int j = 0; j < h.ncols; j++) {
-        uint32_t len;
-        if (size - at < sizeof len)
-            return bad_encoding(s, err);
-        memcpy(&len, b + at, sizeof len);
-        at += sizeof len;
-        if (size - at < len || !(s->names[j] = sk_malloc((size_t)len + 1)))
-            return bad_encoding(s, err);
-        memcpy(s->names[j], b + at, len);
-        s->names[j][len] = '\0';
-        at += len;
-    }
+    if (!schema_names_decode(s->names, h.ncols, b, size, &at))
+        return bad_encoding(s, err);
     if (size - at != (size_t)h.ncols * sizeof *s->cols)
         return bad_encoding(s, err);
     if (h.ncols)

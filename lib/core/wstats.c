@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/cellvol.h"
+#include "core/schema_names.h"
 #include "core/wstats_internal.h"
 #include "snapkit/memory.h"
 
@@ -208,10 +209,7 @@ static int weights(const sk_wstats_acc *a, const sk_table *t, double *w, sk_erro
 
 static int check_schema(const sk_wstats_acc *a, const sk_table *t, sk_error *err)
 {
-    int ok = sk_table_ncols(t) == a->nschema;
-    for (int j = 0; ok && j < a->nschema; j++)
-        ok = !strcmp(sk_table_col(t, j)->name, a->names[j]);
-    return ok ? SK_OK
+    return schema_names_match(t, a->names, a->nschema) ? SK_OK
               : sk_fail(err, SK_ERR_ARG, NULL, -1,
                         "weighted statistics: the batch's columns are not the schema's");
 }
@@ -327,9 +325,8 @@ static const char k_magic[8] = "SKWST01";
 
 int sk_wstats_acc_encode(const sk_wstats_acc *a, void **bytes, size_t *size, sk_error *err)
 {
-    size_t n = sizeof(ws_head) + sizeof(double) * (size_t)a->rows * (size_t)(a->ncols + 1);
-    for (int j = 0; j < a->nschema; j++)
-        n += sizeof(uint32_t) + strlen(a->names[j]);
+    size_t n = sizeof(ws_head) + sizeof(double) * (size_t)a->rows * (size_t)(a->ncols + 1) +
+               schema_names_size(a->names, a->nschema);
     unsigned char *b = sk_malloc(n);
     if (!b)
         return nomem(err);
@@ -345,13 +342,7 @@ int sk_wstats_acc_encode(const sk_wstats_acc *a, void **bytes, size_t *size, sk_
     h.rows = a->rows;
     memcpy(h.per_level, a->per_level, sizeof h.per_level);
     memcpy(b, &h, sizeof h);
-    size_t at = sizeof h;
-    for (int j = 0; j < a->nschema; j++) {
-        uint32_t len = (uint32_t)strlen(a->names[j]);
-        memcpy(b + at, &len, sizeof len);
-        memcpy(b + at + sizeof len, a->names[j], len);
-        at += sizeof len + len;
-    }
+    size_t at = sizeof h + schema_names_encode(b + sizeof h, a->names, a->nschema);
     for (int j = 0; j <= a->ncols; j++) /* the weights, then each column */
         for (int64_t k = 0; k < a->nblocks; k++) {
             const ws_block *blk = &a->blocks[k];
@@ -370,24 +361,6 @@ static int bad_encoding(sk_wstats_acc *a, sk_error *err)
     sk_wstats_acc_free(a);
     return sk_fail(err, SK_ERR_FORMAT, NULL, -1,
                    "weighted statistics: the bytes are not an encoded accumulator");
-}
-
-/* The schema's names from b + *at into a->names. */
-static int decode_names(sk_wstats_acc *a, const unsigned char *b, size_t size, size_t *at)
-{
-    for (int j = 0; j < a->nschema; j++) {
-        uint32_t len;
-        if (size - *at < sizeof len)
-            return 0;
-        memcpy(&len, b + *at, sizeof len);
-        *at += sizeof len;
-        if (size - *at < len || !(a->names[j] = sk_malloc((size_t)len + 1)))
-            return 0;
-        memcpy(a->names[j], b + *at, len);
-        a->names[j][len] = '\0';
-        *at += len;
-    }
-    return 1;
 }
 
 int sk_wstats_acc_decode(const void *bytes, size_t size, sk_wstats_acc **out, sk_error *err)
@@ -416,7 +389,7 @@ int sk_wstats_acc_decode(const void *bytes, size_t size, sk_wstats_acc **out, sk
     a->clip_col = h.clip_col;
     memcpy(a->per_level, h.per_level, sizeof h.per_level);
     size_t at = sizeof h;
-    if (!decode_names(a, b, size, &at) || !setup_columns(a))
+    if (!schema_names_decode(a->names, a->nschema, b, size, &at) || !setup_columns(a))
         return bad_encoding(a, err);
     size_t per_row = sizeof(double) * (size_t)(a->ncols + 1);
     if ((size - at) % per_row || (size - at) / per_row != (size_t)h.rows)

@@ -3,6 +3,7 @@
 #include "export/fitslib.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -93,4 +94,19 @@ int fitslib_write(const char *path, fitslib_build build, const void *ctx, int fs
     }
     sk_free(buf);
     return rc;
+}
+
+const char *fitslib_unit(const char *unit, char *buf, size_t n)
+{
+    if (strcmp(unit, "code") == 0)
+        return NULL;
+    if (strcmp(unit, "nH") == 0)
+        return "cm-3";
+    if (strcmp(unit, "Ba") == 0)
+        return "erg/cm3";
+    if (strncmp(unit, "Msun", 4) == 0) {
+        snprintf(buf, n, "solMass%s", unit + 4);
+        return buf;
+    }
+    return unit;
 }

@@ -64,4 +64,9 @@ typedef void (*fitslib_build)(fitsfile *ff, const void *ctx, int *status);
 int fitslib_write(const char *path, fitslib_build build, const void *ctx, int fsync,
                   const char *what, sk_error *err);
 
+/* A unit as FITS and astropy.units spell it (nH is cm-3, Ba erg/cm3,
+ * Msun... solMass...), in buf when it must be rewritten; NULL for code
+ * units (BUNIT is then left out). */
+const char *fitslib_unit(const char *unit, char *buf, size_t n);
+
 #endif

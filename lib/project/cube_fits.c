@@ -59,21 +59,6 @@ static void wcs(fitsfile *ff, const sk_cube *c, int *st)
     }
 }
 
-static const char *fits_unit(const char *unit, char *buf, size_t n)
-{
-    if (strcmp(unit, "code") == 0)
-        return NULL;
-    if (strcmp(unit, "nH") == 0)
-        return "cm-3";
-    if (strcmp(unit, "Ba") == 0)
-        return "erg/cm3";
-    if (strncmp(unit, "Msun", 4) == 0) {
-        snprintf(buf, n, "solMass%s", unit + 4);
-        return buf;
-    }
-    return unit;
-}
-
 static void build(fitsfile *ff, const void *ctx, int *st)
 {
     const sk_cube *c = ctx;
@@ -84,7 +69,7 @@ static void build(fitsfile *ff, const void *ctx, int *st)
     long naxes[3] = {(long)c->n[0], (long)c->n[1], (long)c->n[2]};
     for (int i = 0; i < c->nq && !*st; i++) {
         char ubuf[40];
-        const char *bunit = fits_unit(c->units[i], ubuf, sizeof ubuf);
+        const char *bunit = fitslib_unit(c->units[i], ubuf, sizeof ubuf);
         fits_create_img(ff, DOUBLE_IMG, 3, naxes, st);
         fits_write_key_str(ff, "EXTNAME", c->names[i], "quantity", st);
         if (bunit)

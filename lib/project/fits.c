@@ -110,29 +110,12 @@ static void wcs_keys(fitsfile *ff, const sk_maps *maps, int *st)
     }
 }
 
-/* A map's unit as FITS and astropy.units spell it; NULL for code units
- * (BUNIT is then left out). */
-static const char *fits_unit(const char *unit, char *buf, size_t n)
-{
-    if (strcmp(unit, "code") == 0)
-        return NULL;
-    if (strcmp(unit, "nH") == 0)
-        return "cm-3";
-    if (strcmp(unit, "Ba") == 0)
-        return "erg/cm3";
-    if (strncmp(unit, "Msun", 4) == 0) {
-        snprintf(buf, n, "solMass%s", unit + 4);
-        return buf;
-    }
-    return unit;
-}
-
 static void write_image(fitsfile *ff, const sk_maps *maps, int i, int *st)
 {
     const struct sk_map_entry *m = &maps->maps[i];
     long naxes[2] = {maps->nx, maps->ny};
     char ubuf[40];
-    const char *bunit = fits_unit(m->unit, ubuf, sizeof ubuf);
+    const char *bunit = fitslib_unit(m->unit, ubuf, sizeof ubuf);
     fits_create_img(ff, DOUBLE_IMG, 2, naxes, st);
     fits_write_key_str(ff, "EXTNAME", m->name, "quantity", st);
     if (bunit)

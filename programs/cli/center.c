@@ -172,40 +172,37 @@ static int run(const char *source, cli_selection *cs, int threads, int json)
     return CLI_OK;
 }
 
+typedef struct center_args {
+    int json;
+    long long threads;
+} center_args;
+
+static int own_option(void *ctx, int argc, char **argv, int *i)
+{
+    center_args *a = ctx;
+    if (cli_is(argv[*i], "--json")) {
+        a->json = 1;
+        return 1;
+    }
+    if (cli_is(argv[*i], "--threads"))
+        return cli_int_value(argc, argv, i, &a->threads) ? -1 : 1;
+    return 0;
+}
+
 int cmd_center(int argc, char **argv)
 {
-    const char *source = NULL;
-    int json = 0;
-    long long threads = 0;
+    const char *source;
+    center_args a = {0};
+    int helped;
     cli_selection cs;
     cli_selection_init(&cs);
-    for (int i = 1; i < argc; i++) {
-        int sel = cli_selection_option(&cs, argc, argv, &i);
-        if (sel < 0)
-            return CLI_USAGE;
-        if (sel > 0)
-            continue;
-        if (cli_is(argv[i], "--help") || cli_is(argv[i], "-h")) {
-            printf(k_help, cli_selection_help);
-            return CLI_OK;
-        } else if (cli_is(argv[i], "--json")) {
-            json = 1;
-        } else if (cli_is(argv[i], "--threads")) {
-            if (cli_int_value(argc, argv, &i, &threads))
-                return CLI_USAGE;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            return cli_usage("center", "unknown option '%s'", argv[i]);
-        } else if (source) {
-            return cli_usage("center", "one SOURCE only ('%s' and '%s')", source, argv[i]);
-        } else {
-            source = argv[i];
-        }
-    }
-    if (!source)
-        return cli_usage("center", "missing SOURCE");
+    int rc = cli_parse_source_args("center", k_help, argc, argv, own_option, &a, &cs, &source,
+                                   &helped);
+    if (rc != CLI_OK || helped)
+        return rc;
     if (!cs.region.has_center) {
         snprintf(cs.center_spec, sizeof cs.center_spec, "com");
         cs.region.has_center = 1;
     }
-    return run(source, &cs, (int)threads, json);
+    return run(source, &cs, (int)a.threads, a.json);
 }

@@ -70,6 +70,17 @@ int cli_selection_option(cli_selection *s, int argc, char **argv, int *i);
 /* The help text for those options. */
 extern const char cli_selection_help[];
 
+/* A command's own options: same returns as cli_selection_option. */
+typedef int (*cli_option_fn)(void *ctx, int argc, char **argv, int *i);
+/* The argument loop of a command that reads one SOURCE with selection
+ * options: --help or -h prints `help` (a printf format taking
+ * cli_selection_help) and sets *helped; each other argument goes to `own`,
+ * then to cli_selection_option; what is left must be the one SOURCE.
+ * CLI_OK, or CLI_USAGE with the reason said on stderr. */
+int cli_parse_source_args(const char *command, const char *help, int argc, char **argv,
+                          cli_option_fn own, void *ctx, cli_selection *sel, const char **source,
+                          int *helped);
+
 /* The options of how centres are found (resolve.c), taken by
  * cli_selection_option; same returns. */
 int cli_center_option(cli_selection *s, int argc, char **argv, int *i);

@@ -65,8 +65,9 @@ typedef struct clumps_args {
 } clumps_args;
 
 /* 1 consumed, 0 not ours, -1 bad value. */
-static int own_option(clumps_args *a, int argc, char **argv, int *i)
+static int own_option(void *ctx, int argc, char **argv, int *i)
 {
+    clumps_args *a = ctx;
     const char *arg = argv[*i], *v;
     if (cli_is(arg, "--threshold")) {
         if (!(v = cli_value(argc, argv, i)) || cli_double("--threshold", v, &a->o.threshold))
@@ -156,29 +157,13 @@ static int parse(clumps_args *a, int argc, char **argv)
     cli_selection_init(&a->cs);
     a->min_cells = 1;
     a->component = "hydro";
-    for (int i = 1; i < argc; i++) {
-        if (cli_is(argv[i], "--help") || cli_is(argv[i], "-h")) {
-            printf(k_help, cli_selection_help);
-            return 1;
-        }
-        int own = own_option(a, argc, argv, &i);
-        if (own < 0)
-            return CLI_USAGE;
-        if (own > 0)
-            continue;
-        int sel = cli_selection_option(&a->cs, argc, argv, &i);
-        if (sel < 0)
-            return CLI_USAGE;
-        if (sel > 0)
-            continue;
-        if (argv[i][0] == '-' && argv[i][1])
-            return cli_usage("clumps", "unknown option '%s'", argv[i]);
-        if (a->source)
-            return cli_usage("clumps", "one SOURCE only ('%s' and '%s')", a->source, argv[i]);
-        a->source = argv[i];
-    }
-    if (!a->source)
-        return cli_usage("clumps", "missing SOURCE");
+    int helped;
+    int rc = cli_parse_source_args("clumps", k_help, argc, argv, own_option, a, &a->cs,
+                                   &a->source, &helped);
+    if (rc != CLI_OK)
+        return rc;
+    if (helped)
+        return 1;
     int parts = !strcmp(a->component, "particles");
     if (!a->has_threshold && !parts)
         return cli_usage("clumps", "missing --threshold");

@@ -51,8 +51,9 @@ static int add_unit(cube_args *a, const char *u)
     return 0;
 }
 
-static int parse_option(cube_args *a, int argc, char **argv, int *i)
+static int parse_option(void *ctx, int argc, char **argv, int *i)
 {
+    cube_args *a = ctx;
     const char *arg = argv[*i], *v;
     long long n;
     if (cli_is(arg, "--unit") && *i + 1 < argc) {
@@ -112,27 +113,10 @@ static int parse_args(cube_args *a, int argc, char **argv)
     sk_cube_options_init(&a->opt);
     snprintf(a->vars, sizeof a->vars, "density");
     snprintf(a->length_unit, sizeof a->length_unit, "code");
-    for (int i = 1; i < argc; i++) {
-        if (cli_is(argv[i], "--help") || cli_is(argv[i], "-h")) {
-            printf(k_help, cli_selection_help);
-            a->help = 1;
-            return CLI_OK;
-        }
-        int r = parse_option(a, argc, argv, &i);
-        if (r == 0)
-            r = cli_selection_option(&a->sel, argc, argv, &i);
-        if (r < 0)
-            return CLI_USAGE;
-        if (r > 0)
-            continue;
-        if (argv[i][0] == '-' && argv[i][1])
-            return cli_usage("cube", "unknown option '%s'", argv[i]);
-        if (a->source)
-            return cli_usage("cube", "one SOURCE only ('%s' and '%s')", a->source, argv[i]);
-        a->source = argv[i];
-    }
-    if (!a->source)
-        return cli_usage("cube", "no SOURCE given");
+    int rc = cli_parse_source_args("cube", k_help, argc, argv, parse_option, a, &a->sel,
+                                   &a->source, &a->help);
+    if (rc != CLI_OK || a->help)
+        return rc;
     if (!a->has_level)
         return cli_usage("cube", "no --level given");
     if (!a->output)

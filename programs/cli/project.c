@@ -195,8 +195,9 @@ static int parse_output_option(project_args *a, int argc, char **argv, int *i)
     return 1;
 }
 
-static int parse_project_option(project_args *a, int argc, char **argv, int *i)
+static int parse_project_option(void *ctx, int argc, char **argv, int *i)
 {
+    project_args *a = ctx;
     const char *arg = argv[*i];
     if (cli_is(arg, "--unit") && *i + 1 < argc && is_length_unit(argv[*i + 1])) {
         snprintf(a->length_unit, sizeof a->length_unit, "%s", argv[*i + 1]);
@@ -241,27 +242,10 @@ static int parse_args(project_args *a, int argc, char **argv)
     a->img.log_scale = -1;
     snprintf(a->quantities, sizeof a->quantities, "sd");
     snprintf(a->component, sizeof a->component, "hydro");
-    for (int i = 1; i < argc; i++) {
-        if (cli_is(argv[i], "--help") || cli_is(argv[i], "-h")) {
-            printf(k_help, cli_selection_help);
-            a->help = 1;
-            return CLI_OK;
-        }
-        int r = parse_project_option(a, argc, argv, &i);
-        if (r == 0)
-            r = cli_selection_option(&a->sel, argc, argv, &i);
-        if (r < 0)
-            return CLI_USAGE;
-        if (r > 0)
-            continue;
-        if (argv[i][0] == '-' && argv[i][1])
-            return cli_usage("project", "unknown option '%s'", argv[i]);
-        if (a->source)
-            return cli_usage("project", "one SOURCE only ('%s' and '%s')", a->source, argv[i]);
-        a->source = argv[i];
-    }
-    if (!a->source)
-        return cli_usage("project", "no SOURCE given");
+    int rc = cli_parse_source_args("project", k_help, argc, argv, parse_project_option, a,
+                                   &a->sel, &a->source, &a->help);
+    if (rc != CLI_OK || a->help)
+        return rc;
     if (!a->output)
         return cli_usage("project", "no output given (-o maps.fits, maps.npy or maps.png)");
     if (a->frame && a->opt.has_direction)

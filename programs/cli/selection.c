@@ -225,3 +225,33 @@ int cli_selection_option(cli_selection *s, int argc, char **argv, int *i)
         return parse_text(s->vars, sizeof s->vars, argc, argv, i);
     return 0;
 }
+
+int cli_parse_source_args(const char *command, const char *help, int argc, char **argv,
+                          cli_option_fn own, void *ctx, cli_selection *sel, const char **source,
+                          int *helped)
+{
+    *source = NULL;
+    *helped = 0;
+    for (int i = 1; i < argc; i++) {
+        if (cli_is(argv[i], "--help") || cli_is(argv[i], "-h")) {
+            printf(help, cli_selection_help);
+            *helped = 1;
+            return CLI_OK;
+        }
+        int r = own(ctx, argc, argv, &i);
+        if (r == 0)
+            r = cli_selection_option(sel, argc, argv, &i);
+        if (r < 0)
+            return CLI_USAGE;
+        if (r > 0)
+            continue;
+        if (argv[i][0] == '-' && argv[i][1])
+            return cli_usage(command, "unknown option '%s'", argv[i]);
+        if (*source)
+            return cli_usage(command, "one SOURCE only ('%s' and '%s')", *source, argv[i]);
+        *source = argv[i];
+    }
+    if (!*source)
+        return cli_usage(command, "missing SOURCE");
+    return CLI_OK;
+}

@@ -144,6 +144,16 @@ static inline char *test_slurp(const char *path)
     return s;
 }
 
+/* Whether two text files (no NUL bytes) hold the same bytes. */
+static inline int test_same_text(const char *a, const char *b)
+{
+    char *x = test_slurp(a), *y = test_slurp(b);
+    int same = x && y && strcmp(x, y) == 0;
+    free(x);
+    free(y);
+    return same;
+}
+
 /* Remove a directory of plain files (such as one written output). */
 static inline void test_remove_tree(const char *dir)
 {

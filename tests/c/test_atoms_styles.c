@@ -10,22 +10,6 @@
 #include "check.h"
 #include "snapkit/snapkit.h"
 
-static char *slurp(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    CHECK_MSG(f != NULL, "open %s", path);
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)size + 1);
-    *n = fread(buf, 1, (size_t)size, f);
-    buf[*n] = '\0';
-    fclose(f);
-    return buf;
-}
-
 static sk_table *load(const char *style, const char *atom_style, char *path, size_t n)
 {
     char rel[64];
@@ -55,11 +39,7 @@ static void round_trip(const char *style, const char *atom_style)
     sk_error e;
     int rc = sk_atoms_write(out, t, SK_ATOMS_DATA, NULL, &e);
     CHECK_OK(rc, &e);
-    size_t na = 0, nb = 0;
-    char *a = slurp(path, &na), *b = slurp(out, &nb);
-    CHECK_MSG(a && b && na == nb && memcmp(a, b, na) == 0, "%s: rewrite differs", style);
-    free(a);
-    free(b);
+    CHECK_MSG(test_same_text(path, out), "%s: rewrite differs", style);
     unlink(out);
     sk_table_free(t);
 }
@@ -118,8 +98,8 @@ static void expect(const char *style, const char *atom_style, const char *from, 
 {
     char path[1024], rel[64];
     snprintf(rel, sizeof rel, "atoms/style_%s.data", style);
-    size_t n = 0;
-    char *text = slurp(test_data(path, sizeof path, rel), &n);
+    char *text = test_slurp(test_data(path, sizeof path, rel));
+    size_t n = text ? strlen(text) : 0;
     char *at = text ? strstr(text, from) : NULL;
     CHECK_MSG(at != NULL, "test bug: %s", from);
     if (!at) {

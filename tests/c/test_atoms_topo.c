@@ -32,22 +32,6 @@ static const char k_mol[] = "LAMMPS data file\n"   /* 1 */
                             "1 1 1 2\n"            /* 20 */
                             "2 1 2 3\n";           /* 21 */
 
-static char *slurp(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    CHECK_MSG(f != NULL, "open %s", path);
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)size + 1);
-    *n = fread(buf, 1, (size_t)size, f);
-    buf[*n] = '\0';
-    fclose(f);
-    return buf;
-}
-
 static sk_table *read_text(const char *text, const char *name, sk_error *e, int *rc)
 {
     sk_atoms_file *f = NULL;
@@ -112,11 +96,7 @@ static void round_trip(const char *style)
     if (rc == SK_OK)
         rc = sk_atoms_write(out, t, SK_ATOMS_DATA, NULL, &e);
     CHECK_OK(rc, &e);
-    size_t na = 0, nb = 0;
-    char *a = slurp(path, &na), *b = slurp(out, &nb);
-    CHECK_MSG(a && b && na == nb && memcmp(a, b, na) == 0, "%s: rewrite differs", style);
-    free(a);
-    free(b);
+    CHECK_MSG(test_same_text(path, out), "%s: rewrite differs", style);
     unlink(out);
     sk_table_free(t);
 }

@@ -379,11 +379,7 @@ static int read_files(rs_read_ctx *ctx, rs_kind kind, rs_catalogue *cat, sk_erro
     if (kind == RS_SINKS && r->sinks_binary)
         return read_binary_sinks(ctx, cat, err);
     for (int k = 0; k < ctx->ncpus && rc == SK_OK; k++) {
-        if (kind == RS_SINKS)
-            snprintf(path, sizeof path, "%s/sink_%05d.csv", r->dir, r->info.output);
-        else
-            snprintf(path, sizeof path, "%s/clump_%05d.txt%05d", r->dir, r->info.output,
-                     ctx->cpus[k]);
+        rs_cpu_path(r, kind, ctx->cpus[k], path, sizeof path);
         rc = read_file(ctx, path, cat, err);
         const sk_progress *p = &ctx->opt->progress;
         if (rc == SK_OK && p->fn)

@@ -53,7 +53,8 @@ struct sk_ramses {
     int64_t *file_sizes;
 };
 
-/* dir/<kind>_NNNNN.outCCCCC into buf. */
+/* The path of CPU icpu's file of a component into buf: dir/<kind>_NNNNN.outCCCCC,
+ * clump_NNNNN.txtCCCCC for clump catalogues, sink_NNNNN.csv for sinks. */
 void rs_cpu_path(const sk_ramses *r, rs_kind kind, int icpu, char *buf, size_t n);
 
 /* Clear from mask[] the CPU files outside this read's share

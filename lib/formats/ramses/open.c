@@ -20,7 +20,12 @@ static const char *const k_prefix[] = {"amr", "hydro", "grav", "part", "rt", "cl
 
 void rs_cpu_path(const sk_ramses *r, rs_kind kind, int icpu, char *buf, size_t n)
 {
-    snprintf(buf, n, "%s/%s_%05d.out%05d", r->dir, k_prefix[kind], r->info.output, icpu);
+    if (kind == RS_CLUMPS)
+        snprintf(buf, n, "%s/clump_%05d.txt%05d", r->dir, r->info.output, icpu);
+    else if (kind == RS_SINKS) /* one file for every CPU */
+        snprintf(buf, n, "%s/sink_%05d.csv", r->dir, r->info.output);
+    else
+        snprintf(buf, n, "%s/%s_%05d.out%05d", r->dir, k_prefix[kind], r->info.output, icpu);
 }
 
 int rs_map_cpu(const sk_ramses *r, rs_kind kind, int icpu, char *buf, size_t n, rs_mapped *m,
