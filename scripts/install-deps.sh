@@ -8,6 +8,7 @@ build=(build-essential cmake pkg-config
        liblz4-dev        # compact file: per-column chunk compression
        libxxhash-dev     # compact file: chunk and footer checksums
        libcfitsio-dev    # maps as FITS
+       libhdf5-dev       # snapkit export: .h5 for h5py, .vtkhdf for ParaView
        libpng-dev        # bare maps as PNG (--raw, the library's .png)
        libcairo2-dev     # figures (maps, bench report) as PNG, SVG, PDF; the CLI only
        zlib1g-dev        # .gz atom files
@@ -25,6 +26,8 @@ test=(python3-pytest     # Python tests
       jupyter-nbconvert  # the tests execute docs/examples/quickstart.ipynb
       python3-mpi4py     # snapkit.open(path, comm=MPI.COMM_WORLD) tested under mpirun (test_mpi.sh)
       python3-ipykernel  # the notebook's kernel: Debian's /usr/bin/python3
+      python3-h5py       # snapkit export's .h5 files read back with h5py
+      python3-vtk9       # snapkit export's .vtkhdf files read back with VTK's vtkHDFReader
       python3-pip python3-venv python3-setuptools python3-wheel)  # pip install . in a fresh venv
 
 want=("${build[@]}")

@@ -44,6 +44,7 @@
 #include "snapkit/clip.h"
 #include "snapkit/bins.h"
 #include "snapkit/phase.h"
+#include "snapkit/h5export.h"
 
 #ifdef __cplusplus
 extern "C" {

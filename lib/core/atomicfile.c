@@ -320,17 +320,19 @@ static int copy_to_stream(sk_atomic_file *f, sk_error *err)
     return rc;
 }
 
-/* Give the unnamed file a fresh name beside the target. */
+/* Give the unnamed file a fresh name beside the target (a stream's in
+ * the temporary folder). */
 static int name_unnamed(sk_atomic_file *f, sk_error *err)
 {
-    size_t n = strlen(f->path) + 48;
+    const char *base = f->stream ? P_tmpdir "/snapkit" : f->path;
+    size_t n = strlen(base) + 48;
     char *tmp = sk_malloc(n);
     if (!tmp)
         return sk_fail(err, SK_ERR_NOMEM, f->path, -1, "out of memory");
     char proc[64];
     snprintf(proc, sizeof proc, "/proc/self/fd/%d", f->fd);
     for (unsigned tries = 0;; tries++) {
-        snprintf(tmp, n, "%s.tmp.%ld.%08lx", f->path, (long)getpid(),
+        snprintf(tmp, n, "%s.tmp.%ld.%08lx", base, (long)getpid(),
                  (unsigned long)random() ^ tries);
         if (linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) == 0)
             break;
@@ -343,6 +345,13 @@ static int name_unnamed(sk_atomic_file *f, sk_error *err)
     f->tmp = tmp;
     atomic_track(tmp);
     return SK_OK;
+}
+
+int atomic_name(sk_atomic_file *f, const char **name, sk_error *err)
+{
+    int rc = f->tmp ? SK_OK : name_unnamed(f, err);
+    *name = f->tmp;
+    return rc;
 }
 
 /* The batch of the calling thread, if it began one. */
@@ -401,6 +410,12 @@ int sk_atomic_commit(sk_atomic_file *f, sk_error *err)
     int rc = SK_OK;
     if (f->stream) {
         rc = copy_to_stream(f, err);
+        if (f->tmp) { /* named by atomic_name: only a buffer */
+            unlink(f->tmp);
+            atomic_untrack(f->tmp);
+            sk_free(f->tmp);
+            f->tmp = NULL;
+        }
     } else {
         if (!f->no_fsync) {
             __atomic_fetch_add(&fsync_calls, 1, __ATOMIC_RELAXED);

@@ -20,6 +20,12 @@ int sk_atomic_truncate(sk_atomic_file *f, int64_t size, sk_error *err);
 /* The temporary file's descriptor. */
 int sk_atomic_fd(const sk_atomic_file *f);
 
+/* A name for the temporary file, for a writer that opens files by name
+ * (libhdf5): the unnamed file is linked beside the target (a stream's in
+ * the temporary folder) and tracked, as where the filesystem has no
+ * unnamed files; *name stays valid until commit or abort. */
+int atomic_name(sk_atomic_file *f, const char **name, sk_error *err);
+
 /* Skip (on == 0) or make (the default) the fsync at commit: the rename
  * stays atomic either way; without it a power cut may leave the old file
  * or an empty one under the name. */
