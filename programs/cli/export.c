@@ -45,8 +45,9 @@ typedef struct export_args {
     int json, help;
 } export_args;
 
-static int parse_option(export_args *a, int argc, char **argv, int *i)
+static int parse_option(void *ctx, int argc, char **argv, int *i)
 {
+    export_args *a = ctx;
     const char *arg = argv[*i], *v;
     long long n;
     if (cli_is(arg, "-o") || cli_is(arg, "--output")) {
@@ -87,27 +88,10 @@ static int parse_args(export_args *a, int argc, char **argv)
     memset(a, 0, sizeof *a);
     cli_selection_init(&a->cs);
     sk_h5_options_init(&a->opt);
-    for (int i = 1; i < argc; i++) {
-        if (cli_is(argv[i], "--help") || cli_is(argv[i], "-h")) {
-            printf(k_help, cli_selection_help);
-            a->help = 1;
-            return CLI_OK;
-        }
-        int r = parse_option(a, argc, argv, &i);
-        if (r == 0)
-            r = cli_selection_option(&a->cs, argc, argv, &i);
-        if (r < 0)
-            return CLI_USAGE;
-        if (r > 0)
-            continue;
-        if (argv[i][0] == '-' && argv[i][1])
-            return cli_usage("export", "unknown option '%s'", argv[i]);
-        if (a->source)
-            return cli_usage("export", "one SOURCE only ('%s' and '%s')", a->source, argv[i]);
-        a->source = argv[i];
-    }
-    if (!a->source)
-        return cli_usage("export", "missing SOURCE");
+    int rc = cli_parse_source_args("export", k_help, argc, argv, parse_option, a, &a->cs,
+                                   &a->source, &a->help);
+    if (rc != CLI_OK || a->help)
+        return rc;
     if (!a->output)
         return cli_usage("export", "missing -o FILE.h5 or FILE.vtkhdf");
     if (a->json && !strcmp(a->output, "-"))

@@ -136,8 +136,9 @@ static int parse_number(int argc, char **argv, int *i, double *out)
     return 1;
 }
 
-static int parse_option(phase_args *a, int argc, char **argv, int *i)
+static int parse_option(void *ctx, int argc, char **argv, int *i)
 {
+    phase_args *a = ctx;
     const char *arg = argv[*i];
     sk_phase_options *o = &a->opt;
     long long n;
@@ -221,27 +222,10 @@ static int parse_args(phase_args *a, int argc, char **argv)
     sk_phase_options_init(&a->opt);
     a->opt.keep_bytes = 512000000;
     a->component = "hydro";
-    for (int i = 1; i < argc; i++) {
-        if (cli_is(argv[i], "--help") || cli_is(argv[i], "-h")) {
-            printf(k_help, cli_selection_help);
-            a->help = 1;
-            return CLI_OK;
-        }
-        int r = parse_option(a, argc, argv, &i);
-        if (r == 0)
-            r = cli_selection_option(&a->sel, argc, argv, &i);
-        if (r < 0)
-            return CLI_USAGE;
-        if (r > 0)
-            continue;
-        if (argv[i][0] == '-' && argv[i][1])
-            return cli_usage("phase", "unknown option '%s'", argv[i]);
-        if (a->source)
-            return cli_usage("phase", "one SOURCE only ('%s' and '%s')", a->source, argv[i]);
-        a->source = argv[i];
-    }
-    if (!a->source)
-        return cli_usage("phase", "no SOURCE given");
+    int rc = cli_parse_source_args("phase", k_help, argc, argv, parse_option, a, &a->sel,
+                                   &a->source, &a->help);
+    if (rc != CLI_OK || a->help)
+        return rc;
     if (!a->opt.x[0] || !a->opt.y[0])
         return cli_usage("phase", "give the binned quantities: --x Q --y Q (e.g. --x density "
                                   "--y T)");
