@@ -46,7 +46,8 @@ def test_quickstart_executes(tmp_path):
     assert "same rows as the RAMSES read: True" in text
     assert "solMass / pc2" in text  # the FITS map read back by astropy with its unit
     figures = [o for o in outputs if "image/png" in o.get("data", {})]
-    assert len(figures) == 3  # the maps, the face-on sphere and the benchmark
+    assert "slice of 256 x 256 pixels" in text
+    assert len(figures) == 4  # the maps, the face-on sphere, profile/phase/slice, the benchmark
     assert "mass-weighted v_phi about L" in text and "densest cell at" in text
     # snapkit.to_yt's dataset drawn by yt's own ProjectionPlot (shown as HTML)
     assert "to_yt: [" in text and "star particles" in text
