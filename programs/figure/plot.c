@@ -94,10 +94,13 @@ void skf_tick_label(double v, double step, double top, char *buf, size_t n)
         double mant = v / pow(10, k);
         char power[32];
         skf_power_of_ten(k, power, sizeof power);
+        /* as many decimals as the step needs, so that neighbours differ */
+        int d = k - (int)floor(log10(fabs(step)) + 1e-9);
+        d = d < 0 ? 0 : d > 9 ? 9 : d;
         if (fabs(fabs(mant) - 1) < 1e-9)
             snprintf(buf, n, "%s%s", mant < 0 ? "-" : "", power);
         else
-            snprintf(buf, n, "%.3g\xc3\x97%s", mant, power);
+            snprintf(buf, n, "%.*f\xc3\x97%s", d, mant, power);
     } else {
         int d = 0;
         for (double s = fabs(step); d < 6 && fabs(s - round(s)) > 1e-6 * fmax(s, 1); s *= 10)

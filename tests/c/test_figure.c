@@ -43,6 +43,17 @@ static void test_labels(void)
     CHECK_EQ_STR(b, "1.5\xc3\x97" "10\xe2\x81\xbb\xe2\x81\xb9");
     skf_tick_label(5e4, 5e4, 1.7e5, b, sizeof b); /* the axis reaches 10^5: powers throughout */
     CHECK_EQ_STR(b, "5\xc3\x97" "10\xe2\x81\xb4");
+    /* a narrow axis far from 0: every label distinct (1.98, 1.99 x 10^-2, not 1.98 twice) */
+    int m = skf_linear_ticks(0.019752, 0.020101, 6, t, 64, &step);
+    CHECK(m >= 3);
+    char prev[64] = "";
+    for (int i = 0; i < m; i++) {
+        skf_tick_label(t[i], step, 0.020101, b, sizeof b);
+        CHECK_MSG(strcmp(b, prev) != 0, "tick %d repeats the label %s", i, b);
+        snprintf(prev, sizeof prev, "%s", b);
+    }
+    skf_tick_label(0.01985, 5e-5, 0.0201, b, sizeof b);
+    CHECK_EQ_STR(b, "1.985\xc3\x97" "10\xe2\x81\xbb\xc2\xb2");
     skf_power_of_ten(-12, b, sizeof b);
     CHECK_EQ_STR(b, "10\xe2\x81\xbb\xc2\xb9\xc2\xb2");
 }
