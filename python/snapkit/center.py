@@ -62,6 +62,10 @@ declare("sk_center_find", ctypes.c_int, P, _SEL, ctypes.POINTER(_CenterOptions),
 declare("sk_totals_compute", ctypes.c_int, P, ctypes.c_char_p, _SEL,
         ctypes.POINTER(_TotalsFrame), ctypes.POINTER(_ReadOptions), ctypes.POINTER(_Totals),
         ERR)
+declare("sk_totals_acc_new", ctypes.c_int, ctypes.POINTER(_TotalsFrame), ctypes.POINTER(P), ERR)
+declare("sk_totals_acc_free", None, P)
+declare("sk_totals_acc_add", ctypes.c_int, P, P, ERR)
+declare("sk_totals_acc_result", None, P, ctypes.POINTER(_Totals))
 declare("sk_box_units_per", ctypes.c_int, ctypes.POINTER(_Units), ctypes.c_char_p,
         ctypes.POINTER(ctypes.c_double), ERR)
 
@@ -149,6 +153,32 @@ def _components(component):
     return ",".join(names).encode()
 
 
+def _clipped_totals(out, component, center, sphere, region, frame, result):
+    """The totals of the clipped reads (Output.read(clip=True)) of each
+    component, summed in one accumulator."""
+    names = [component] if isinstance(component, str) else list(component or [])
+    if not names:
+        present = out.info.get("components", [])
+        names = ["hydro"] if "hydro" in present else ["particles"]
+    names = ["hydro" if n == "gas" else n for n in names]
+    around = "bc" if center is None else center
+    if sphere is None and all(region[k] is None for k in ("xrange", "yrange", "zrange")):
+        raise ValueError("snapkit: clip=True needs a region to clip cells to (xrange, "
+                         "yrange, zrange or a sphere)")
+    shape = {} if sphere is None else {"sphere": (around, sphere)}
+    ranges_about = None if center is None or sphere is not None else center
+    acc, err = P(), ErrorStruct()
+    check(lib.sk_totals_acc_new(ctypes.byref(frame), ctypes.byref(acc), ctypes.byref(err)), err)
+    try:
+        for name in names:
+            table = out.read(name, center=ranges_about, clip=name != "particles", **region,
+                             **shape)
+            check(lib.sk_totals_acc_add(acc, table._h, ctypes.byref(err)), err)
+        lib.sk_totals_acc_result(acc, ctypes.byref(result))
+    finally:
+        lib.sk_totals_acc_free(acc)
+
+
 def center(source, method="com", *, sphere=None, around=None, unit="standard", xrange=None,
            yrange=None, zrange=None, lmax=None, component=None, family=None,
            shrink_factor=None, shrink_min=None, threads=0, full=False):
@@ -201,15 +231,18 @@ def center(source, method="com", *, sphere=None, around=None, unit="standard", x
 
 
 def totals(source, *, center=None, velocity=None, sphere=None, unit="standard", xrange=None,
-           yrange=None, zrange=None, lmax=None, component=None, family=None, threads=0):
+           yrange=None, zrange=None, lmax=None, component=None, family=None, threads=0,
+           clip=False):
     """The totals of a selection of source, in code units (snapkit/totals.h):
     mass, volume (cells), com (centre of mass), bulk_velocity, and the
     angular_momentum (and its unit angular_momentum_direction) about
     `center` (3 numbers in unit, or "bc") relative to `velocity` (code
     units; default the bulk velocity), or, without a center, about the
     centre of mass. Ranges and the sphere of radius `sphere` are about the
-    center (the box centre without one). Returns a dict of floats and
-    numpy arrays."""
+    center (the box centre without one). clip=True (a region needed): cells
+    the region's boundary cuts count for their part inside, as `snapkit
+    stats --totals --clip` (read(clip=True)); particles are in or out.
+    Returns a dict of floats and numpy arrays."""
     frame = _TotalsFrame(about_com=int(center is None))
     if velocity is not None:
         frame.has_velocity = 1
@@ -222,9 +255,14 @@ def totals(source, *, center=None, velocity=None, sphere=None, unit="standard", 
             frame.ref[k] = sel.center[k]
         ropt = o.read_options(threads)
         try:
-            check(lib.sk_totals_compute(o.src, _components(component), ctypes.byref(sel),
-                                        ctypes.byref(frame), ctypes.byref(ropt),
-                                        ctypes.byref(out), ctypes.byref(err)), err)
+            if clip:
+                region = dict(xrange=xrange, yrange=yrange, zrange=zrange, lmax=lmax,
+                              family=family, unit=unit, threads=threads)
+                _clipped_totals(o.out, component, center, sphere, region, frame, out)
+            else:
+                check(lib.sk_totals_compute(o.src, _components(component), ctypes.byref(sel),
+                                            ctypes.byref(frame), ctypes.byref(ropt),
+                                            ctypes.byref(out), ctypes.byref(err)), err)
         finally:
             lib.sk_selection_clear(ctypes.byref(sel))
     vec = ("com", "bulk_velocity", "center", "velocity", "angular_momentum",
