@@ -349,8 +349,15 @@ static void test_round_trips(const char *dir)
             sk_table *back = read_file(out, 0, 3);
             if (back)
                 check_same(t, back, out);
+            /* extxyz from a data file gains the species its Masses name (63.546: Cu) */
+            int named = strstr(files[i], ".data") && strstr(outs[k], "extxyz");
             if (back && strstr(outs[k], "data") == NULL) /* same columns, same order */
-                CHECK_EQ_INT(sk_table_ncols(back), sk_table_ncols(t));
+                CHECK_EQ_INT(sk_table_ncols(back), sk_table_ncols(t) + named);
+            if (back && named) {
+                const sk_column *el = sk_table_find(back, "element");
+                CHECK(el && el->type == SK_CATEGORY && el->nlabels == 1 &&
+                      strcmp(el->labels[0], "Cu") == 0);
+            }
             for (int c = 0; back && strstr(outs[k], "extxyz") && c < sk_table_ncols(t); c++) {
                 const sk_column *a = sk_table_col(t, c), *b = sk_table_find(back, a->name);
                 CHECK_MSG(b && a->type == b->type, "%s: column %s changed type", out, a->name);

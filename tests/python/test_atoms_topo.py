@@ -62,3 +62,21 @@ def test_atom_styles_from_python(tmp_path):
     sa.write(str(out), s)
     with open(os.path.join(DATA, "style_hybrid.data"), "rb") as a, open(out, "rb") as b:
         assert a.read() == b.read()
+
+
+def test_extxyz_from_data_names_species_from_masses(tmp_path):
+    """Issue 32 item 4: a data file's Masses (15.9994, 1.008) name the
+    species of an extxyz written from it, so ASE reads O and H, not X, and
+    the same symbols as to_ase(); masses that are no element's add none."""
+    ase_io = pytest.importorskip("ase.io")
+    s = sa.read(path("full"))
+    out = tmp_path / "w.extxyz"
+    sa.write(str(out), s)
+    atoms = ase_io.read(str(out))
+    assert atoms.get_chemical_symbols() == s.to_ase().get_chemical_symbols()
+    assert set(atoms.get_chemical_symbols()) == {"O", "H"}
+    text = open(path("full")).read().replace("15.9994", "15.5")  # no element weighs 15.5
+    odd = tmp_path / "odd.data"
+    odd.write_text(text)
+    sa.write(str(tmp_path / "odd.extxyz"), sa.read(str(odd)))
+    assert "species" not in open(tmp_path / "odd.extxyz").read().split("\n")[1]

@@ -3,8 +3,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/number_calls.h"
 #include "formats/atoms/internal.h"
 #include "snapkit/memory.h"
+#include "snapkit/util/number.h"
 
 typedef struct group {
     char name[128];
@@ -52,15 +54,61 @@ static int component_of(const char *col, const char *base, size_t blen, int k)
 typedef struct layout {
     group *groups;
     int ngroups;
-    int *order; /* column indexes in output order */
+    int *order; /* column indexes in output order; SPECIES: the species below */
     int norder;
+    sk_column species; /* element names from a data file's masses, when the frame has none */
 } layout;
+
+#define SPECIES (-1)
+#define MAX_TYPES 4096
+
+static const sk_column *column_at(const sk_table *t, const layout *l, int index)
+{
+    return index == SPECIES ? &l->species : sk_table_col(t, index);
+}
+
+/* A LAMMPS data file names no elements, but its Masses often do (as
+ * to_ase() reads them): when the frame has no element column and every
+ * atom type's mass is an element's, a species column from the types.
+ * 0 when it has none (l->species stays empty). */
+static int species_from_masses(const sk_table *t, layout *l, sk_error *err)
+{
+    const char *meta = sk_table_meta_get(t, "lammps.masses");
+    const sk_column *type = sk_table_find(t, "type");
+    if (sk_table_find(t, "element") || !meta || !*meta || !type ||
+        sk_dtype_is_float(type->type) || type->type == SK_CATEGORY)
+        return 0;
+    const char *names[MAX_TYPES];
+    int ntypes = 0;
+    const char *p = meta, *end = meta + strlen(meta);
+    for (double m; ntypes < MAX_TYPES && (p = skip_blank(p, end)) < end; ntypes++)
+        if (!number_parse_double(p, end, &m, &p) || !(names[ntypes] = sk_element_from_mass(m)))
+            return 0;
+    int64_t n = sk_table_nrows(t);
+    int32_t *codes = sk_malloc((size_t)(n ? n : 1) * sizeof *codes);
+    char **labels = sk_malloc((size_t)(ntypes ? ntypes : 1) * sizeof *labels);
+    int ok = codes && labels;
+    for (int64_t i = 0; ok && i < n; i++) {
+        double k = sk_column_get_double(type, i);
+        ok = k >= 1 && k <= ntypes;
+        codes[i] = ok ? (int32_t)k - 1 : 0;
+    }
+    if (!ok) {
+        sk_free(codes);
+        sk_free(labels);
+        return codes && labels ? 0 : (sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory"), -1);
+    }
+    memcpy(labels, names, (size_t)ntypes * sizeof *labels); /* the element table's strings */
+    l->species = (sk_column){.name = "species", .type = SK_CATEGORY, .data = codes,
+                             .nlabels = ntypes, .labels = labels};
+    return 1;
+}
 
 static void add_group(layout *l, const sk_table *t, const char *name, const int *cols, int n)
 {
     group *g = &l->groups[l->ngroups++];
     snprintf(g->name, sizeof g->name, "%s", name);
-    g->type = type_letter(sk_table_col(t, cols[0]), sk_table_nrows(t));
+    g->type = type_letter(column_at(t, l, cols[0]), sk_table_nrows(t));
     g->first = l->norder;
     g->count = n;
     for (int i = 0; i < n; i++)
@@ -84,6 +132,16 @@ static int plan(const sk_table *t, layout *l, sk_error *err)
     if (el >= 0 && sk_table_col(t, el)->type == SK_CATEGORY) {
         add_group(l, t, "species", &el, 1);
         used[el] = 1;
+    } else {
+        int named = species_from_masses(t, l, err);
+        if (named < 0) {
+            sk_free(used);
+            return SK_ERR_NOMEM;
+        }
+        if (named) {
+            el = SPECIES;
+            add_group(l, t, "species", &el, 1);
+        }
     }
     if (triple(t, pos, used, idx) && sk_dtype_is_float(sk_table_col(t, idx[0])->type)) {
         add_group(l, t, "pos", idx, 3);
@@ -215,7 +273,7 @@ int at_xyz_write(out_sink *s, const sk_table *t, sk_error *err)
     for (int g = 0; rc == SK_OK && g < l.ngroups; g++)
         for (int k = 0; rc == SK_OK && k < l.groups[g].count; k++) {
             int at = l.groups[g].first + k;
-            rc = at_out_field_for(sk_table_col(t, l.order[at]), &fields[at], err);
+            rc = at_out_field_for(column_at(t, &l, l.order[at]), &fields[at], err);
             fields[at].as_bool = l.groups[g].type == 'L';
         }
     if (rc == SK_OK && h.failed)
@@ -225,6 +283,8 @@ int at_xyz_write(out_sink *s, const sk_table *t, sk_error *err)
     if (rc == SK_OK)
         rc = at_sink_rows(s, fields, l.norder, sk_table_nrows(t), err);
     sk_free(fields);
+    sk_free(l.species.data);
+    sk_free(l.species.labels);
     sk_free(l.groups);
     sk_free(l.order);
     sk_text_free(&h);
