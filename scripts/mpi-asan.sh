@@ -51,6 +51,9 @@ check "convert to .snapkit" convert "$gp" -o "$tmp/g.snapkit"
 check "stats of the .snapkit file" stats "$tmp/g.snapkit" --json
 check "project sd,T" project "$gp" --vars sd,T --res 64 -o "$tmp/m_{var}.npy"
 check "center com" center "$gp" --json
+check "profile about the centre" profile "$gp" --center 0.5 0.5 0.5 --sphere 0.3 --bin r \
+    --vars density,T --percentiles 50 -o "$tmp/p.json"
+check "phase density-T" phase "$gp" --x density --y T --bins 32,32 -o "$tmp/ph.npy"
 check "clumps of particles (fof)" clumps "$gp" --component particles --min-cells 5 -o "$tmp/p.csv"
 [[ -d $clumps ]] && check "clumps of cells (watershed)" clumps "$clumps" --threshold 1 \
     --finder watershed --min-cells 5 -o "$tmp/c.csv" --ids "$tmp/c.npy"
