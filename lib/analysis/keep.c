@@ -34,11 +34,8 @@ int an_keep_init(an_keep *k, int ncols, const char *const *names, int nfilter, s
 
 static void free_parts(an_keep *k)
 {
-    for (int t = 0; t < k->nparts; t++) {
-        for (int64_t b = 0; b < k->parts[t].nblocks; b++)
-            sk_free(k->parts[t].blocks[b].w);
-        sk_free(k->parts[t].blocks);
-    }
+    for (int t = 0; t < k->nparts; t++)
+        an_colstore_clear(&k->parts[t].rows);
     sk_free(k->parts);
     k->parts = NULL;
     k->nparts = 0;
@@ -50,6 +47,23 @@ void an_keep_free(an_keep *k)
     for (int c = 0; c < k->ncols; c++)
         sk_free(k->names[c]);
     memset(k, 0, sizeof *k);
+}
+
+/* nparts empty parts, their extrema unset. */
+static int new_parts(an_keep *k, int nparts, sk_error *err)
+{
+    k->parts = sk_calloc((size_t)nparts, sizeof *k->parts);
+    if (!k->parts)
+        return nomem(err);
+    k->nparts = nparts;
+    for (int t = 0; t < nparts; t++) {
+        an_colstore_init(&k->parts[t].rows, k->ncols + 1);
+        for (int c = 0; c < k->ncols; c++) {
+            k->parts[t].min[c] = k->parts[t].min_pos[c] = INFINITY;
+            k->parts[t].max[c] = -INFINITY;
+        }
+    }
+    return SK_OK;
 }
 
 /* The column mass weights come from, or a refusal naming what is missing. */
@@ -93,30 +107,7 @@ int an_keep_begin(an_keep *k, int nthreads, const sk_table *schema, sk_error *er
     int rc = weight_column(k, schema, err);
     if (rc != SK_OK)
         return rc;
-    k->parts = sk_calloc((size_t)(nthreads > 0 ? nthreads : 1), sizeof *k->parts);
-    if (!k->parts)
-        return nomem(err);
-    k->nparts = nthreads > 0 ? nthreads : 1;
-    for (int t = 0; t < k->nparts; t++)
-        for (int c = 0; c < k->ncols; c++) {
-            k->parts[t].min[c] = k->parts[t].min_pos[c] = INFINITY;
-            k->parts[t].max[c] = -INFINITY;
-        }
-    return SK_OK;
-}
-
-/* Room for one more block in part p. */
-static int reserve(an_keep_part *p, sk_error *err)
-{
-    if (p->nblocks < p->cap)
-        return SK_OK;
-    int64_t cap = p->cap ? 2 * p->cap : 16;
-    an_keep_block *nb = sk_realloc(p->blocks, sizeof *nb * (size_t)cap);
-    if (!nb)
-        return nomem(err);
-    p->blocks = nb;
-    p->cap = cap;
-    return SK_OK;
+    return new_parts(k, nthreads > 0 ? nthreads : 1, err);
 }
 
 /* Column c's n values times f into out, as doubles. */
@@ -178,19 +169,19 @@ static int passes(const an_keep *k, int c, double v)
 /* Keep the rows [at, at + n) of block b that pass (weight not NaN,
  * filter columns in range), moved down over those left out; the extrema
  * follow. */
-static void compact(const an_keep *k, an_keep_part *p, an_keep_block *b, int64_t at, int64_t n)
+static void compact(const an_keep *k, an_keep_part *p, an_colblock *b, int64_t at, int64_t n)
 {
     int64_t m = at;
-    double *v[AN_KEEP_MAX_COLS];
+    double *w = an_colblock_col(b, 0), *v[AN_KEEP_MAX_COLS];
     for (int c = 0; c < k->ncols; c++)
-        v[c] = b->w + (c + 1) * b->stride;
+        v[c] = an_colblock_col(b, c + 1);
     for (int64_t i = at; i < at + n; i++) {
-        int keep = b->w[i] == b->w[i];
+        int keep = w[i] == w[i];
         for (int c = 0; c < k->nfilter; c++)
             keep &= passes(k, c, v[c][i]);
         if (!keep)
             continue;
-        b->w[m] = b->w[i];
+        w[m] = w[i];
         for (int c = 0; c < k->ncols; c++)
             v[c][m] = v[c][i];
         for (int c = 0; c < k->nfilter; c++) {
@@ -202,47 +193,23 @@ static void compact(const an_keep *k, an_keep_part *p, an_keep_block *b, int64_t
         }
         m++;
     }
-    p->n += m - at;
-    b->n = m;
-}
-
-/* A block with room for n more rows at the end of part p: the last one,
- * or a new one of at least AN_KEEP_SLAB bytes (large blocks get huge pages
- * and fault less than one block per batch would). */
-static an_keep_block *room(const an_keep *k, an_keep_part *p, int64_t n, sk_error *err)
-{
-    if (p->nblocks) {
-        an_keep_block *last = &p->blocks[p->nblocks - 1];
-        if (last->stride - last->n >= n)
-            return last;
-    }
-    if (reserve(p, err) != SK_OK)
-        return NULL;
-    int64_t row = 8 * (int64_t)(k->ncols + 1), cap = AN_KEEP_SLAB / row;
-    cap = cap > n ? cap : n;
-    an_keep_block b = {.n = 0, .stride = cap};
-    if (!(b.w = sk_malloc((size_t)(cap * row)))) {
-        nomem(err);
-        return NULL;
-    }
-    p->blocks[p->nblocks] = b;
-    return &p->blocks[p->nblocks++];
+    an_colstore_added(&p->rows, b, m - at);
 }
 
 int an_keep_batch(an_keep *k, int thread, const sk_table *batch, sk_error *err)
 {
     an_keep_part *p = &k->parts[thread];
     int64_t n = sk_table_nrows(batch);
-    an_keep_block *b = room(k, p, n, err);
+    an_colblock *b = an_colstore_room(&p->rows, n);
     if (!b)
-        return err ? err->code : SK_ERR_NOMEM;
+        return nomem(err);
     int64_t at = b->n;
-    int rc = batch_weights(k, batch, n, b->w + at, err);
+    int rc = batch_weights(k, batch, n, an_colblock_col(b, 0) + at, err);
     if (rc != SK_OK)
         return rc;
     for (int c = 0; c < k->ncols; c++)
         column_values(sk_table_col(batch, k->col[c]), n, k->factor[c],
-                      b->w + (c + 1) * b->stride + at);
+                      an_colblock_col(b, c + 1) + at);
     compact(k, p, b, at, n);
     return SK_OK;
 }
@@ -251,7 +218,7 @@ int64_t an_keep_rows(const an_keep *k)
 {
     int64_t n = 0;
     for (int t = 0; t < k->nparts; t++)
-        n += k->parts[t].n;
+        n += k->parts[t].rows.n;
     return n;
 }
 
@@ -276,10 +243,10 @@ int an_keep_pack(const an_keep *k, double **rows, int64_t *n, sk_error *err)
     if (*n && !*rows)
         return nomem(err);
     for (int t = 0; t < k->nparts; t++)
-        for (int64_t j = 0; j < k->parts[t].nblocks; j++) {
-            const an_keep_block *b = &k->parts[t].blocks[j];
+        for (int64_t j = 0; j < k->parts[t].rows.nblocks; j++) {
+            const an_colblock *b = &k->parts[t].rows.blocks[j];
             for (int64_t i = 0; i < b->n; i++, at++) {
-                (*rows)[at * stride] = b->w[i];
+                (*rows)[at * stride] = an_keep_weights(b)[i];
                 for (int c = 0; c < k->ncols; c++)
                     (*rows)[at * stride + 1 + c] = an_keep_values(b, c)[i];
             }
@@ -291,27 +258,17 @@ int an_keep_unpack(an_keep *k, const double *rows, int64_t n, sk_error *err)
 {
     int nparts = k->nparts > 0 ? k->nparts : 1;
     free_parts(k);
-    k->parts = sk_calloc((size_t)nparts, sizeof *k->parts);
-    if (!k->parts)
-        return nomem(err);
-    k->nparts = nparts;
-    for (int t = 0; t < nparts; t++)
-        for (int c = 0; c < k->ncols; c++) {
-            k->parts[t].min[c] = k->parts[t].min_pos[c] = INFINITY;
-            k->parts[t].max[c] = -INFINITY;
-        }
-    if (n == 0)
-        return SK_OK;
+    int rc = new_parts(k, nparts, err);
+    if (rc != SK_OK || n == 0)
+        return rc;
     an_keep_part *p = &k->parts[0];
-    an_keep_block *b = room(k, p, n, err);
+    an_colblock *b = an_colstore_room(&p->rows, n);
     if (!b)
-        return err ? err->code : SK_ERR_NOMEM;
+        return nomem(err);
     int64_t stride = k->ncols + 1;
-    for (int64_t i = 0; i < n; i++) {
-        b->w[i] = rows[i * stride];
-        for (int c = 0; c < k->ncols; c++)
-            b->w[(c + 1) * b->stride + i] = rows[i * stride + 1 + c];
-    }
+    for (int64_t i = 0; i < n; i++)
+        for (int c = 0; c <= k->ncols; c++)
+            an_colblock_col(b, c)[i] = rows[i * stride + c];
     compact(k, p, b, 0, n); /* every row passes again; the extrema come back */
     return SK_OK;
 }

@@ -13,28 +13,25 @@
 
 #include <stdint.h>
 
+#include "analysis/colstore.h"
 #include "snapkit/table.h"
 #include "snapkit/wstats.h"
 
-enum { AN_KEEP_MAX_COLS = 64, AN_KEEP_SLAB = 8 << 20 };
+enum { AN_KEEP_MAX_COLS = 64 };
 
-/* Rows kept: n weights, then each column's n values, in one block whose
- * arrays are `stride` doubles apart (room for stride rows). */
-typedef struct an_keep_block {
-    int64_t n, stride;
-    double *w;
-} an_keep_block;
-
-/* Column c's values in block b. */
-static inline const double *an_keep_values(const an_keep_block *b, int c)
+/* Rows kept in a part's store: the weight (store column 0), then each
+ * column's values. */
+static inline const double *an_keep_weights(const an_colblock *b)
 {
-    return b->w + (c + 1) * b->stride;
+    return an_colblock_col(b, 0);
+}
+static inline const double *an_keep_values(const an_colblock *b, int c)
+{
+    return an_colblock_col(b, c + 1);
 }
 
 typedef struct an_keep_part {
-    int64_t n;                         /* rows in every block */
-    int64_t nblocks, cap;
-    an_keep_block *blocks;
+    an_colstore rows;
     double min[AN_KEEP_MAX_COLS], max[AN_KEEP_MAX_COLS], min_pos[AN_KEEP_MAX_COLS];
 } an_keep_part;
 

@@ -62,8 +62,8 @@ static int32_t *row_bins(const an_keep *k, const sk_bins *b, int64_t rows)
         return NULL;
     int64_t at = 0;
     for (int t = 0; t < k->nparts; t++)
-        for (int64_t j = 0; j < k->parts[t].nblocks; j++) {
-            const an_keep_block *blk = &k->parts[t].blocks[j];
+        for (int64_t j = 0; j < k->parts[t].rows.nblocks; j++) {
+            const an_colblock *blk = &k->parts[t].rows.blocks[j];
             const double *x = an_keep_values(blk, 0);
             for (int64_t i = 0; i < blk->n; i++)
                 bin[at++] = sk_bins_index(b, x[i]);
@@ -79,8 +79,8 @@ static void group_pairs(const an_keep *k, int c, int masses, const int32_t *bin,
     memset(off, 0, sizeof *off * (size_t)(nbins + 1));
     int64_t at = 0;
     for (int t = 0; t < k->nparts; t++)
-        for (int64_t j = 0; j < k->parts[t].nblocks; j++) {
-            const an_keep_block *blk = &k->parts[t].blocks[j];
+        for (int64_t j = 0; j < k->parts[t].rows.nblocks; j++) {
+            const an_colblock *blk = &k->parts[t].rows.blocks[j];
             const double *v = an_keep_values(blk, c);
             for (int64_t i = 0; i < blk->n; i++, at++)
                 if (bin[at] >= 0 && v[i] == v[i])
@@ -91,13 +91,13 @@ static void group_pairs(const an_keep *k, int c, int masses, const int32_t *bin,
     memcpy(fill, off, sizeof *fill * (size_t)nbins);
     at = 0;
     for (int t = 0; t < k->nparts; t++)
-        for (int64_t j = 0; j < k->parts[t].nblocks; j++) {
-            const an_keep_block *blk = &k->parts[t].blocks[j];
+        for (int64_t j = 0; j < k->parts[t].rows.nblocks; j++) {
+            const an_colblock *blk = &k->parts[t].rows.blocks[j];
             const double *v = an_keep_values(blk, c);
             for (int64_t i = 0; i < blk->n; i++, at++)
                 if (bin[at] >= 0 && v[i] == v[i])
                     pairs[fill[bin[at]]++] = masses ? (ws_pair){1.0, v[i]}
-                                                    : (ws_pair){v[i], blk->w[i]};
+                                                    : (ws_pair){v[i], an_keep_weights(blk)[i]};
         }
 }
 

@@ -7,6 +7,7 @@
 
 #include "analysis/batchq.h"
 #include "analysis/binsum.h"
+#include "analysis/colstore.h"
 #include "snapkit/phase.h"
 
 /* One thread's scratch: the values of x, y, z and the weight. */
@@ -16,13 +17,7 @@ typedef struct phase_thread {
     int64_t seen[2];
     an_binsums sums;     /* per bin: sum z (or w z), and sum w with a weight */
     int64_t rows, binned;
-    double **kept;       /* the extrema pass's batches (phase_keep.c): n values of x,
-                            then y, z and w, packed in large chunks */
-    int64_t *kept_n;
-    int nkept, cap;
-    double **chunks;
-    int nchunks, cap_chunks;
-    size_t chunk_used, chunk_cap; /* doubles in the last chunk */
+    an_colstore kept;    /* the extrema pass's rows (phase_keep.c): x, y, z, w */
 } phase_thread;
 
 struct sk_phase {
