@@ -79,6 +79,11 @@ extern const char cli_selection_help[];
 int cli_map_unit_option(int argc, char **argv, int *i, char *length_unit, size_t length_size,
                         char *units, size_t units_size);
 
+/* The picture options of the commands that draw maps (project, slice):
+ * --scale log|linear, --range VMIN VMAX into img, --raw into *raw. 1 when
+ * argv[*i] is one of them (taken), 0 when not, -1 after an error line. */
+int cli_picture_option(int argc, char **argv, int *i, sk_image_options *img, int *raw);
+
 /* A consumer that passes batches to `inner` and keeps a copy of the
  * stream's metadata (the schema's) in `meta` for the figure drawn after
  * the stream: cli_meta_feed_consumer(&feed) once feed.inner is set; the

@@ -1,5 +1,6 @@
 /* The selection options every reading command shares: level cap, box
  * ranges, shapes about a centre, units, variables, particle families. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -272,5 +273,33 @@ int cli_map_unit_option(int argc, char **argv, int *i, char *length_unit, size_t
         return cli_fail("--unit: too many units"), -1;
     snprintf(units + n, units_size - n, "%s%s", n ? "," : "", u);
     ++*i;
+    return 1;
+}
+
+int cli_picture_option(int argc, char **argv, int *i, sk_image_options *img, int *raw)
+{
+    const char *arg = argv[*i], *v;
+    if (cli_is(arg, "--raw")) {
+        *raw = 1;
+    } else if (cli_is(arg, "--scale")) {
+        if (!(v = cli_value(argc, argv, i)))
+            return -1;
+        if (strcmp(v, "log") && strcmp(v, "linear"))
+            return cli_fail("--scale must be log or linear, not '%s'", v), -1;
+        img->log_scale = strcmp(v, "log") == 0;
+    } else if (cli_is(arg, "--range")) {
+        if (*i + 2 >= argc)
+            return cli_fail("--range needs VMIN VMAX"), -1;
+        if (cli_double("--range", argv[*i + 1], &img->vmin) ||
+            cli_double("--range", argv[*i + 2], &img->vmax))
+            return -1;
+        if (!isfinite(img->vmin) || !isfinite(img->vmax))
+            return cli_fail("--range: the ends must be finite numbers, not '%s %s'",
+                            argv[*i + 1], argv[*i + 2]), -1;
+        img->has_range = 1;
+        *i += 2;
+    } else {
+        return 0;
+    }
     return 1;
 }

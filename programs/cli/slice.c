@@ -117,28 +117,13 @@ static int parse_geometry(slice_args *a, int argc, char **argv, int *i)
 
 static int parse_output(slice_args *a, int argc, char **argv, int *i)
 {
-    const char *arg = argv[*i], *v;
+    const char *arg = argv[*i];
+    int taken = cli_picture_option(argc, argv, i, &a->img, &a->raw);
+    if (taken)
+        return taken;
     if (cli_is(arg, "-o") || cli_is(arg, "--output")) {
         if (!(a->output = cli_value(argc, argv, i)))
             return -1;
-    } else if (cli_is(arg, "--scale")) {
-        if (!(v = cli_value(argc, argv, i)))
-            return -1;
-        if (strcmp(v, "log") && strcmp(v, "linear"))
-            return cli_fail("--scale must be log or linear, not '%s'", v), -1;
-        a->img.log_scale = strcmp(v, "log") == 0;
-    } else if (cli_is(arg, "--range")) {
-        if (*i + 2 >= argc)
-            return cli_fail("--range needs VMIN VMAX"), -1;
-        if (cli_double("--range", argv[*i + 1], &a->img.vmin) ||
-            cli_double("--range", argv[*i + 2], &a->img.vmax))
-            return -1;
-        if (!isfinite(a->img.vmin) || !isfinite(a->img.vmax))
-            return cli_fail("--range: the ends must be finite numbers"), -1;
-        a->img.has_range = 1;
-        *i += 2;
-    } else if (cli_is(arg, "--raw")) {
-        a->raw = 1;
     } else if (cli_is(arg, "--json")) {
         a->json = 1;
     } else if (cli_is(arg, "--no-fsync")) {
