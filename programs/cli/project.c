@@ -4,7 +4,6 @@
  * the map with axes, a colour bar and the time, drawn by programs/figure) or,
  * with --raw, the bare PNG. The reading goes through cli_read_source
  * (source.c) on an sk_source (snapkit/source.h), which knows source kinds. */
-#include <math.h>
 #include <omp.h>
 #include <string.h>
 
