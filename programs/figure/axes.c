@@ -178,6 +178,22 @@ skf_margins skf_axes_margins(cairo_t *cr, const skf_axis *x, const skf_axis *y)
                          .bottom = xtitle + 8};
 }
 
+skf_margins skf_plot_area(skf_axis *x, skf_axis *y, int titled, double w, double h,
+                          skf_layout *l)
+{
+    cairo_t *m = skf_scratch();
+    skf_margins g = skf_axes_margins(m, x, y);
+    cairo_destroy(m);
+    double top = titled ? 38 : g.top + 6;
+    *l = (skf_layout){.x = ceil(g.left), .y = top, .w = w, .h = h};
+    l->height = top + h + ceil(g.bottom);
+    x->from = l->x;
+    x->to = l->x + w;
+    y->from = top + h;
+    y->to = top;
+    return g;
+}
+
 static void x_ticks(cairo_t *cr, const skf_axis *x, double base)
 {
     double last_right = -1e30;

@@ -73,4 +73,12 @@ typedef struct skf_layout {
     double x, y, w, h;
 } skf_layout;
 
+/* A plot area of w x h points on a page: below the title's room when
+ * `titled`, right of the y axis's labels, with the axes placed along its
+ * edges. Sets l's plot area and height; its width is the caller's, since
+ * what lies right of the plot differs (a colour bar, or only the x
+ * labels' overhang). Returns the margins the axes' labels need. */
+skf_margins skf_plot_area(skf_axis *x, skf_axis *y, int titled, double w, double h,
+                          skf_layout *l);
+
 #endif

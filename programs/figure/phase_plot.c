@@ -58,20 +58,13 @@ static int prepare(const skf_phase_spec *s, frame *f, sk_error *err)
         return rc;
     skf_axis_init(&f->x, s->xedges[0], s->xedges[s->nx], s->xlog, 6, s->xtitle);
     skf_axis_init(&f->y, s->yedges[0], s->yedges[s->ny], s->ylog, 6, s->ytitle);
+    skf_layout *l = &f->lay;
+    skf_margins g = skf_plot_area(&f->x, &f->y, s->title && s->title[0], PLOT_W, PLOT_H, l);
     cairo_t *m = skf_scratch();
-    skf_margins g = skf_axes_margins(m, &f->x, &f->y);
     double bar = skf_colour_bar_width(m, PLOT_H, s->zlog, f->vmin, f->vmax);
     cairo_destroy(m);
-    double top = s->title && s->title[0] ? 38 : g.top + 6;
-    skf_layout *l = &f->lay;
-    *l = (skf_layout){.x = ceil(g.left), .y = top, .w = PLOT_W, .h = PLOT_H};
     f->bar_x = l->x + PLOT_W + fmax(BAR_GAP, g.right);
     l->width = ceil(f->bar_x + BAR_W + bar + 10);
-    l->height = top + PLOT_H + ceil(g.bottom);
-    f->x.from = l->x;
-    f->x.to = l->x + PLOT_W;
-    f->y.from = top + PLOT_H;
-    f->y.to = top;
     return SK_OK;
 }
 

@@ -80,17 +80,8 @@ static int prepare(const skf_profile_spec *s, frame *f, sk_error *err)
         return rc;
     skf_axis_init(&f->x, s->edges[0], s->edges[s->nbins], s->xlog, 6, s->xtitle);
     skf_axis_init(&f->y, ylo, yhi, s->ylog, 6, s->ytitle);
-    cairo_t *m = skf_scratch();
-    skf_margins g = skf_axes_margins(m, &f->x, &f->y);
-    cairo_destroy(m);
-    double top = s->title && s->title[0] ? 38 : g.top + 6;
-    f->lay = (skf_layout){.x = ceil(g.left), .y = top, .w = PLOT_W, .h = PLOT_H};
+    skf_margins g = skf_plot_area(&f->x, &f->y, s->title && s->title[0], PLOT_W, PLOT_H, &f->lay);
     f->lay.width = f->lay.x + PLOT_W + ceil(fmax(g.right, 24));
-    f->lay.height = top + PLOT_H + ceil(g.bottom);
-    f->x.from = f->lay.x;
-    f->x.to = f->lay.x + PLOT_W;
-    f->y.from = top + PLOT_H;
-    f->y.to = top;
     return SK_OK;
 }
 
