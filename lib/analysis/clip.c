@@ -234,13 +234,8 @@ static int reserve(sk_clip_stage *s, int thread, int64_t n, sk_error *err)
         return SK_OK;
     sk_table_free(s->out[thread]);
     s->cap[thread] = 0;
-    if (!(s->out[thread] = sk_table_new(n)))
-        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
-    for (int j = 0; j < sk_table_ncols(s->templ); j++) {
-        const sk_column *c = sk_table_col(s->templ, j);
-        if (!sk_table_add(s->out[thread], c->name, c->type, err))
-            return SK_ERR_NOMEM;
-    }
+    if (!(s->out[thread] = tb_like(s->templ, n, err)))
+        return SK_ERR_NOMEM;
     s->cap[thread] = n;
     return SK_OK;
 }
@@ -263,18 +258,7 @@ static int fill(sk_table *out, const sk_table *batch, const double *f, int64_t k
                     d[k++] = f[i];
             continue;
         }
-        if (src->type != dst->type)
-            return sk_fail(err, SK_ERR_ARG, NULL, -1,
-                           "column '%s' changed type within the stream", dst->name);
-        size_t size = sk_dtype_size(src->type);
-        const char *from = src->data;
-        char *to = dst->data;
-        for (int64_t i = 0, k = 0; i < n; i++)
-            if (f[i] > 0)
-                memcpy(to + (size_t)k++ * size, from + (size_t)i * size, size);
-        if (src->type == SK_CATEGORY)
-            rc = sk_table_set_labels(out, dst->name, (const char *const *)src->labels,
-                                     src->nlabels, err);
+        rc = tb_copy_column(out, dst, src, n, f, err);
     }
     if (rc == SK_OK && sk_table_meta_copy(out, batch) != SK_OK)
         rc = sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");

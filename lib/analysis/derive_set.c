@@ -203,24 +203,6 @@ int sk_derive_set_apply(const sk_derive_set *s, sk_table *t, sk_error *err)
     return SK_OK;
 }
 
-/* A table of nrows rows with the template's columns. */
-static sk_table *table_like(const sk_table *templ, int64_t nrows, sk_error *err)
-{
-    sk_table *t = sk_table_new(nrows);
-    if (!t) {
-        sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
-        return NULL;
-    }
-    for (int j = 0; j < sk_table_ncols(templ); j++) {
-        const sk_column *c = sk_table_col(templ, j);
-        if (!sk_table_add(t, c->name, c->type, err)) {
-            sk_table_free(t);
-            return NULL;
-        }
-    }
-    return t;
-}
-
 static int stream_begin(void *ctx, int nthreads, const sk_table *schema, sk_error *err)
 {
     sk_derive_set *s = ctx;
@@ -259,16 +241,8 @@ static int fill(const sk_derive_set *s, sk_table *out, const sk_table *batch, sk
     for (int j = 0; j < sk_table_ncols(out) && rc == SK_OK; j++) {
         sk_column *dst = sk_table_col(out, j);
         const sk_column *src = sk_table_find(batch, dst->name);
-        if (!src)
-            rc = sk_derive(batch, dst->name, &s->frame, &s->opt, dst->data, err);
-        else if (src->type != dst->type)
-            rc = sk_fail(err, SK_ERR_ARG, NULL, -1, "column '%s' changed type within the stream",
-                         dst->name);
-        else
-            memcpy(dst->data, src->data, (size_t)n * sk_dtype_size(src->type));
-        if (rc == SK_OK && src && src->type == SK_CATEGORY)
-            rc = sk_table_set_labels(out, dst->name, (const char *const *)src->labels,
-                                     src->nlabels, err);
+        rc = src ? tb_copy_column(out, dst, src, n, NULL, err)
+                 : sk_derive(batch, dst->name, &s->frame, &s->opt, dst->data, err);
     }
     if (rc == SK_OK && sk_table_meta_copy(out, batch) != SK_OK)
         rc = sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
@@ -283,7 +257,7 @@ static int stream_batch(void *ctx, int thread, const sk_table *batch, const sk_b
     if (!s->out[thread] || s->cap[thread] < n) {
         sk_table_free(s->out[thread]);
         s->cap[thread] = 0;
-        if (!(s->out[thread] = table_like(s->templ, n, err)))
+        if (!(s->out[thread] = tb_like(s->templ, n, err)))
             return SK_ERR_NOMEM;
         s->cap[thread] = n;
     }
