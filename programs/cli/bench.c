@@ -17,6 +17,7 @@ static const struct {
     {"convert", cmd_bench_convert, "does converting to a .snapkit file pay? the break-even"},
     {"project", cmd_bench_project, "projection at each thread level: one quantity and many, two geometries"},
     {"lmax", cmd_bench_lmax, "each lmax: rows, bytes, read time; does time follow allocation or bytes read?"},
+    {"analyse", cmd_bench_analyse, "profile, phase, slice and cube against a stats pass and yt (--yt)"},
     {"sphere", cmd_bench_sphere, "the totals of a sphere (mass, com, angular momentum) against the whole output"},
     {"atoms", cmd_bench_atoms, "atom files: snapkit against ASE and LAMMPS, every atom checked"},
     {"outputs", cmd_bench_outputs, "several outputs: one process each against one after another"},

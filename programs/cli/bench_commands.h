@@ -11,6 +11,7 @@ int cmd_bench_convert(int argc, char **argv);
 int cmd_bench_project(int argc, char **argv);
 int cmd_bench_lmax(int argc, char **argv);
 int cmd_bench_sphere(int argc, char **argv); /* bench_sphere.c */
+int cmd_bench_analyse(int argc, char **argv); /* bench_analyse.c */
 int cmd_bench_report(int argc, char **argv);
 int cmd_bench_compare(int argc, char **argv);
 int cmd_bench_plot(int argc, char **argv);
