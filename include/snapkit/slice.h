@@ -128,6 +128,15 @@ SK_API int sk_slice_stream_new(int nq, const char *const *quantities,
 SK_API sk_consumer sk_slice_stream_consumer(sk_slice_stream *ss);
 SK_API int sk_slice_stream_finish(sk_slice_stream *ss, sk_maps **out, sk_error *err);
 SK_API void sk_slice_stream_free(sk_slice_stream *ss);
+/* finish under MPI, when each rank streamed its own share of the cells
+ * (a source opened with sk_source_open_mpi): the ranks' pixels gathered,
+ * each pixel's value the one cell's that reached it, bit for bit; rank 0
+ * gets the maps, the other ranks *out NULL. Collective: every rank calls
+ * it, with the rc of its stream (a failure on any rank fails all, with
+ * that rank's error). SK_ERR_FORMAT when two ranks reached one pixel
+ * (their shares overlap). On one process, sk_slice_stream_finish. */
+SK_API int sk_slice_stream_finish_ranks(sk_slice_stream *ss, int rc, sk_maps **out,
+                                        sk_error *err);
 
 /* The slice of a cell table (level, cx, cy, cz; leaf cells). */
 SK_API int sk_slice(const sk_table *table, int nq, const char *const *quantities,

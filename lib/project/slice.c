@@ -7,29 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "project_internal.h"
+#include "slice_internal.h"
 #include "snapkit/clip.h"
 #include "snapkit/memory.h"
-#include "snapkit/slice.h"
-
-struct sk_slice_stream {
-    int nq;
-    char *names[SK_MAX_VARS];
-    sk_slice_options opt;
-    sk_project_options popt;  /* how each batch's quantities are resolved */
-    int ua, va;               /* coordinate index of the image's axes */
-    int oblique;              /* off-axis: the plane through P normal to n */
-    double n[3], right[3], up[3], P[3];
-    double u0, v0, pixel;     /* box units */
-    size_t npix;
-    int begun, nthreads;
-    double *data;             /* nq maps of npix values, NaN where no cell reached */
-    double factor[SK_MAX_VARS];
-    char units[SK_MAX_VARS][24];
-    proj_dim dim[SK_MAX_VARS];
-    double boxlen, unit_l, unit_t, time, start;
-    int64_t *count;           /* per thread: rows, crossing the plane, reaching the image */
-};
 
 void sk_slice_options_init(sk_slice_options *opt)
 {
@@ -224,7 +204,8 @@ static int stream_begin(void *ctx, int nthreads, const sk_table *schema, sk_erro
     ss->nthreads = nthreads > 0 ? nthreads : 1;
     ss->count = sk_calloc((size_t)ss->nthreads * 3, sizeof *ss->count);
     ss->data = sk_malloc(ss->npix * (size_t)ss->nq * sizeof *ss->data + 1);
-    if (!ss->count || !ss->data)
+    ss->painted = sk_calloc(ss->npix + 1, 1);
+    if (!ss->count || !ss->data || !ss->painted)
         return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory for %d maps of %d x %d",
                        ss->nq, ss->opt.nx, ss->opt.ny);
     for (size_t k = 0; k < ss->npix * (size_t)ss->nq; k++)
@@ -247,6 +228,7 @@ static int first_pixel(double x, double c, double p, int n)
 
 static void put(sk_slice_stream *ss, const proj_job *job, int64_t r, size_t pixel)
 {
+    ss->painted[pixel] = 1;
     for (int q = 0; q < ss->nq; q++)
         ss->data[(size_t)q * ss->npix + pixel] = job->q[q].col[r] * ss->factor[q];
 }
@@ -322,6 +304,8 @@ static int fill_row(sk_slice_stream *ss, const proj_job *job, int64_t r)
             for (int i = i0; i < i1; i++)
                 m[(size_t)j * (size_t)nx + (size_t)i] = v;
     }
+    for (int j = j0; j < j1; j++)
+        memset(ss->painted + (size_t)j * (size_t)nx + (size_t)i0, 1, (size_t)(i1 - i0));
     return 1;
 }
 
@@ -368,6 +352,7 @@ void sk_slice_stream_free(sk_slice_stream *ss)
     for (int i = 0; i < ss->nq; i++)
         sk_free(ss->names[i]);
     sk_free(ss->data);
+    sk_free(ss->painted);
     sk_free(ss->count);
     sk_free(ss);
 }

@@ -19,7 +19,7 @@ static int divides_work(const char *command)
 {
     static const char *const k_ok[] = {"stats", "center", "project", "clumps", "convert",
                                        "bench ranks", "bench report", "threads", "info", "help",
-                                       "profile", "phase",
+                                       "profile", "phase", "slice",
                                        "--help", "-h", "--version", "version"};
     for (size_t i = 0; i < sizeof k_ok / sizeof k_ok[0]; i++)
         if (!strcmp(command, k_ok[i]))
@@ -61,8 +61,8 @@ int cli_mpi_begin(const char *command)
     }
     if (g_world.size > 1 && !divides_work(command)) {
         int rc = cli_fail("'snapkit %s' does not divide its work among MPI ranks yet (%d ranks "
-                          "here): run it as one process (stats, center, project, profile, clumps, convert, "
-                          "threads and info run under MPI)",
+                          "here): run it as one process (stats, center, project, profile, phase, slice, clumps, "
+                          "convert, threads and info run under MPI)",
                           command, g_world.size);
         cli_mpi_end();
         return rc == CLI_FAIL ? CLI_USAGE : rc;

@@ -10,6 +10,7 @@
 #include "figure/map.h"
 #include "snapkit/slice.h"
 #include "snapkit/util/json.h"
+#include "snapkit/util/mpi.h"
 
 static const char k_help[] =
     "usage: snapkit slice SOURCE --axis x|y|z --at X --vars density,T -o slice_{var}.png [options]\n\n"
@@ -237,11 +238,12 @@ static int make_slice(slice_args *a, sk_source *src, const char *const *names, i
     cli_progress prog;
     cli_progress_init(&prog, "reading");
     sk_read_options ropt = {.threads = a->threads, .progress = cli_progress_hook(&prog)};
+    cli_mpi_share(&ropt);
     if (rc == SK_OK)
         rc = sk_source_stream(src, "hydro", &sel, &ropt, &c, stats, err);
     cli_progress_done(&prog);
-    if (rc == SK_OK)
-        rc = sk_slice_stream_finish(ss, maps, err);
+    /* under MPI each rank streamed its share; rank 0 gets the gathered maps */
+    rc = sk_slice_stream_finish_ranks(ss, rc, maps, err);
     sk_selection_clear(&sel);
     sk_slice_stream_free(ss);
     *meta = feed.meta;
@@ -308,14 +310,25 @@ static int write_maps(const slice_args *a, sk_maps *maps, const sk_table *meta,
     return rc;
 }
 
+/* Under MPI: the files every rank opened, and the longest read. */
+static int sum_read_stats(sk_read_stats *st, sk_error *err)
+{
+    if (cli_mpi_world()->size == 1)
+        return SK_OK;
+    int64_t files = st->files_opened;
+    int rc = sk_mpi_sum_int64(&files, 1, err);
+    if (rc == SK_OK)
+        rc = sk_mpi_max_double(&st->seconds, 1, err);
+    st->files_opened = (int)files;
+    return rc;
+}
+
 int cmd_slice(int argc, char **argv)
 {
     slice_args a;
     int rc = parse_args(&a, argc, argv);
     if (rc != CLI_OK || a.help)
         return rc;
-    if (cli_mpi_world()->size > 1)
-        return cli_fail("slice: run it on one process (not under mpirun)");
     const char *names[SK_MAX_VARS];
     int nq = 0;
     for (char *save = NULL, *s = strtok_r(a.vars, ",", &save); s && nq < SK_MAX_VARS;
@@ -338,6 +351,8 @@ int cmd_slice(int argc, char **argv)
         rc = make_slice(&a, src, names, nq, &maps, &meta, &st, &err);
     sk_source_close(src);
     if (rc == SK_OK)
+        rc = sum_read_stats(&st, &err);
+    if (rc == SK_OK && maps) /* ranks other than 0 have none: rank 0 writes */
         rc = write_maps(&a, maps, meta, &st, &err);
     sk_table_free(meta);
     sk_maps_free(maps);

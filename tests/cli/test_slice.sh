@@ -38,6 +38,34 @@ for args in "--axis z --at 0.5 --res 128" "--axis x --at 0.3711 --res 100,60 --w
 done
 [[ $n -eq 36 ]] || { echo "FAIL: only $n slices compared"; fail=1; }
 
+# under mpirun -np 2..4 (each rank paints its share's cells, rank 0 gathers
+# the pixels): the same bits as one process, along an axis and off-axis,
+# from the output and from its .snapkit file
+if [[ -n ${SNAPKIT_MPIEXEC:-} ]]; then
+    m=0
+    for args in "--axis x --at 0.3711 --res 100,60 --width 0.4 --center 0.4 0.55 0.6" \
+                "--normal 1 1 0.5 --north 0 0 1 --center 0.5 0.45 0.52 --res 80,60 --width 0.7"; do
+        for src in "$out" "$TMP/o.snapkit"; do
+            # shellcheck disable=SC2086
+            check "one process $args" "$CLI" slice "$src" $args --vars density,T -o "$TMP/one_{var}.npy" --no-fsync
+            for k in 2 3 4; do
+                # shellcheck disable=SC2086
+                check "mpirun -np $k slice $args" timeout 120 "$SNAPKIT_MPIEXEC" --oversubscribe \
+                    --allow-run-as-root -np "$k" "$CLI" slice "$src" $args --vars density,T \
+                    -o "$TMP/mpi_{var}.npy" --no-fsync
+                for v in density T; do
+                    ok cmp -s "$TMP/one_$v.npy" "$TMP/mpi_$v.npy"
+                    m=$((m + 1))
+                done
+            done
+        done
+    done
+    [[ $m -eq 24 ]] || { echo "FAIL: only $m MPI slices compared"; fail=1; }
+    rm -f "$TMP"/one_*.npy "$TMP"/mpi_*.npy
+else
+    echo "SKIP (counted): the mpirun part, snapkit was built without MPI"
+fi
+
 # shape (ny, nx) and every pixel the cell at its centre, from the cells themselves
 check "npy" "$CLI" slice "$out" --axis y --at 0.4375 --res 90,50 --width 0.5 --center 0.3 0.5 0.45 \
     -o "$TMP/d.npy" --no-fsync
