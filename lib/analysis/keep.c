@@ -66,6 +66,26 @@ static int new_parts(an_keep *k, int nparts, sk_error *err)
     return SK_OK;
 }
 
+/* At least nparts parts: the rows kept so far stay, new parts are empty. */
+static int grow_parts(an_keep *k, int nparts, sk_error *err)
+{
+    if (k->nparts >= nparts)
+        return SK_OK;
+    an_keep_part *old = k->parts;
+    int had = k->nparts;
+    k->parts = NULL;
+    int rc = new_parts(k, nparts, err);
+    if (rc != SK_OK) {
+        k->parts = old;
+        k->nparts = had;
+        return rc;
+    }
+    if (had)
+        memcpy(k->parts, old, sizeof *old * (size_t)had);
+    sk_free(old);
+    return SK_OK;
+}
+
 /* The column mass weights come from, or a refusal naming what is missing. */
 static int weight_column(an_keep *k, const sk_table *schema, sk_error *err)
 {
@@ -89,7 +109,6 @@ static int weight_column(an_keep *k, const sk_table *schema, sk_error *err)
 
 int an_keep_begin(an_keep *k, int nthreads, const sk_table *schema, sk_error *err)
 {
-    free_parts(k);
     for (int c = 0; c < k->ncols; c++) {
         k->col[c] = sk_table_index(schema, k->names[c]);
         const sk_column *col = k->col[c] >= 0 ? sk_table_col(schema, k->col[c]) : NULL;
@@ -107,7 +126,7 @@ int an_keep_begin(an_keep *k, int nthreads, const sk_table *schema, sk_error *er
     int rc = weight_column(k, schema, err);
     if (rc != SK_OK)
         return rc;
-    return new_parts(k, nthreads > 0 ? nthreads : 1, err);
+    return grow_parts(k, nthreads > 0 ? nthreads : 1, err);
 }
 
 /* Column c's n values times f into out, as doubles. */

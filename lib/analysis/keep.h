@@ -55,7 +55,9 @@ int an_keep_init(an_keep *k, int ncols, const char *const *names, int nfilter, s
                  sk_error *err);
 void an_keep_free(an_keep *k);
 /* Find the columns and the weight's in the batches' schema, and make
- * nthreads empty parts. SK_ERR_ARG naming a column the rows lack, or a
+ * room for nthreads parts. The rows kept by earlier streams stay: several
+ * streams (a RAMSES output's gas, then its particles) keep their rows
+ * together. SK_ERR_ARG naming a column the rows lack, or a
  * weight they cannot give (volume without cells, mass without density or
  * mass). */
 int an_keep_begin(an_keep *k, int nthreads, const sk_table *schema, sk_error *err);

@@ -39,7 +39,10 @@ static const char k_help[] =
     "                        quantity's sum and mean)\n"
     "  --percentiles P,...   weighted percentiles of each quantity per bin (0..100)\n"
     "  --units SPEC          units of fields: r=kpc,density=g/cm3,T=K,v_phi=km/s, or cgs\n"
-    "  --component C         hydro (default) or particles\n"
+    "  --component C[,C...]  hydro (default), particles, or several: their rows binned\n"
+    "                        together (a rotation curve's v_circ from the gas and the\n"
+    "                        particles' mass: --component hydro,particles); every\n"
+    "                        quantity must be a field of each\n"
     "%s"
     "  --threads N           use at most N threads\n"
     "  -o PATH               .txt, .csv, .json, .fits (table PROFILE), .npy ((bins,\n"
@@ -49,12 +52,13 @@ static const char k_help[] =
     "  --json                the profile as JSON on stdout: bin, edges, count, weight,\n"
     "                        quantities{NAME: {mean, std, sum}}\n";
 
-enum { MAX_OUTPUTS = 8 };
+enum { MAX_OUTPUTS = 8, MAX_COMPONENTS = 4 };
 
 typedef struct prof_args {
-    const char *source, *component, *bin, *outputs[MAX_OUTPUTS];
-    char vars[4096];
-    int noutputs, json, help, threads;
+    const char *source, *bin, *outputs[MAX_OUTPUTS];
+    const char *components[MAX_COMPONENTS];
+    char vars[4096], component_list[128];
+    int noutputs, json, help, threads, ncomponents;
     cli_selection sel;
     sk_profile_options opt;
 } prof_args;
@@ -86,6 +90,25 @@ static int parse_range(prof_args *a, int argc, char **argv, int *i)
         return -1;
     a->opt.has_range = 1;
     *i += 2;
+    return 1;
+}
+
+/* "hydro,particles": each component once. */
+static int parse_components(prof_args *a, const char *v)
+{
+    snprintf(a->component_list, sizeof a->component_list, "%s", v);
+    a->ncomponents = 0;
+    for (char *save = NULL, *c = strtok_r(a->component_list, ",", &save); c;
+         c = strtok_r(NULL, ",", &save)) {
+        for (int k = 0; k < a->ncomponents; k++)
+            if (!strcmp(a->components[k], c))
+                return cli_fail("--component: '%s' given twice", c), -1;
+        if (a->ncomponents == MAX_COMPONENTS)
+            return cli_fail("--component: at most %d components", MAX_COMPONENTS), -1;
+        a->components[a->ncomponents++] = c;
+    }
+    if (!a->ncomponents)
+        return cli_fail("--component: no component in '%s'", v), -1;
     return 1;
 }
 
@@ -128,8 +151,9 @@ static int parse_option(void *ctx, int argc, char **argv, int *i)
         if (!(a->bin = cli_value(argc, argv, i)))
             return -1;
     } else if (cli_is(arg, "--component")) {
-        if (!(a->component = cli_value(argc, argv, i)))
+        if (!(v = cli_value(argc, argv, i)))
             return -1;
+        return parse_components(a, v);
     } else if (cli_is(arg, "-o") || cli_is(arg, "--output")) {
         if (a->noutputs == MAX_OUTPUTS)
             return cli_fail("at most %d outputs", MAX_OUTPUTS), -1;
@@ -152,7 +176,8 @@ static int parse_args(prof_args *a, int argc, char **argv)
     memset(a, 0, sizeof *a);
     cli_selection_init(&a->sel);
     sk_profile_options_init(&a->opt);
-    a->component = "hydro";
+    a->components[0] = "hydro";
+    a->ncomponents = 1;
     a->bin = "r";
     snprintf(a->vars, sizeof a->vars, "density");
     int rc = cli_parse_source_args("profile", k_help, argc, argv, parse_option, a, &a->sel,
@@ -203,9 +228,9 @@ static int split_vars(prof_args *a, const char **names)
     return nq;
 }
 
-/* The selection's variables: the bin field, the quantities and the
- * column mass weights need, each once. */
-static void read_vars(prof_args *a, const char *const *names, int nq)
+/* The selection's variables for one component: the bin field, the
+ * quantities and the column mass weights need, each once. */
+static void read_vars(prof_args *a, const char *component, const char *const *names, int nq)
 {
     const char *want[SK_PROFILE_MAX_QUANTITIES + 2];
     int n = 0;
@@ -213,7 +238,7 @@ static void read_vars(prof_args *a, const char *const *names, int nq)
     for (int i = 0; i < nq; i++) /* v_circ: from each row's mass */
         want[n++] = strcmp(names[i], "v_circ") ? names[i] : "mass";
     if (a->opt.weight == SK_WEIGHT_MASS)
-        want[n++] = strcmp(a->component, "particles") ? "density" : "mass";
+        want[n++] = strcmp(component, "particles") ? "density" : "mass";
     size_t at = 0;
     char *out = a->sel.vars;
     out[0] = 0;
@@ -227,29 +252,40 @@ static void read_vars(prof_args *a, const char *const *names, int nq)
     }
 }
 
-static int make_profile(prof_args *a, sk_source *src, const char *const *names, int nq,
-                        sk_profile **p, sk_error *err)
+/* One component's rows into the profile's stream (which keeps the rows
+ * of the components before it). */
+static int stream_component(prof_args *a, sk_source *src, const char *component,
+                            const char *const *names, int nq, sk_profile_stream *ps,
+                            sk_error *err)
 {
     sk_derive_set *derived = NULL;
     cli_selection read;
-    sk_profile_stream *ps = NULL;
-    int rc = cli_derive_take_vars(src, a->component, &a->sel, &read, &derived, err);
-    if (rc == SK_OK)
-        rc = sk_profile_stream_new(a->bin, nq, names, &a->opt, &ps, err);
+    read_vars(a, component, names, nq);
+    int rc = cli_derive_take_vars(src, component, &a->sel, &read, &derived, err);
     if (rc == SK_OK) {
         sk_consumer c = sk_profile_stream_consumer(ps);
         if (derived)
             c = sk_derive_set_consumer(derived, &c);
         cli_source_read res;
-        rc = cli_stream_source(src, a->component, &read, a->threads, &c, &res, err);
+        rc = cli_stream_source(src, component, &read, a->threads, &c, &res, err);
     }
+    sk_derive_set_free(derived);
+    return rc;
+}
+
+static int make_profile(prof_args *a, sk_source *src, const char *const *names, int nq,
+                        sk_profile **p, sk_error *err)
+{
+    sk_profile_stream *ps = NULL;
+    int rc = sk_profile_stream_new(a->bin, nq, names, &a->opt, &ps, err);
+    for (int k = 0; k < a->ncomponents && rc == SK_OK; k++)
+        rc = stream_component(a, src, a->components[k], names, nq, ps, err);
     rc = sk_mpi_agree(rc, err); /* under MPI: each rank its share, then rank 0 all */
     if (rc == SK_OK)
         rc = sk_profile_stream_reduce(ps, err);
     if (rc == SK_OK && cli_mpi_world()->rank == 0)
         rc = sk_profile_stream_finish(ps, p, err);
     sk_profile_stream_free(ps);
-    sk_derive_set_free(derived);
     return rc;
 }
 
@@ -333,7 +369,6 @@ int cmd_profile(int argc, char **argv)
     int nq = split_vars(&a, names);
     if (nq < 0)
         return CLI_USAGE;
-    read_vars(&a, names, nq);
     sk_error err;
     sk_error_clear(&err);
     sk_source *src = NULL;

@@ -99,6 +99,33 @@ else
     echo "SKIP (counted): the mpirun part, snapkit was built without MPI"
 fi
 
+# --component hydro,particles: the rows of both binned together (a
+# rotation curve's v_circ from the gas and the particles' mass): counts
+# and masses per bin are those of the two profiles added, and v_circ is
+# sqrt(G M(<r) / r) of the enclosed mass of both
+gp=$DATA/ramses/gravpart/output_00002
+for c in hydro particles hydro,particles; do
+    check "profile --component $c" "$CLI" profile "$gp" "${sel[@]}" --bin r --bins 6 --range 0 0.4 \
+        --vars v_circ,v_phi --component "$c" --json
+    cp "$TMP/out" "$TMP/comp_$c.json"
+done
+ok /usr/bin/python3 - "$TMP" <<'PY'
+import json, math, sys
+h, p, b = (json.load(open(f"{sys.argv[1]}/comp_{c}.json")) for c in ("hydro", "particles", "hydro,particles"))
+assert all(x + y == z for x, y, z in zip(h["count"], p["count"], b["count"])), (h["count"], p["count"], b["count"])
+assert min(p["count"]) >= 0 and sum(p["count"]) > 0 and sum(h["count"]) > 0
+hs, ps, bs = (d["quantities"]["v_circ"]["sum"] for d in (h, p, b))
+assert all(abs(x + y - z) <= 1e-15 * z for x, y, z in zip(hs, ps, bs)), (hs, ps, bs)
+G, m = 6.67430e-8, 0.0  # this output's units are cgs
+for j in range(6):
+    m += bs[j]
+    want = math.sqrt(G * m / b["edges"][j + 1])
+    assert abs(b["quantities"]["v_circ"]["mean"][j] - want) <= 1e-12 * want
+PY
+expect_error "density of particles" "no particle field 'density'" "$CLI" profile "$gp" "${sel[@]}" \
+    --vars density --component hydro,particles --json
+expect_error "component twice" "given twice" "$CLI" profile "$gp" --vars v_circ --component hydro,hydro --json
+
 # bad input: one line, non-zero, nothing written
 x=$TMP/x.json
 expect_error "zero bins" "--bins must be 1.." "$CLI" profile "$out" "${sel[@]}" --bins 0 -o "$x"
