@@ -54,6 +54,10 @@ check "center com" center "$gp" --json
 check "profile about the centre" profile "$gp" --center 0.5 0.5 0.5 --sphere 0.3 --bin r \
     --vars density,T --percentiles 50 -o "$tmp/p.json"
 check "phase density-T" phase "$gp" --x density --y T --bins 32,32 -o "$tmp/ph.npy"
+check "profile of gas and particles" profile "$gp" --center 0.5 0.5 0.5 --sphere 0.3 --bin r \
+    --vars v_circ --component hydro,particles -o "$tmp/pc.json"
+check "slice along z" slice "$gp" --axis z --at 0.3 --vars density,T --res 64 -o "$tmp/s_{var}.npy"
+check "slice off-axis" slice "$gp" --normal 1 2 3 --vars density --res 64 -o "$tmp/so.npy"
 check "clumps of particles (fof)" clumps "$gp" --component particles --min-cells 5 -o "$tmp/p.csv"
 [[ -d $clumps ]] && check "clumps of cells (watershed)" clumps "$clumps" --threshold 1 \
     --finder watershed --min-cells 5 -o "$tmp/c.csv" --ids "$tmp/c.npy"

@@ -43,6 +43,7 @@
 
 #include "snapkit/error.h"
 #include "snapkit/stream.h"
+#include "snapkit/table.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -100,6 +101,15 @@ SK_API int sk_h5_commit(sk_h5_file *f, sk_error *err);
 
 /* Drop the file (nothing is left behind) and free f. NULL is allowed. */
 SK_API void sk_h5_abort(sk_h5_file *f);
+
+/* A small table in memory (a profile, a clump catalogue) as one HDF5
+ * file, whole or not at all: every column a one-dimensional dataset at the
+ * root (SK_CATEGORY: the int32 codes and an attribute "labels"), with an
+ * attribute "unit" where the table's metadata has "units.NAME"; the
+ * table's other metadata pairs (its own "kind" as "table_kind"), and
+ * "kind" = `kind`, as attributes of the root (numbers as numbers). opt NULL: the defaults. */
+SK_API int sk_h5_write_table(const char *path, const sk_table *t, const char *kind,
+                             const sk_h5_options *opt, sk_error *err);
 
 #ifdef __cplusplus
 }

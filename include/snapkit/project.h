@@ -321,6 +321,14 @@ SK_API int sk_maps_write_pictures(const sk_maps *maps, const char *path,
  * slow disk. */
 SK_API void sk_maps_set_fsync(sk_maps *maps, int on);
 SK_API int sk_maps_write_fits(const sk_maps *maps, const char *path, sk_error *err);
+/* Every map into one HDF5 file (.h5, .hdf5; libhdf5 loaded on first use):
+ * a (ny, nx) float64 dataset per map named as the map, with attributes
+ * "unit" and "what"; the root's attributes: kind = "snapkit maps",
+ * extent (code lengths), center, line_of_sight, right, up, pixel_size
+ * (code lengths) and pixel_size_cm, time, unit_l, unit_t, axis, rows,
+ * selected, deposited, selected_mass, projected_mass, kernel, weight,
+ * mode. Written whole or not at all. */
+SK_API int sk_maps_write_h5(const sk_maps *maps, const char *path, sk_error *err);
 SK_API int sk_maps_write_npy(const sk_maps *maps, int i, const char *path, sk_error *err);
 SK_API int sk_maps_write_png(const sk_maps *maps, int i, const char *path,
                              const sk_image_options *img, sk_error *err);

@@ -7,6 +7,7 @@
 #include "analysis/profile_internal.h"
 #include "snapkit/memory.h"
 #include "snapkit/util/atomicfile.h"
+#include "snapkit/h5export.h"
 #include "snapkit/util/fits.h"
 #include "snapkit/util/json.h"
 #include "snapkit/util/npy.h"
@@ -281,9 +282,10 @@ int sk_profile_write(const sk_profile *p, const char *path, sk_error *err)
     }
     int txt = ends_with(path, ".txt"), csv = ends_with(path, ".csv");
     int fits = ends_with(path, ".fits"), npy = ends_with(path, ".npy");
-    if (!txt && !csv && !fits && !npy)
+    int h5 = ends_with(path, ".h5") || ends_with(path, ".hdf5");
+    if (!txt && !csv && !fits && !npy && !h5)
         return sk_fail(err, SK_ERR_ARG, path, -1,
-                       "a profile is written as .txt, .csv, .json, .fits or .npy");
+                       "a profile is written as .txt, .csv, .json, .fits, .h5 or .npy");
     sk_table *t;
     int rc = sk_profile_table(p, &t, err);
     if (rc != SK_OK)
@@ -294,6 +296,8 @@ int sk_profile_write(const sk_profile *p, const char *path, sk_error *err)
         rc = sk_fits_write_table(path, t, &fo, err);
     } else if (npy) {
         rc = write_npy(path, t, err);
+    } else if (h5) {
+        rc = sk_h5_write_table(path, t, "snapkit profile", NULL, err);
     } else {
         char *text = table_text(p, t, csv);
         rc = text ? write_text(path, text, err)

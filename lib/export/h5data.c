@@ -121,6 +121,13 @@ int h5x_attr_double(hid_t loc, const char *key, double value)
     return attr_write(loc, key, H5T_NATIVE_DOUBLE, H5Screate(H5S_SCALAR), &value);
 }
 
+int h5x_attr_doubles(hid_t loc, const char *key, const double *values, int n)
+{
+    hsize_t dim = (hsize_t)n;
+    hid_t space = n == 1 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &dim, NULL);
+    return attr_write(loc, key, H5T_NATIVE_DOUBLE, space, values);
+}
+
 int h5x_attr_int64s(hid_t loc, const char *key, const int64_t *values, int n)
 {
     hsize_t dim = (hsize_t)n;

@@ -77,6 +77,7 @@ int h5x_append(hid_t dset, hid_t type, int64_t at, int64_t n, hsize_t width, con
 int h5x_attr_string(hid_t loc, const char *key, const char *value);
 int h5x_attr_double(hid_t loc, const char *key, double value);
 int h5x_attr_int64s(hid_t loc, const char *key, const int64_t *values, int n);
+int h5x_attr_doubles(hid_t loc, const char *key, const double *values, int n); /* n: 1 scalar */
 /* An array of strings (a category column's labels). */
 int h5x_attr_strings(hid_t loc, const char *key, const char *const *values, int n);
 /* Every metadata pair of the table as an attribute: numbers as numbers. */

@@ -59,6 +59,9 @@ int phase_keep(sk_phase *ph, phase_thread *t, const double *const v[4], int64_t 
 int phase_bin_kept(sk_phase *ph, sk_error *err);
 void phase_kept_free(phase_thread *t);
 
+/* phase_h5.c: the diagram as an HDF5 file. */
+int phase_write_h5(const sk_phase *ph, const char *path, int fsync, sk_error *err);
+
 /* phase_mpi.c: every rank's sums of `all` added, exactly, into a dense
  * array of nbins x nsum accumulators (*dense; the caller frees it), and
  * the ranks' row counts into ph->rows and ph->binned. Collective. */

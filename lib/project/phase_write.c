@@ -1,4 +1,5 @@
-/* Phase diagrams written: JSON, .npy and FITS (snapkit/phase.h). */
+/* Phase diagrams written: JSON, .npy and FITS (snapkit/phase.h); HDF5 in
+ * phase_h5.c. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -187,6 +188,8 @@ int sk_phase_write(const sk_phase *ph, const char *path, int fsync, sk_error *er
         return phase_write_fits(ph, path, fsync, err);
     if (ends_with(path, ".json"))
         return write_json(ph, path, fsync, err);
-    return sk_fail(err, SK_ERR_ARG, path, -1, "a phase diagram is written as .npy, .fits or "
-                   ".json (figures: .png, .svg, .pdf from the command line)");
+    if (ends_with(path, ".h5") || ends_with(path, ".hdf5"))
+        return phase_write_h5(ph, path, fsync, err);
+    return sk_fail(err, SK_ERR_ARG, path, -1, "a phase diagram is written as .npy, .fits, .h5 "
+                   "or .json (figures: .png, .svg, .pdf from the command line)");
 }

@@ -1,4 +1,4 @@
-/* Writing maps by the file's extension: .fits (every map), .npy and .png
+/* Writing maps by the file's extension: .fits and .h5 (every map), .npy and .png
  * (one map each; a "{var}" in the name makes one file per map), and .svg
  * and .pdf when the caller draws the pictures. */
 #include <stdio.h>
@@ -10,7 +10,7 @@
 #include "core/atomicfile.h"
 #include "snapkit/memory.h"
 
-typedef enum { OUT_FITS, OUT_NPY, OUT_PNG, OUT_VECTOR } out_format;
+typedef enum { OUT_FITS, OUT_H5, OUT_NPY, OUT_PNG, OUT_VECTOR } out_format;
 
 static int format_of(const char *path, int pictures, out_format *fmt, sk_error *err)
 {
@@ -19,6 +19,10 @@ static int format_of(const char *path, int pictures, out_format *fmt, sk_error *
     if (dot && (!slash || dot > slash)) {
         if (!strcasecmp(dot, ".fits") || !strcasecmp(dot, ".fit") || !strcasecmp(dot, ".fts")) {
             *fmt = OUT_FITS;
+            return SK_OK;
+        }
+        if (!strcasecmp(dot, ".h5") || !strcasecmp(dot, ".hdf5")) {
+            *fmt = OUT_H5;
             return SK_OK;
         }
         if (!strcasecmp(dot, ".npy")) {
@@ -35,9 +39,10 @@ static int format_of(const char *path, int pictures, out_format *fmt, sk_error *
         }
     }
     return sk_fail(err, SK_ERR_ARG, path, -1,
-                   pictures ? "unknown output format: the name must end in .fits, .npy, .png, "
-                              ".svg or .pdf"
-                            : "unknown output format: the name must end in .fits, .npy or .png");
+                   pictures ? "unknown output format: the name must end in .fits, .h5, .npy, "
+                              ".png, .svg or .pdf"
+                            : "unknown output format: the name must end in .fits, .h5, .npy or "
+                              ".png");
 }
 
 /* path with every "{var}" replaced by name. */
@@ -138,8 +143,9 @@ int sk_maps_write_pictures(const sk_maps *maps, const char *path, const sk_image
     int n = 0;
     out_format fmt = OUT_FITS;
     int rc = format_of(path, writer != NULL, &fmt, err);
-    if (rc == SK_OK && fmt == OUT_FITS) {
-        rc = sk_maps_write_fits(maps, path, err);
+    if (rc == SK_OK && (fmt == OUT_FITS || fmt == OUT_H5)) {
+        rc = fmt == OUT_FITS ? sk_maps_write_fits(maps, path, err)
+                             : sk_maps_write_h5(maps, path, err);
         if (rc == SK_OK && remember(written ? &list : NULL, &n, path, "") != SK_OK)
             rc = sk_fail(err, SK_ERR_NOMEM, path, -1, "out of memory");
     } else if (rc == SK_OK) {

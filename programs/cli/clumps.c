@@ -12,7 +12,7 @@
 #include "snapkit/util/mpi.h"
 
 static const char k_help[] =
-    "usage: snapkit clumps SOURCE --threshold V -o clumps.csv|.json|.fits|.snapkit [options]\n"
+    "usage: snapkit clumps SOURCE --threshold V -o clumps.csv|.json|.fits|.h5|.snapkit [options]\n"
     "       snapkit clumps SOURCE --component particles --finder fof -o clumps.csv [options]\n\n"
     "Find clumps in the cells of SOURCE (a RAMSES output folder or a .snapkit file):\n"
     "cells whose field is at or above the threshold, grouped by a finder; or groups\n"
@@ -48,7 +48,8 @@ static const char k_help[] =
     "                        (field code units; default 0)\n"
     "  --min-members N       the same for particles\n"
     "  -o PATH               the catalogue: .csv (a header line), .json (meta and clumps),\n"
-    "                        .fits (a binary table CLUMPS) or .snapkit (a table clumps)\n"
+    "                        .fits (a binary table CLUMPS), .h5 (a dataset per column)\n"
+    "                        or .snapkit (a table clumps)\n"
     "  --ids PATH.npy        each cell's (particle's) clump id (int32, 0: none), in the\n"
     "                        order of the rows of the read with the same selection\n"
     "  --threads N           use at most N threads (default: the job's budget)\n"
@@ -172,7 +173,7 @@ static int parse(clumps_args *a, int argc, char **argv)
     if (parts && a->o.finder != SK_CLUMPS_FOF)
         return cli_usage("clumps", "particles take --finder fof");
     if (!a->out)
-        return cli_usage("clumps", "missing -o clumps.csv|.json|.fits|.snapkit");
+        return cli_usage("clumps", "missing -o clumps.csv|.json|.fits|.h5|.snapkit");
     a->o.min_cells = a->min_cells;
     a->o.threads = (int)a->threads;
     return 0;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "clumps_write.h"
+#include "snapkit/h5export.h"
 #include "snapkit/util/atomicfile.h"
 #include "snapkit/util/json.h"
 #include "snapkit/util/npy.h"
@@ -113,12 +114,12 @@ static int write_json(const sk_table *t, const char *path, sk_error *err)
     return rc;
 }
 
-static const char *const k_formats[] = {".csv", ".json", ".fits", ".snapkit"};
+static const char *const k_formats[] = {".csv", ".json", ".fits", ".snapkit", ".h5", ".hdf5"};
 
 /* The index in k_formats of path's extension, or -1. */
 static int catalogue_format(const char *path)
 {
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < (int)(sizeof k_formats / sizeof k_formats[0]); i++)
         if (ends_with(path, k_formats[i]))
             return i;
     return -1;
@@ -134,7 +135,7 @@ int cli_clumps_check_targets(const char *out, const char *ids, sk_error *err)
 {
     if (catalogue_format(out) < 0)
         return sk_fail(err, SK_ERR_ARG, out, -1,
-                       "the catalogue is written as .csv, .json, .fits or .snapkit");
+                       "the catalogue is written as .csv, .json, .fits, .h5 or .snapkit");
     return ids ? check_ids(ids, err) : SK_OK;
 }
 
@@ -152,6 +153,9 @@ int cli_clumps_write(const sk_table *cat, const char *path, sk_error *err)
         const char *names[1] = {"clumps"};
         return sk_store_save(path, tables, names, 1, NULL, NULL, err);
     }
+    case 4:
+    case 5:
+        return sk_h5_write_table(path, cat, "snapkit clump catalogue", NULL, err);
     default:
         return cli_clumps_check_targets(path, NULL, err);
     }

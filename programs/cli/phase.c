@@ -50,6 +50,7 @@ static const char k_help[] =
     "                        512e6; 0: always a second pass)\n"
     "  -o FILE               .npy (shape (nx, ny)), .fits (image, NAXIS1 along x; edges as\n"
     "                        WCS and XMIN/XMAX/XLOG/XNBINS keys, units in XUNIT/BUNIT),\n"
+    "                        .h5 (values, x_edges, y_edges, units as attributes),\n"
     "                        .json, or a figure: .png, .svg, .pdf\n"
     "  --no-fsync            rename files into place without flushing them first\n"
     "  --json                print the phase diagram as JSON: x, y, z, units, x_edges,\n"
@@ -233,8 +234,9 @@ static int parse_args(phase_args *a, int argc, char **argv)
         return cli_usage("phase", "no output given (-o FILE.npy|.fits|.json|.png, or --json)");
     if (a->output && !is_figure(a->output) && !ends_with(a->output, ".npy") &&
         !ends_with(a->output, ".fits") && !ends_with(a->output, ".fit") &&
-        !ends_with(a->output, ".json"))
-        return cli_usage("phase", "-o %s: write .npy, .fits, .json, .png, .svg or .pdf",
+        !ends_with(a->output, ".json") && !ends_with(a->output, ".h5") &&
+        !ends_with(a->output, ".hdf5"))
+        return cli_usage("phase", "-o %s: write .npy, .fits, .h5, .json, .png, .svg or .pdf",
                          a->output);
     return CLI_OK;
 }

@@ -45,7 +45,8 @@ static const char k_help[] =
     "                        quantity must be a field of each\n"
     "%s"
     "  --threads N           use at most N threads\n"
-    "  -o PATH               .txt, .csv, .json, .fits (table PROFILE), .npy ((bins,\n"
+    "  -o PATH               .txt, .csv, .json, .fits (table PROFILE), .h5 (a dataset\n"
+    "                        per column, units as attributes), .npy ((bins,\n"
     "                        columns), columns as the text header), or a figure .png,\n"
     "                        .svg, .pdf (the first quantity's mean, a band of +- std);\n"
     "                        repeatable; all written or none\n"
@@ -204,14 +205,14 @@ static int is_figure(const char *path)
 /* Each output's extension is known before anything is read. */
 static int check_outputs(const prof_args *a)
 {
-    static const char *const ext[] = {".txt", ".csv", ".json", ".fits", ".npy"};
+    static const char *const ext[] = {".txt", ".csv", ".json", ".fits", ".h5", ".hdf5", ".npy"};
     for (int k = 0; k < a->noutputs; k++) {
         int ok = is_figure(a->outputs[k]);
         for (size_t e = 0; e < sizeof ext / sizeof ext[0]; e++)
             ok |= ends_with(a->outputs[k], ext[e]);
         if (!ok)
-            return cli_fail("%s: a profile is written as .txt, .csv, .json, .fits, .npy, .png, "
-                            ".svg or .pdf", a->outputs[k]);
+            return cli_fail("%s: a profile is written as .txt, .csv, .json, .fits, .h5, .npy, "
+                            ".png, .svg or .pdf", a->outputs[k]);
     }
     return CLI_OK;
 }

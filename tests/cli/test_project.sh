@@ -132,8 +132,8 @@ one_line_error "map of 1 quantity needs 4.0 TB, more than the memory budget" \
 one_line_error "selection holds none" "$cli" project "$out" --xrange 0.3 0.3001 -o "$tmp/e.fits"
 one_line_error "zero length" "$cli" project "$out" --direction 0 0 0 -o "$tmp/e.fits"
 one_line_error "put {var} in the name" "$cli" project "$out" --vars sd,T -o "$tmp/e.npy"
-one_line_error "must end in .fits, .npy, .png, .svg or .pdf" "$cli" project "$out" -o "$tmp/e.txt"
-one_line_error "must end in .fits, .npy or .png" "$cli" project "$out" --raw -o "$tmp/e.svg"
+one_line_error "must end in .fits, .h5, .npy, .png, .svg or .pdf" "$cli" project "$out" -o "$tmp/e.txt"
+one_line_error "must end in .fits, .h5, .npy or .png" "$cli" project "$out" --raw -o "$tmp/e.svg"
 one_line_error "no output given" "$cli" project "$out"
 one_line_error "unit 'parsec' fits none" "$cli" project "$out" --unit parsec -o "$tmp/e.fits"
 SNAPKIT_CFITSIO=/no/such/libcfitsio.so one_line_error \
