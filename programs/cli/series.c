@@ -287,7 +287,8 @@ static int run_one(const series_args *a, series_table *t, const series_output *o
 }
 
 /* Open every source for its time; those that fail say so and are left out. */
-static int describe_all(const series_args *a, series_output *outs, int *n)
+static int describe_all(const series_args *a, series_output *outs, int *n, char *names,
+                        size_t size)
 {
     int failed = 0;
     *n = 0;
@@ -296,8 +297,8 @@ static int describe_all(const series_args *a, series_output *outs, int *n)
         sk_error_clear(&err);
         if (series_output_describe(a->sources[s], &outs[*n], &err) == SK_OK)
             (*n)++;
-        else
-            failed += cli_error(&err) != 0;
+        else if (cli_error(&err) && ++failed)
+            snprintf(names + strlen(names), size - strlen(names), " %s", a->sources[s]);
     }
     qsort(outs, (size_t)*n, sizeof *outs, by_time);
     return failed;
@@ -313,7 +314,8 @@ int cmd_series(int argc, char **argv)
     series_output *outs = sk_calloc((size_t)a.nsources, sizeof *outs);
     if (!outs)
         return cli_fail("out of memory");
-    int n, failed = describe_all(&a, outs, &n);
+    char names[1024] = "";
+    int n, failed = describe_all(&a, outs, &n, names, sizeof names);
     if (check_patterns(&a, outs, n) != CLI_OK) {
         sk_free(outs);
         return CLI_USAGE;
@@ -321,7 +323,6 @@ int cmd_series(int argc, char **argv)
     series_table t = {.outputs = outs};
     for (int i = 0; i < n; i++)
         t.cosmological |= !isnan(outs[i].aexp);
-    char names[1024] = "";
     for (int i = 0; i < n; i++)
         if (run_one(&a, &t, outs, i) != CLI_OK && ++failed)
             snprintf(names + strlen(names), sizeof names - strlen(names), " %s", outs[i].path);
