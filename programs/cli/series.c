@@ -323,12 +323,17 @@ int cmd_series(int argc, char **argv)
     series_table t = {.outputs = outs};
     for (int i = 0; i < n; i++)
         t.cosmological |= !isnan(outs[i].aexp);
-    for (int i = 0; i < n; i++)
-        if (run_one(&a, &t, outs, i) != CLI_OK && ++failed)
+    for (int i = 0; i < n && rc == CLI_OK; i++) {
+        int one = run_one(&a, &t, outs, i);
+        if (one == CLI_USAGE) /* the command's options: the same for every output */
+            rc = CLI_USAGE;
+        else if (one != CLI_OK && ++failed)
             snprintf(names + strlen(names), sizeof names - strlen(names), " %s", outs[i].path);
+    }
     sk_error err;
     sk_error_clear(&err);
-    if (cli_mpi_world()->rank == 0 && series_table_write(&t, a.table, a.format, &err) != SK_OK)
+    if (rc == CLI_OK && cli_mpi_world()->rank == 0 &&
+        series_table_write(&t, a.table, a.format, &err) != SK_OK)
         rc = cli_error(&err);
     if (rc == CLI_OK && failed)
         rc = cli_fail("series: %d of %d outputs failed (the lines above say why):%s", failed,

@@ -141,6 +141,9 @@ expect_error "command" "not a command series runs" "$CLI" series "${srcs[@]}" --
 expect_error "same file" "names the same file" "$CLI" series "${srcs[@]}" -- project \
     -o "$TMP/same.png"
 expect_error "json" "'--json' is series' to give" "$CLI" series "${srcs[@]}" -- stats --json
+expect_error "command's usage" "unknown option '--bogus'" "$CLI" series "${srcs[@]}" -o "$TMP/u.csv" \
+    -- stats --bogus
+[[ ! -e $TMP/u.csv ]] || { echo "FAIL: a table was written after a usage error"; fail=1; }
 expect_error "no source" "missing SOURCE" "$CLI" series -- stats
 [[ ! -e $TMP/same.png ]] || { echo "FAIL: a map was written"; fail=1; }
 exit $fail
