@@ -148,6 +148,10 @@ static const abi_field phase_options_fields[] = {
     F(sk_phase_options, has_range), F(sk_phase_options, lo), F(sk_phase_options, hi),
     F(sk_phase_options, units), F(sk_phase_options, frame), F(sk_phase_options, derive),
     F(sk_phase_options, keep_bytes)};
+static const abi_field consumer_fields[] = {
+    F(sk_consumer, ctx), F(sk_consumer, begin), F(sk_consumer, batch), F(sk_consumer, ordered)};
+static const abi_field h5_options_fields[] = {
+    F(sk_h5_options, gzip), F(sk_h5_options, chunk_rows), F(sk_h5_options, fsync)};
 
 static const abi_struct structs[] = {
     S(sk_error, error_fields),
@@ -183,6 +187,8 @@ static const abi_struct structs[] = {
     S(sk_cosmology_summary, cosmology_summary_fields),
     S(sk_bins, bins_fields),
     S(sk_phase_options, phase_options_fields),
+    S(sk_consumer, consumer_fields),
+    S(sk_h5_options, h5_options_fields),
 };
 
 static const abi_struct *find_struct(const char *name)

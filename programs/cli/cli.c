@@ -124,8 +124,21 @@ int cli_double(const char *flag, const char *text, double *out)
     return 0;
 }
 
+static cli_json_sink g_json_sink;
+static void *g_json_sink_ctx;
+
+void cli_set_json_sink(cli_json_sink sink, void *ctx)
+{
+    g_json_sink = sink;
+    g_json_sink_ctx = ctx;
+}
+
 void cli_print_json(const sk_json *j)
 {
+    if (g_json_sink) {
+        g_json_sink(g_json_sink_ctx, sk_json_text(j));
+        return;
+    }
     fputs(sk_json_text(j), stdout);
     fputc('\n', stdout);
 }

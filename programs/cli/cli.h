@@ -167,6 +167,11 @@ int cli_cell_columns(const char *const *names, int nq, char *csv, size_t n);
 
 /* Print the JSON text and a newline on stdout. */
 void cli_print_json(const sk_json *j);
+/* snapkit series (series.c) runs a command with --json per output and
+ * takes its result: while a sink is set (NULL: none), cli_print_json hands
+ * the text to it instead of standard output. */
+typedef void (*cli_json_sink)(void *ctx, const char *text);
+void cli_set_json_sink(cli_json_sink sink, void *ctx);
 
 /* A progress line on stderr, only when stderr is a terminal and the work
  * has taken more than a second. */
