@@ -21,6 +21,7 @@ from .center import center, totals
 from .clumps import clumps
 from . import atoms
 from .ytbridge import to_yt
+from .run import outputs
 from ._lib import check_abi as _check_abi
 
 _check_abi()  # every ctypes mirror against the library's own layout, before any call
@@ -46,4 +47,4 @@ __all__ = ["Error", "Table", "atoms", "memory", "threads", "__version__",
            "Output", "open", "derive", "quantities", "unit_factor", "column_stats",
            "weighted_stats",
            "File", "save", "load", "convert", "verify", "same_rows", "project", "Maps", "clumps",
-           "center", "totals", "profile", "to_yt", "phase"]
+           "center", "totals", "profile", "to_yt", "phase", "outputs"]
