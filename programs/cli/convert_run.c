@@ -152,12 +152,20 @@ static int run_jobs(job *js, int n, int jobs, int threads, const convert_run_arg
         while (next < n && js[next].state != JOB_TODO)
             next++;
         if (next < n && running < jobs) {
-            int e = start(&js[next], threads, a);
-            if (e)
-                return cli_fail("cannot start a convert process: %s", strerror(e));
-            js[next].state = JOB_FAILED; /* until it says otherwise */
-            next++;
-            running++;
+            job *j = &js[next++];
+            j->state = JOB_FAILED; /* until it says otherwise */
+            int e = start(j, threads, a);
+            if (!e) {
+                running++;
+                continue;
+            }
+            if (j->log)
+                fclose(j->log);
+            j->log = NULL;
+            char msg[256];
+            snprintf(msg, sizeof msg, "cannot start a convert process: %s", strerror(e));
+            j->said = strdup(msg);
+            report_one(j, a->json);
             continue;
         }
         if (!running)
