@@ -37,7 +37,9 @@ typedef struct sk_run_output {
     char problem[512];    /* what makes it incomplete ("" when complete): the first
                              missing or truncated file and how many more, or the error */
     int nmissing, ntruncated;
-    int ncpu, levelmin, levelmax; /* 0 when the info file did not parse */
+    int ncpu, levelmin, levelmax; /* 0 when the info file did not parse; levels as
+                                     the reader counts them (ramses.h level_shift) when
+                                     the output opens, else as its info file says */
     int cosmological;
     double time;          /* code units (conformal for cosmological runs) */
     double time_myr;      /* physical time in Myr: time x unit_t, or for cosmological
