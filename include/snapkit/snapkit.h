@@ -28,6 +28,7 @@
 #include "snapkit/read.h"
 #include "snapkit/cosmology.h"
 #include "snapkit/ramses.h"
+#include "snapkit/run.h"
 #include "snapkit/store.h"
 #include "snapkit/stream.h"
 #include "snapkit/convert.h"

@@ -3,13 +3,15 @@
 #include <string.h>
 
 #include "cli_mpi.h"
+#include "convert_run.h"
 #include "snapkit/memory.h"
 #include "snapkit/util/json.h"
 #include "store_cli.h"
 
 static const char k_help[] =
     "usage: snapkit convert OUTPUT_DIR -o FILE.snapkit [--components hydro,gravity,particles]\n"
-    "                       [selection] [--no-compress] [--with-coarse] [--threads N] [--json]\n\n"
+    "                       [selection] [--no-compress] [--with-coarse] [--threads N] [--json]\n"
+    "       snapkit convert OUTPUT_DIR... -o DIR/ [--jobs N] [--resume] [options as above]\n\n"
     "Read the components of a RAMSES output (all present by default) with the selection\n"
     "and write them into one .snapkit file: rows along a Hilbert curve in chunks, each\n"
     "column LZ4-compressed, with an index that lets later reads fetch only the chunks a\n"
@@ -26,27 +28,41 @@ static const char k_help[] =
     "  --chunk-rows N        rows per chunk (default: rows / 1024, a power of two within\n"
     "                        1024..65536)\n"
     "  --threads N           use at most N threads (default: the job's budget)\n"
-    "  --json                print the summary as JSON\n";
+    "  --json                print the summary as JSON\n\n"
+    "Several outputs (or -o naming a folder: ending in / or existing) convert each\n"
+    "output_NNNNN into DIR/output_NNNNN.snapkit (DIR made when missing), several at once\n"
+    "as separate processes, with the thread budget shared among them. One line per\n"
+    "output and a summary; exit status 1, naming them, when any failed.\n"
+    "  --jobs N              outputs converted at once (default: the fewer of the outputs\n"
+    "                        and the thread budget); each gets budget / N threads\n"
+    "  --resume              skip outputs whose .snapkit file is there and opens (its tail\n"
+    "                        and footer checked)\n";
 
 typedef struct convert_args {
     const char *dir, *path, *components;
     cli_selection cs;
     int compress, with_coarse, json;
     long long threads, chunk_rows, fail_after;
+    convert_run_args run; /* several outputs: sources and the workers' options */
 } convert_args;
 
-static int parse(int argc, char **argv, convert_args *a)
+/* space: 2 argc + 1 pointers for the sources and the workers' options. */
+static int parse(int argc, char **argv, char **space, convert_args *a)
 {
     memset(a, 0, sizeof *a);
+    a->run.sources = (const char **)space;
+    a->run.pass = space + argc;
     cli_selection_init(&a->cs);
     a->compress = 1;
     a->fail_after = -1;
     for (int i = 1; i < argc; i++) {
-        int sel = cli_selection_option(&a->cs, argc, argv, &i);
+        int first = i, sel = cli_selection_option(&a->cs, argc, argv, &i);
         if (sel < 0)
             return CLI_USAGE;
-        if (sel > 0)
+        if (sel > 0) {
+            convert_run_pass(&a->run, argv, first, i);
             continue;
+        }
         const char *arg = argv[i];
         if (cli_is(arg, "--help") || cli_is(arg, "-h")) {
             printf(k_help, cli_selection_help);
@@ -57,12 +73,20 @@ static int parse(int argc, char **argv, convert_args *a)
         } else if (cli_is(arg, "--components")) {
             if (!(a->components = cli_value(argc, argv, &i)))
                 return CLI_USAGE;
+            convert_run_pass(&a->run, argv, first, i);
         } else if (cli_is(arg, "--no-compress")) {
             a->compress = 0;
+            convert_run_pass(&a->run, argv, first, i);
         } else if (cli_is(arg, "--with-coarse")) {
             a->with_coarse = 1;
+            convert_run_pass(&a->run, argv, first, i);
         } else if (cli_is(arg, "--json")) {
             a->json = 1;
+        } else if (cli_is(arg, "--resume")) {
+            a->run.resume = 1;
+        } else if (cli_is(arg, "--jobs")) {
+            if (cli_int_between(argc, argv, &i, 1, 4096, &a->run.jobs))
+                return CLI_USAGE;
         } else if (cli_is(arg, "--threads") || cli_is(arg, "--chunk-rows") ||
                    cli_is(arg, "--fail-after-bytes")) {
             /* --fail-after-bytes N (not in the help): make writes fail with
@@ -72,18 +96,26 @@ static int parse(int argc, char **argv, convert_args *a)
                                                            : &a->fail_after;
             if (cli_int_value(argc, argv, &i, dst))
                 return CLI_USAGE;
+            if (dst != &a->threads)
+                convert_run_pass(&a->run, argv, first, i);
         } else if (arg[0] == '-' && arg[1]) {
             return cli_usage("convert", "unknown option '%s'", arg);
-        } else if (a->dir) {
-            return cli_usage("convert", "one OUTPUT_DIR only ('%s' and '%s')", a->dir, arg);
         } else {
-            a->dir = arg;
+            a->dir = a->dir ? a->dir : arg;
+            a->run.sources[a->run.nsources++] = arg;
         }
     }
     if (!a->dir)
         return cli_usage("convert", "missing OUTPUT_DIR");
     if (!a->path)
         return cli_usage("convert", "missing -o FILE.snapkit");
+    if (a->run.nsources > 1 || convert_run_is_folder(a->path)) {
+        a->run.dir = a->path;
+        a->run.threads = a->threads;
+        a->run.json = a->json;
+    } else if (a->run.resume || a->run.jobs) {
+        return cli_usage("convert", "--resume and --jobs are for several outputs (-o DIR/)");
+    }
     if (a->chunk_rows < 0 || a->threads < 0)
         return cli_usage("convert", "--threads and --chunk-rows take positive numbers");
     return CLI_OK;
@@ -137,9 +169,12 @@ static void print_summary(const convert_args *a, const sk_store_convert_stats *s
 int cmd_convert(int argc, char **argv)
 {
     convert_args a;
-    int rc = parse(argc, argv, &a);
+    char *space[2 * argc + 1];
+    int rc = parse(argc, argv, space, &a);
     if (rc != CLI_OK)
         return rc < 0 ? CLI_OK : rc;
+    if (a.run.dir)
+        return convert_run(&a.run);
     sk_error err;
     sk_error_clear(&err);
     sk_source *src;

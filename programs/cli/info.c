@@ -4,10 +4,11 @@
 #include "cli.h"
 #include "info_text.h"
 #include "store_cli.h"
+#include "snapkit/run.h"
 #include "snapkit/util/json.h"
 
 static const char k_help[] =
-    "usage: snapkit info OUTPUT_DIR|FILE.snapkit [--json]\n\n"
+    "usage: snapkit info OUTPUT_DIR|FILE.snapkit|RUN_DIR [--json]\n\n"
     "Print every key of info_NNNNN.txt (units, cosmology, Hilbert domains), the\n"
     "particle counts of header_NNNNN.txt, the namelist, the hydro and particle\n"
     "descriptors, the components present with their columns, and the files and\n"
@@ -15,7 +16,11 @@ static const char k_help[] =
     "  --json    one JSON object with all of the above\n\n"
     "For a .snapkit file: the same facts from the metadata it stores, its tables (rows,\n"
     "chunks, levels, bytes in memory and on disk), the selection it was converted with,\n"
-    "and whether --lmax reads of it are exact (--with-coarse) or drop finer leaves.\n";
+    "and whether --lmax reads of it are exact (--with-coarse) or drop finer leaves.\n\n"
+    "For a run (a folder of output_NNNNN folders): one line per output with its time (code\n"
+    "units, and Myr where the units are physical), redshift, CPUs, levels, bytes on disk\n"
+    "and whether it is complete: every CPU's file of each component there and ending in a\n"
+    "whole record (else missing or truncated), and the output opening.\n";
 
 static void print_usage(const sk_ramses_usage *u)
 {
@@ -153,6 +158,8 @@ int cmd_info(int argc, char **argv)
     }
     if (!dir)
         return cli_usage("info", "missing OUTPUT_DIR");
+    if (sk_run_is_run(dir))
+        return info_run(dir, json);
     sk_error err;
     sk_error_clear(&err);
     sk_source *src;

@@ -11,5 +11,8 @@ void info_print_prefixed(const sk_table *meta, const char *prefix, const char *t
 void info_print_descriptors(const sk_table *meta);
 /* The namelist, when the output has one. */
 void info_print_namelist(const sk_table *meta);
+/* `snapkit info RUN [--json]`: the outputs of a run (info_run.c). Returns
+ * the exit status. */
+int info_run(const char *dir, int json);
 
 #endif

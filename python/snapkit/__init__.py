@@ -23,6 +23,7 @@ from . import atoms
 from .ytbridge import to_yt
 from .series import OutputInfo, series
 from .h5export import export
+from .run import outputs
 from ._lib import check_abi as _check_abi
 
 _check_abi()  # every ctypes mirror against the library's own layout, before any call
@@ -48,4 +49,5 @@ __all__ = ["Error", "Table", "atoms", "memory", "threads", "__version__",
            "Output", "open", "derive", "quantities", "unit_factor", "column_stats",
            "weighted_stats",
            "File", "save", "load", "convert", "verify", "same_rows", "project", "Maps", "clumps",
-           "center", "totals", "profile", "to_yt", "phase", "series", "OutputInfo", "export"]
+           "center", "totals", "profile", "to_yt", "phase", "series", "OutputInfo", "export",
+           "outputs"]
