@@ -64,6 +64,7 @@ mhd_z_p amr2map shared:fixtures/ramses/mhd3d/output_00002 -typ 11 -lma 6
 mhd_x_B amr2map shared:fixtures/ramses/mhd3d/output_00002 -typ 30 -lma 6 -act 1 -dir x
 rt_z_scalar amr2map shared:fixtures/ramses/rt3d/output_00002 -typ 6 -lma 6
 clumps_y_rho amr2map shared:fixtures/ramses/clumps3d/output_00002 -typ 1 -lma 7 -dir y
+clumps_slab_rho_vol amr2map shared:fixtures/ramses/clumps3d/output_00002 -typ 1 -lma 6 -act 1 -zmi 0.25 -zma 0.5
 sink_z_T amr2map shared:fixtures/ramses/sink3d/output_00002 -typ 15 -lma 7
 sedov_cube_rho amr2cube shared:fixtures/ramses/sedov3d/output_00002 -typ 1 -lma 6 -xmi 0.25 -xma 0.75 -ymi 0.25 -yma 0.75 -zmi 0.25 -zma 0.75
 gravpart_cube_vx amr2cube data:ramses/gravpart/output_00002 -typ 2 -lma 5
