@@ -172,10 +172,11 @@ def test_cube_is_amr2cube(path, tmp_path):
 # Cubes below the output's finest level: amr2cube takes RAMSES's stored values of the
 # refined cells at -lma, which RAMSES's restriction (upload_fine) made from their
 # children; snapkit's cube without --lmax averages the leaves itself. They agree for
-# density by volume, and for velocity and T (p/rho) by mass in these hydro runs (RAMSES
-# averages momentum and internal energy by volume). Not for MHD pressure (mhd_cube_p:
-# RAMSES's MHD restriction averages the total energy, so the parent's pressure takes up
-# the children's kinetic and magnetic energy about the mean; 28% apart).
+# density by volume and velocity by mass (RAMSES averages rho and rho u), and for
+# T = p/rho by mass in sink3d, whose run averages the internal energy (interpol_var=1).
+# Not for mhd3d's pressure (mhd_cube_p, 28% apart): its run (interpol_var=0) averages
+# the total energy, so a parent's pressure also holds its children's kinetic and
+# magnetic energy about the mean.
 AVERAGED = [("cosmo_cube_rho", "volume"), ("sedov_cube_rho", "volume"),
             ("gravpart_cube_odd", "volume"), ("gravpart_cube_vx", "mass"),
             ("sink_cube_T", "mass")]
