@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2086  # FFLAGS and each case's args split into words on purpose
 # Rebuild tests/data/amr2/: maps and cubes of the RAMSES fixtures made by RAMSES's own
 # utils/f90/amr2map.f90 and amr2cube.f90, which tests/python/test_amr2_ramses.py
 # compares with snapkit project / cube.
@@ -9,8 +10,8 @@
 # (HEAD is used). SHARED: the shared directory holding fixtures/ramses (default ../shared
 # beside this clone). Needs gfortran and /usr/bin/python3 with numpy.
 #
-# Built with -O2 (not the Makefile's -Ofast, whose reassociation would make the float32
-# output depend on the compiler). gfortran refuses amr2cube's reads of info_*.txt through
+# Built with -O2, not the Makefile's -Ofast (fast-math may reassociate sums; with gfortran
+# 12 both give the same bits on every stored reference). gfortran refuses amr2cube's reads of info_*.txt through
 # formats with quoted strings ('("levelmin    =",I11)'): those three formats are replaced
 # by the same widths skipped with nX. Nothing else of RAMSES's source is changed.
 set -eu
@@ -81,7 +82,6 @@ while read -r name tool fixture args; do
         data:*) dir=$ROOT/tests/data/${fixture#data:} ;;
         shared:*) dir=$SHARED/${fixture#shared:} ;;
     esac
-    # shellcheck disable=SC2086  # args are words
     "./$tool" -inp "$dir" -out "$name.bin" $args > "$name.log"
     /usr/bin/python3 - "$name" "$tool" "$fixture" "$COMMIT" "$FFLAGS" "$OUT" $args <<'PY'
 import json, os, sys
