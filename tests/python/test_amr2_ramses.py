@@ -19,6 +19,8 @@ amr2map/amr2cube write real*4: every value must be snapkit's double rounded to
 float32, within half a float32 ulp (and 1e-12 relative for snapkit's own rounding).
 Their window ends at the last whole pixel (int(hi * 2^L)); snapkit's is widened to
 whole pixels, so snapkit's last partial row/column is left out of the comparison.
+The gravpart references are also made from a .snapkit file (convert --with-coarse),
+and two maps under mpirun -np 3.
 """
 import glob
 import json
@@ -33,6 +35,7 @@ ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 CLI = os.environ.get("SNAPKIT_CLI", os.path.join(ROOT, "build", "snapkit"))
 DATA = os.environ.get("SNAPKIT_TEST_DATA", os.path.join(HERE, "..", "data"))
 SHARED = os.environ.get("SNAPKIT_SHARED", os.path.join(ROOT, "..", "shared"))
+MPIEXEC = os.environ.get("SNAPKIT_MPIEXEC", "")
 REFS = os.path.join(DATA, "amr2")
 
 SPECIAL = {0: "level", 15: "T", 30: "B"}
@@ -96,9 +99,10 @@ def amr2_cells(lo, hi, n):
     return int(hi * n) - int(lo * n)
 
 
-def snapkit(tmp, *args):
+def snapkit(tmp, *args, launcher=()):
     out = os.path.join(str(tmp), "s.npy")
-    subprocess.run([CLI, *args, "-o", out, "--no-fsync"], check=True, capture_output=True)
+    subprocess.run([*launcher, CLI, *args, "-o", out, "--no-fsync"], check=True,
+                   capture_output=True, timeout=300)
     return np.load(out)
 
 
@@ -127,11 +131,12 @@ def project_args(folder, opts):
     return args, lmax, lo, hi
 
 
-@pytest.mark.parametrize("path", references("amr2map"))
-def test_project_is_amr2map(path, tmp_path):
+def check_map(path, tmp_path, source=None, launcher=()):
     meta, folder, opts, ref = load(path)
     args, lmax, lo, hi = project_args(folder, opts)
-    got = snapkit(tmp_path, *args)
+    if source:
+        args[1] = source
+    got = snapkit(tmp_path, *args, launcher=launcher)
     axis = opts.get("-dir", "z")
     if axis == "y":  # amr2map's y map runs along x then z
         ref = ref.T
@@ -141,6 +146,11 @@ def test_project_is_amr2map(path, tmp_path):
     assert got.shape[0] - amr2_cells(lo[v], hi[v], n) in (0, 1)
     got = got[:amr2_cells(lo[v], hi[v], n), :amr2_cells(lo[u], hi[u], n)]
     assert_float32_of(ref, got)
+
+
+@pytest.mark.parametrize("path", references("amr2map"))
+def test_project_is_amr2map(path, tmp_path):
+    check_map(path, tmp_path)
 
 
 def cube_args(folder, opts, lmax=True):
@@ -161,12 +171,48 @@ def trim_cube(got, level, lo, hi):
     return got[:keep[0], :keep[1], :keep[2]]
 
 
-@pytest.mark.parametrize("path", references("amr2cube"))
-def test_cube_is_amr2cube(path, tmp_path):
+def check_cube(path, tmp_path, source=None):
     meta, folder, opts, ref = load(path)
     args, level, lo, hi = cube_args(folder, opts)
+    if source:
+        args[1] = source
     got = trim_cube(snapkit(tmp_path, *args), level, lo, hi)
     assert_float32_of(ref, got)
+
+
+@pytest.mark.parametrize("path", references("amr2cube"))
+def test_cube_is_amr2cube(path, tmp_path):
+    check_cube(path, tmp_path)
+
+
+# The same from a .snapkit file that keeps RAMSES's refined cells (--with-coarse), whose
+# --lmax reads equal the output's; the committed gravpart fixture.
+@pytest.fixture(scope="module")
+def gravpart_store(tmp_path_factory):
+    out = str(tmp_path_factory.mktemp("store") / "gravpart.snapkit")
+    folder = os.path.join(DATA, "ramses", "gravpart", "output_00002")
+    subprocess.run([CLI, "convert", folder, "--with-coarse", "-o", out],
+                   check=True, capture_output=True, timeout=300)
+    return out
+
+
+GRAVPART = [p for p in references("amr2map") + references("amr2cube")
+            if p.id.startswith("gravpart_")]
+
+
+@pytest.mark.parametrize("path", GRAVPART)
+def test_from_snapkit_file(path, gravpart_store, tmp_path):
+    with open(path) as f:
+        tool = json.load(f)["tool"]
+    (check_map if tool == "amr2map" else check_cube)(path, tmp_path, source=gravpart_store)
+
+
+@pytest.mark.skipif(not MPIEXEC, reason="snapkit was built without MPI (SNAPKIT_MPIEXEC unset)")
+@pytest.mark.parametrize("path", [p for p in references("amr2map")
+                                  if p.id in ("gravpart_odd_region", "gravpart_y_metal")])
+def test_project_under_mpirun(path, tmp_path):
+    check_map(path, tmp_path, launcher=(MPIEXEC, "--oversubscribe", "--allow-run-as-root",
+                                        "-np", "3"))
 
 
 # Cubes below the output's finest level: amr2cube takes RAMSES's stored values of the
