@@ -57,6 +57,9 @@ gravpart_x_rho amr2map data:ramses/gravpart/output_00002 -typ 1 -lma 7 -dir x
 gravpart_y_metal amr2map data:ramses/gravpart/output_00002 -typ 6 -lma 7 -dir y
 gravpart_z_level amr2map data:ramses/gravpart/output_00002 -typ 0 -lma 7
 gravpart_odd_region amr2map data:ramses/gravpart/output_00002 -typ 1 -lma 7 -xmi 0.3 -xma 0.7 -ymi 0.2 -yma 0.71 -zmi 0.4 -zma 0.6
+gravpart_x_slab_p amr2map data:ramses/gravpart/output_00002 -typ 5 -lma 6 -dir x -xmi 0.45 -xma 0.6
+gravpart_y_slab_vz amr2map data:ramses/gravpart/output_00002 -typ 4 -lma 6 -dir y -ymi 0.2 -yma 0.33 -xmi 0.1 -xma 0.8
+gravpart_below_levelmin amr2map data:ramses/gravpart/output_00002 -typ 1 -lma 2
 manyfiles_z_rho amr2map data:ramses/manyfiles/output_00002 -typ 1
 manyfiles_y_T amr2map data:ramses/manyfiles/output_00002 -typ 15 -act 1 -dir y
 cosmo_z_rho_vol amr2map shared:fixtures/ramses/cosmo32/output_00003 -typ 1 -lma 7 -act 1
@@ -70,6 +73,7 @@ sink_z_T amr2map shared:fixtures/ramses/sink3d/output_00002 -typ 15 -lma 7
 sedov_cube_rho amr2cube shared:fixtures/ramses/sedov3d/output_00002 -typ 1 -lma 6 -xmi 0.25 -xma 0.75 -ymi 0.25 -yma 0.75 -zmi 0.25 -zma 0.75
 gravpart_cube_vx amr2cube data:ramses/gravpart/output_00002 -typ 2 -lma 5
 gravpart_cube_odd amr2cube data:ramses/gravpart/output_00002 -typ 1 -lma 6 -xmi 0.3 -xma 0.7 -ymi 0.2 -yma 0.71 -zmi 0.4 -zma 0.6
+gravpart_cube_below_levelmin amr2cube data:ramses/gravpart/output_00002 -typ 1 -lma 3
 manyfiles_cube_p amr2cube data:ramses/manyfiles/output_00002 -typ 5
 cosmo_cube_rho amr2cube shared:fixtures/ramses/cosmo32/output_00003 -typ 1 -lma 5
 mhd_cube_p amr2cube shared:fixtures/ramses/mhd3d/output_00002 -typ 11 -lma 5
