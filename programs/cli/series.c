@@ -13,6 +13,8 @@
 #include "commands.h"
 #include "series.h"
 #include "snapkit/cosmology.h"
+#include "snapkit/memory.h"
+#include "snapkit/run.h"
 
 static const char k_help[] =
     "usage: snapkit series SOURCE... [-o TABLE.txt|.csv|.json] [--csv|--json]\n"
@@ -23,7 +25,9 @@ static const char k_help[] =
     "age of a cosmological run, else time x unit_t; '-' without physical units), aexp\n"
     "and redshift (cosmological runs), the result, and the source's path. `--` ends\n"
     "the sources: what follows is the command and its arguments as `snapkit COMMAND`\n"
-    "takes them, without SOURCE, passed on untouched, so a source may be named anything.\n\n"
+    "takes them, without SOURCE, passed on untouched, so a source may be named anything.\n"
+    "A run's folder (sim/, holding output_NNNNN folders) stands for its complete outputs\n"
+    "(`snapkit info sim/` lists them; an incomplete one is named and left out).\n\n"
     "commands:\n"
     "  stats                 the rows, and with --totals the totals (totals.mass,\n"
     "                        totals.com_x, ...), with --weight the weighted statistics;\n"
@@ -286,6 +290,57 @@ static int run_one(const series_args *a, series_table *t, const series_output *o
     return rc;
 }
 
+/* The sources with every run folder replaced by its complete outputs (an
+ * incomplete one named on stderr): *paths an sk_malloc list of sk_strdup
+ * strings (series_free_paths). CLI_FAIL when a run cannot be listed. */
+static int expand_runs(const series_args *a, char ***paths, int *n)
+{
+    int cap = a->nsources + 16, rc = CLI_OK;
+    char **list = sk_malloc(sizeof *list * (size_t)cap);
+    *n = 0;
+    for (int s = 0; list && s < a->nsources && rc == CLI_OK; s++) {
+        sk_run_output *outs = NULL;
+        int nout = 0;
+        sk_error err;
+        sk_error_clear(&err);
+        if (!sk_run_is_run(a->sources[s])) {
+            list[(*n)++] = sk_strdup(a->sources[s]);
+            continue;
+        }
+        if (sk_run_list(a->sources[s], &outs, &nout, &err) != SK_OK) {
+            rc = cli_error(&err);
+            break;
+        }
+        if (*n + nout > cap) {
+            cap = *n + nout + 16;
+            char **grown = sk_realloc(list, sizeof *list * (size_t)cap);
+            if (!grown)
+                rc = cli_fail("out of memory");
+            else
+                list = grown;
+        }
+        for (int k = 0; k < nout && rc == CLI_OK; k++) {
+            if (outs[k].state == SK_RUN_COMPLETE)
+                list[(*n)++] = sk_strdup(outs[k].path);
+            else
+                fprintf(stderr, "snapkit: series: %s left out (%s: %s)\n", outs[k].path,
+                        sk_run_state_name(outs[k].state), outs[k].problem);
+        }
+        sk_run_free(outs, nout);
+    }
+    if (!list)
+        return cli_fail("out of memory");
+    *paths = list;
+    return rc;
+}
+
+static void free_paths(char **paths, int n)
+{
+    for (int i = 0; i < n; i++)
+        sk_free(paths[i]);
+    sk_free(paths);
+}
+
 /* Open every source for its time; those that fail say so and are left out. */
 static int describe_all(const series_args *a, series_output *outs, int *n, char *names,
                         size_t size)
@@ -311,13 +366,24 @@ int cmd_series(int argc, char **argv)
     int rc = parse_args(&a, argc, argv, &helped);
     if (rc != CLI_OK || helped)
         return rc;
-    series_output *outs = sk_calloc((size_t)a.nsources, sizeof *outs);
-    if (!outs)
+    char **paths = NULL;
+    int npaths = 0;
+    if (expand_runs(&a, &paths, &npaths) != CLI_OK) {
+        free_paths(paths, npaths);
+        return CLI_FAIL;
+    }
+    a.sources = paths;
+    a.nsources = npaths;
+    series_output *outs = sk_calloc((size_t)(npaths ? npaths : 1), sizeof *outs);
+    if (!outs) {
+        free_paths(paths, npaths);
         return cli_fail("out of memory");
+    }
     char names[1024] = "";
     int n, failed = describe_all(&a, outs, &n, names, sizeof names);
     if (check_patterns(&a, outs, n) != CLI_OK) {
         sk_free(outs);
+        free_paths(paths, npaths);
         return CLI_USAGE;
     }
     series_table t = {.outputs = outs};
@@ -340,5 +406,6 @@ int cmd_series(int argc, char **argv)
                       a.nsources, names);
     series_table_free(&t);
     sk_free(outs);
+    free_paths(paths, npaths);
     return rc;
 }

@@ -22,6 +22,15 @@ check "convert" "$CLI" convert "$TMP/sim/output_00002" -o "$TMP/o2.snapkit"
 srcs=("$TMP/sim/output_00001" "$TMP/o2.snapkit" "$TMP/sim/output_00003")
 sel=(--sphere 0.3 --center 0.5 0.5 0.5)
 
+# a run's folder stands for its complete outputs, in time order; an
+# incomplete one (a CPU file gone) is named and left out
+cp -r "$TMP/sim" "$TMP/sim2"
+rm "$TMP/sim2/output_00002/hydro_00002.out00001"
+check "series of a run folder" "$CLI" series "$TMP/sim2" -o "$TMP/run.json" -- stats --totals
+ok grep -q "output_00002 left out (missing" "$TMP/err"
+ok $PY -c "import json, sys; r = json.load(open(sys.argv[1]))['rows']; assert [x['output'] for x in r] == [3, 1], r" "$TMP/run.json"
+rm -rf "$TMP/sim2"
+
 check "help" "$CLI" series --help
 has "{n:05}"
 
