@@ -268,7 +268,7 @@ int sk_atoms_slice(const char *text, int64_t n, int64_t *start, int64_t *step, i
     if (np == 1) { /* one frame */
         int64_t k = v[0] < 0 ? v[0] + n : v[0];
         if (!given[0] || k < 0 || k >= n)
-            return sk_fail(err, SK_ERR_RANGE, NULL, -1, "frames '%s': no such frame of %lld",
+            return sk_fail(err, SK_ERR_RANGE, NULL, -1, "no frame %s: the trajectory has %lld",
                            text, (long long)n);
         *start = k;
         *step = 1;
