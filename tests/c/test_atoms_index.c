@@ -13,8 +13,11 @@
 
 static char g_tmp[256];
 
-/* Frame k of the generated files: 1 + (7k mod 5) atoms, timestep 100k. */
-static int64_t natoms_of(int k) { return 1 + (7 * k) % 5; }
+/* Frame k of the generated files: 1 + (7k mod 5) atoms (and thousands
+ * more when g_big: the line counting's 32-byte blocks and its chunks),
+ * timestep 100k. */
+static int g_big;
+static int64_t natoms_of(int k) { return 1 + (7 * k) % 5 + (g_big ? 3000 + 997 * k : 0); }
 
 static void put_dump_frame(FILE *fp, int k)
 {
@@ -332,6 +335,13 @@ int main(void)
     make_file(xyz, 0, 20, 1);
     check_index(dump, 0, 20);
     check_index(xyz, 1, 20);
+    g_big = 1;
+    make_file(dump, 0, 6, 0);
+    make_file(xyz, 0, 6, 1);
+    check_index(dump, 0, 6);
+    check_index(xyz, 1, 6);
+    g_big = 0;
+    make_file(dump, 0, 20, 0);
     check_gzip(dump);
     check_sidecar(dump);
     check_several();
