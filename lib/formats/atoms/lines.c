@@ -1,5 +1,5 @@
 /* Lines: walking header lines one by one, and skipping or counting many
- * lines fast (16 bytes at a time where SSE2 is there). */
+ * lines fast (32 bytes at a time with AVX2, else 16 with SSE2). */
 #include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
