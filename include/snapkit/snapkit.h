@@ -36,6 +36,7 @@
 #include "snapkit/project.h"
 #include "snapkit/cube.h"
 #include "snapkit/atoms.h"
+#include "snapkit/atoms_traj.h"
 #include "snapkit/synth.h"
 #include "snapkit/clumps.h"
 #include "snapkit/source.h"

@@ -1,19 +1,26 @@
 /* snapkit atoms: inspect and convert LAMMPS dump, LAMMPS data and extended
  * XYZ files. */
+#include <stdlib.h>
 #include <string.h>
 
+#include "atoms_frames.h"
 #include "cli.h"
 #include "snapkit/util/json.h"
 #include "snapkit/util/number.h"
 
 static const char k_help[] =
-    "usage: snapkit atoms info FILE [--from FMT] [--json]\n"
-    "       snapkit atoms convert IN OUT [--from FMT] [--to FMT] [--frame K] [--threads N]\n"
-    "                                    [--atom-style STYLE] [--masses M1,M2,..] [--gzip-level L]\n"
-    "                                    [--no-fsync]\n\n"
-    "info     format, frames, atoms, columns and box of an atom file (frame 0)\n"
+    "usage: snapkit atoms info FILE.. [--from FMT] [--frames SLICE] [--index] [--json]\n"
+    "       snapkit atoms convert IN.. OUT [--from FMT] [--to FMT] [--frame K | --frames SLICE]\n"
+    "                                    [--index] [--threads N] [--atom-style STYLE]\n"
+    "                                    [--masses M1,M2,..] [--gzip-level L] [--no-fsync]\n\n"
+    "info     format, frames, atoms, columns and box of an atom file (its first frame);\n"
+    "         with --frames, each selected frame's timestep, atoms and byte offset\n"
     "convert  rewrite IN as OUT with every digit kept: one frame (--frame K, negative\n"
-    "         counts from the end) or every frame (a data file holds only one)\n\n"
+    "         counts from the end), a slice (--frames 0:1000:10, Python's syntax) or\n"
+    "         every frame (a data file holds only one)\n\n"
+    "Several inputs (or a quoted glob such as 'dump.*') are one trajectory, its\n"
+    "frames in timestep order. --index keeps each input's frame index in a sidecar\n"
+    "file NAME.skidx (rebuilt when the input changed), so frame k is found at once.\n\n"
     "Formats: dump (LAMMPS text dump: .lammpstrj, .dump, dump.*), data (LAMMPS data:\n"
     ".data, .lmp, data.*), extxyz (extended or plain XYZ: .extxyz, .xyz). A trailing\n"
     ".gz is read and written with gzip. --from/--to name the format when the file\n"
@@ -26,7 +33,8 @@ static const char k_help[] =
     "uses the standard atomic weights.\n";
 
 typedef struct options {
-    const char *from, *to;
+    const char *from, *to, *frames;
+    int index;
     char masses[4096];
     long long frame;
     int has_frame, json;
@@ -66,8 +74,10 @@ static int parse_args(int argc, char **argv, options *o, const char **pos, int *
                 if (q < end && (!sk_parse_double(q, end, &m, &q) || !(m > 0)))
                     return cli_usage("atoms", "--masses takes positive numbers: '%s'", val);
             }
+        } else if (cli_is(argv[i], "--index")) {
+            o->index = 1;
         } else if (cli_is(argv[i], "--from") || cli_is(argv[i], "--to") ||
-                   cli_is(argv[i], "--atom-style")) {
+                   cli_is(argv[i], "--atom-style") || cli_is(argv[i], "--frames")) {
             const char *flag = argv[i];
             if (!(val = cli_value(argc, argv, &i)))
                 return CLI_USAGE;
@@ -75,6 +85,8 @@ static int parse_args(int argc, char **argv, options *o, const char **pos, int *
                 o->from = val;
             else if (cli_is(flag, "--to"))
                 o->to = val;
+            else if (cli_is(flag, "--frames"))
+                o->frames = val;
             else
                 o->lib.atom_style = val;
         } else if (cli_is(argv[i], "--frame") || cli_is(argv[i], "--threads") ||
@@ -94,12 +106,12 @@ static int parse_args(int argc, char **argv, options *o, const char **pos, int *
             o->lib.no_fsync = 1;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             return cli_usage("atoms", "unknown option '%s'", argv[i]);
-        } else if (*npos < 2) {
-            pos[(*npos)++] = argv[i];
         } else {
-            return cli_usage("atoms", "too many arguments ('%s')", argv[i]);
+            pos[(*npos)++] = argv[i];
         }
     }
+    if (o->has_frame && o->frames)
+        return cli_usage("atoms", "give --frame or --frames, not both");
     return CLI_OK;
 }
 
@@ -121,13 +133,50 @@ static void json_vec(sk_json *j, const char *key, const double v[3])
     sk_json_array_end(j);
 }
 
-static void info_json(const char *path, sk_atoms_format fmt, int64_t frames, int64_t natoms,
-                      const sk_table *t, const sk_box *box, int has_box)
+/* The files and, with --frames, each selected frame's place. */
+static void json_frames(sk_json *j, const atoms_input *in, int listed)
+{
+    if (in->npaths > 1) {
+        sk_json_key(j, "files");
+        sk_json_array_begin(j);
+        for (int i = 0; i < in->npaths; i++)
+            sk_json_string(j, in->paths[i]);
+        sk_json_array_end(j);
+    }
+    if (!listed)
+        return;
+    sk_json_key(j, "index");
+    sk_json_array_begin(j);
+    for (int64_t i = 0; i < in->count; i++) {
+        int64_t k = in->start + i * in->step, file_frame;
+        const char *path;
+        sk_atoms_frame_info fi;
+        sk_atoms_traj_frame(in->traj, k, &path, &file_frame, &fi);
+        sk_json_object_begin(j);
+        sk_json_kv_int(j, "frame", k);
+        sk_json_key(j, "timestep");
+        if (fi.timestep == SK_ATOMS_NO_TIMESTEP)
+            sk_json_null(j);
+        else
+            sk_json_int(j, fi.timestep);
+        sk_json_kv_int(j, "atoms", fi.natoms);
+        sk_json_kv_int(j, "offset", fi.offset);
+        sk_json_kv_int(j, "line", fi.line);
+        sk_json_kv_string(j, "file", path);
+        sk_json_kv_int(j, "file_frame", file_frame);
+        sk_json_object_end(j);
+    }
+    sk_json_array_end(j);
+}
+
+static void info_json(const atoms_input *in, int listed, sk_atoms_format fmt, int64_t frames,
+                      int64_t natoms, const sk_table *t, const sk_box *box, int has_box)
 {
     sk_json j;
     sk_json_init(&j, 0);
     sk_json_object_begin(&j);
-    sk_json_kv_string(&j, "file", path);
+    sk_json_kv_string(&j, "file", in->paths[0]);
+    json_frames(&j, in, listed);
     sk_json_kv_string(&j, "format", sk_atoms_format_name(fmt));
     sk_json_kv_int(&j, "frames", frames);
     sk_json_kv_int(&j, "atoms", natoms);
@@ -167,53 +216,67 @@ static void info_json(const char *path, sk_atoms_format fmt, int64_t frames, int
     sk_json_free(&j);
 }
 
-static int cmd_info(const options *o, const char *path)
+static void info_text(const atoms_input *in, sk_atoms_format fmt, int64_t frames,
+                      int64_t natoms, const sk_table *t, const sk_box *box, int has_box)
+{
+    printf("%-10s%s\n", "file", in->paths[0]);
+    if (in->npaths > 1)
+        printf("%-10s%d\n", "files", in->npaths);
+    printf("%-10s%s\n%-10s%lld\n%-10s%lld\n%-10s", "format", sk_atoms_format_name(fmt), "frames",
+           (long long)frames, "atoms", (long long)natoms, "columns");
+    for (int i = 0; i < sk_table_ncols(t); i++)
+        printf("%s%s:%s", i ? " " : "", sk_table_col(t, i)->name,
+               sk_dtype_name(sk_table_col(t, i)->type));
+    printf("\n");
+    if (has_box) {
+        print_vec("origin", box->origin);
+        print_vec("a", box->a);
+        print_vec("b", box->b);
+        print_vec("c", box->c);
+        printf("%-10s%c %c %c\n", "pbc", box->pbc[0] ? 'T' : 'F', box->pbc[1] ? 'T' : 'F',
+               box->pbc[2] ? 'T' : 'F');
+    } else {
+        printf("%-10s%s\n", "box", "none");
+    }
+    const char *step = sk_table_meta_get(t, "timestep");
+    if (step)
+        printf("%-10s%s\n", "timestep", step);
+}
+
+static int cmd_info(const options *o, const char *const *paths, int npaths)
 {
     sk_atoms_format fmt = SK_ATOMS_AUTO;
     if (o->from && parse_format("--from", o->from, &fmt) != CLI_OK)
         return CLI_USAGE;
+    atoms_input in;
+    int crc = atoms_input_open(&in, paths, npaths, fmt, &o->lib, o->index, o->frames);
+    if (crc != CLI_OK) {
+        atoms_input_close(&in);
+        return crc;
+    }
     sk_error err;
-    sk_atoms_file *f;
-    if (sk_atoms_open(&f, path, fmt, &o->lib, &err) != SK_OK)
-        return cli_error(&err);
-    int64_t frames = 0, natoms = 0;
+    int64_t frames = sk_atoms_traj_count(in.traj), natoms = 0;
     sk_table *t = NULL;
-    int rc = sk_atoms_count_frames(f, &frames, &err);
-    if (rc == SK_OK && frames > 0)
-        rc = sk_atoms_frame_header(f, 0, &t, &natoms, &err);
-    fmt = sk_atoms_file_format(f);
-    sk_atoms_close(f);
-    if (rc != SK_OK)
+    if (frames > 0 && sk_atoms_traj_header(in.traj, 0, &t, &natoms, &err) != SK_OK) {
+        atoms_input_close(&in);
         return cli_error(&err);
-    if (!t && !(t = sk_table_new(0)))
+    }
+    fmt = sk_atoms_traj_format(in.traj);
+    if (!t && !(t = sk_table_new(0))) {
+        atoms_input_close(&in);
         return cli_fail("out of memory");
+    }
     sk_box box;
     int has_box = sk_atoms_get_box(t, &box, NULL) == SK_OK;
     if (o->json) {
-        info_json(path, fmt, frames, natoms, t, &box, has_box);
+        info_json(&in, o->frames != NULL, fmt, frames, natoms, t, &box, has_box);
     } else {
-        printf("%-10s%s\n%-10s%s\n%-10s%lld\n%-10s%lld\n%-10s", "file", path, "format",
-               sk_atoms_format_name(fmt), "frames", (long long)frames, "atoms",
-               (long long)natoms, "columns");
-        for (int i = 0; i < sk_table_ncols(t); i++)
-            printf("%s%s:%s", i ? " " : "", sk_table_col(t, i)->name,
-                   sk_dtype_name(sk_table_col(t, i)->type));
-        printf("\n");
-        if (has_box) {
-            print_vec("origin", box.origin);
-            print_vec("a", box.a);
-            print_vec("b", box.b);
-            print_vec("c", box.c);
-            printf("%-10s%c %c %c\n", "pbc", box.pbc[0] ? 'T' : 'F', box.pbc[1] ? 'T' : 'F',
-                   box.pbc[2] ? 'T' : 'F');
-        } else {
-            printf("%-10s%s\n", "box", "none");
-        }
-        const char *step = sk_table_meta_get(t, "timestep");
-        if (step)
-            printf("%-10s%s\n", "timestep", step);
+        info_text(&in, fmt, frames, natoms, t, &box, has_box);
+        if (o->frames)
+            atoms_print_index(&in);
     }
     sk_table_free(t);
+    atoms_input_close(&in);
     return CLI_OK;
 }
 
@@ -250,40 +313,31 @@ static int add_frame(sk_atoms_writer *w, sk_table *t, const options *o, sk_atoms
     return sk_atoms_writer_add(w, t, err);
 }
 
-static int convert_frames(sk_atoms_file *in, sk_atoms_writer *w, const options *o,
+static int convert_frames(const atoms_input *in, sk_atoms_writer *w, const options *o,
                           sk_atoms_format to, sk_error *err)
 {
-    sk_table *t = NULL;
+    if (to == SK_ATOMS_DATA && in->count != 1)
+        return sk_fail(err, SK_ERR_ARG, NULL, -1,
+                       "%lld frames selected and a data file holds one: use --frame K",
+                       (long long)in->count);
+    if (in->count == 0)
+        return sk_fail(err, SK_ERR_EMPTY, NULL, -1, "--frames %s selects no frame of %lld",
+                       o->frames, (long long)sk_atoms_traj_count(in->traj));
     int noted = 0;
-    if (o->has_frame) {
-        int rc = sk_atoms_read_frame(in, o->frame, &t, err);
+    for (int64_t i = 0; i < in->count; i++) {
+        sk_table *t = NULL;
+        int rc = sk_atoms_traj_read(in->traj, in->start + i * in->step, &t, err);
         if (rc == SK_OK)
             rc = add_frame(w, t, o, to, &noted, err);
         sk_table_free(t);
-        return rc;
-    }
-    if (to == SK_ATOMS_DATA) {
-        int64_t frames;
-        int rc = sk_atoms_count_frames(in, &frames, err);
-        if (rc == SK_OK && frames != 1)
-            return sk_fail(err, SK_ERR_ARG, NULL, -1,
-                           "the input has %lld frames and a data file holds one: use --frame K",
-                           (long long)frames);
         if (rc != SK_OK)
             return rc;
     }
-    for (;;) {
-        int rc = sk_atoms_next(in, &t, err);
-        if (rc != SK_OK || !t)
-            return rc;
-        rc = add_frame(w, t, o, to, &noted, err);
-        sk_table_free(t);
-        if (rc != SK_OK)
-            return rc;
-    }
+    return SK_OK;
 }
 
-static int cmd_convert(const options *o, const char *in_path, const char *out_path)
+static int cmd_convert(const options *o, const char *const *in_paths, int nin,
+                       const char *out_path)
 {
     sk_atoms_format from = SK_ATOMS_AUTO, to = SK_ATOMS_AUTO;
     if ((o->from && parse_format("--from", o->from, &from) != CLI_OK) ||
@@ -292,17 +346,24 @@ static int cmd_convert(const options *o, const char *in_path, const char *out_pa
     if (!to && !(to = sk_atoms_guess_format(out_path)))
         return cli_usage("atoms", "cannot tell the format of '%s' from its name: give --to",
                          out_path);
+    char frame[32];
+    if (o->has_frame)
+        snprintf(frame, sizeof frame, "%lld", o->frame);
+    atoms_input in;
+    int crc = atoms_input_open(&in, in_paths, nin, from, &o->lib, o->index,
+                               o->has_frame ? frame : o->frames);
+    if (crc != CLI_OK) {
+        atoms_input_close(&in);
+        return crc;
+    }
     sk_error err;
-    sk_atoms_file *in;
-    if (sk_atoms_open(&in, in_path, from, &o->lib, &err) != SK_OK)
-        return cli_error(&err);
     sk_atoms_writer *w;
     if (sk_atoms_writer_open(&w, out_path, to, &o->lib, &err) != SK_OK) {
-        sk_atoms_close(in);
+        atoms_input_close(&in);
         return cli_error(&err);
     }
-    int rc = convert_frames(in, w, o, to, &err);
-    sk_atoms_close(in);
+    int rc = convert_frames(&in, w, o, to, &err);
+    atoms_input_close(&in);
     if (rc != SK_OK) {
         sk_atoms_writer_abort(w);
         return cli_error(&err);
@@ -322,20 +383,18 @@ int cmd_atoms(int argc, char **argv)
         if (cli_help(argv[i], k_help))
             return CLI_OK;
     options o;
-    const char *pos[2];
+    const char **pos = calloc((size_t)argc, sizeof *pos);
+    if (!pos)
+        return cli_fail("out of memory");
     int npos;
     int rc = parse_args(argc, argv, &o, pos, &npos);
-    if (rc != CLI_OK)
-        return rc;
-    if (strcmp(argv[1], "info") == 0) {
-        if (npos != 1)
-            return cli_usage("atoms", "atoms info takes one FILE");
-        return cmd_info(&o, pos[0]);
-    }
-    if (strcmp(argv[1], "convert") == 0) {
-        if (npos != 2)
-            return cli_usage("atoms", "atoms convert takes IN and OUT");
-        return cmd_convert(&o, pos[0], pos[1]);
-    }
-    return cli_usage("atoms", "unknown subcommand '%s' (info or convert)", argv[1]);
+    if (rc == CLI_OK && strcmp(argv[1], "info") == 0)
+        rc = npos < 1 ? cli_usage("atoms", "atoms info takes a FILE") : cmd_info(&o, pos, npos);
+    else if (rc == CLI_OK && strcmp(argv[1], "convert") == 0)
+        rc = npos < 2 ? cli_usage("atoms", "atoms convert takes IN and OUT")
+                      : cmd_convert(&o, pos, npos - 1, pos[npos - 1]);
+    else if (rc == CLI_OK)
+        rc = cli_usage("atoms", "unknown subcommand '%s' (info or convert)", argv[1]);
+    free(pos);
+    return rc;
 }

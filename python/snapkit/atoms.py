@@ -12,6 +12,8 @@ keeps its table alive. Errors raise snapkit.Error naming file, line and
 column.
 """
 import ctypes
+import glob as globmod
+import os
 
 import numpy as np
 
@@ -47,6 +49,22 @@ declare("sk_atoms_writer_open", ctypes.c_int, _PP, ctypes.c_char_p, ctypes.c_int
 declare("sk_atoms_writer_add", ctypes.c_int, P, P, ERR)
 declare("sk_atoms_writer_commit", ctypes.c_int, P, ERR)
 declare("sk_atoms_writer_abort", None, P)
+
+
+@mirrors("sk_atoms_frame_info")
+class _FrameInfo(ctypes.Structure):
+    _fields_ = [("offset", ctypes.c_int64), ("line", ctypes.c_int64),
+                ("natoms", ctypes.c_int64), ("timestep", ctypes.c_int64)]
+
+
+_NO_TIMESTEP = -2**63
+declare("sk_atoms_traj_open", ctypes.c_int, _PP, ctypes.POINTER(ctypes.c_char_p), ctypes.c_int,
+        ctypes.c_int, _OPTS, ctypes.c_int, ERR, ERR)
+declare("sk_atoms_traj_close", None, P)
+declare("sk_atoms_traj_count", ctypes.c_int64, P)
+declare("sk_atoms_traj_frame", ctypes.c_int, P, ctypes.c_int64, ctypes.POINTER(ctypes.c_char_p),
+        ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(_FrameInfo))
+declare("sk_atoms_traj_read", ctypes.c_int, P, ctypes.c_int64, _PP, ERR)
 declare("sk_element_from_mass", ctypes.c_char_p, ctypes.c_double)
 declare("sk_element_mass", ctypes.c_double, ctypes.c_char_p)
 
@@ -405,10 +423,135 @@ def read(path, format=None, frame=0, threads=0, atom_style=None):
     return System(Table(t.value))
 
 
-def frames(path, format=None, threads=0, atom_style=None):
-    """Iterate over the frames of an atom file, one System at a time."""
-    with File(path, format, threads, atom_style) as f:
-        yield from f
+def _paths(path):
+    """A path, a glob pattern naming no file (its matches, sorted), or a list."""
+    if isinstance(path, (str, bytes, os.PathLike)):
+        p = os.fspath(path)
+        p = p.decode() if isinstance(p, bytes) else p
+        if not os.path.exists(p) and any(c in p for c in "*?["):
+            found = sorted(globmod.glob(p))
+            if not found:
+                raise FileNotFoundError(f"snapkit: {p}: no file matches this pattern")
+            return found
+        return [p]
+    found = [os.fspath(q) for q in path]
+    if not found:
+        raise ValueError("snapkit: no trajectory files")
+    return found
+
+
+class _TrajHandle(Closing):
+    def __init__(self, paths, format, opts, index):
+        self.paths = paths
+        self._opts = opts
+        self._h = ctypes.c_void_p()
+        arr = (ctypes.c_char_p * len(paths))(*[c_path(p) for p in paths])
+        err, stale = ErrorStruct(), ErrorStruct()
+        check(lib.sk_atoms_traj_open(ctypes.byref(self._h), arr, len(paths), _format_code(format),
+                                     ctypes.byref(opts), int(bool(index)), ctypes.byref(stale),
+                                     ctypes.byref(err)), err)
+        self.stale = stale.message.decode("utf-8", "replace") if stale.code else None
+        n = lib.sk_atoms_traj_count(self._h)
+        infos = np.zeros((n, 4), dtype=np.int64)
+        self.frame_files = []
+        fi, path, ff = _FrameInfo(), ctypes.c_char_p(), ctypes.c_int64()
+        for k in range(n):
+            lib.sk_atoms_traj_frame(self._h, k, ctypes.byref(path), ctypes.byref(ff),
+                                    ctypes.byref(fi))
+            infos[k] = (fi.offset, fi.line, fi.natoms, fi.timestep)
+            self.frame_files.append(path.value.decode("utf-8", "surrogateescape"))
+        self.infos = infos
+
+    def close(self):
+        if self._h:
+            lib.sk_atoms_traj_close(self._h)
+            self._h = ctypes.c_void_p()
+
+    def read(self, k):
+        if not self._h:
+            raise ValueError("snapkit: the trajectory is closed")
+        t = ctypes.c_void_p()
+        err = ErrorStruct()
+        check(lib.sk_atoms_traj_read(self._h, int(k), ctypes.byref(t), ctypes.byref(err)), err)
+        return System(Table(t.value))
+
+
+class Trajectory:
+    """The frames of one or several atom files as a sequence: len(), t[k]
+    (negative from the end), t[a:b:c] (another Trajectory, nothing read),
+    iteration. Several files are one trajectory in timestep order. The
+    frame index is built once when opened (and kept in NAME.skidx sidecars
+    with index=True); frame k is then read without touching the others."""
+
+    def __init__(self, path, format=None, threads=0, atom_style=None, index=False):
+        self._t = _TrajHandle(_paths(path), format, _options(threads, atom_style), index)
+        self._sel = range(len(self._t.infos))
+
+    @classmethod
+    def _view(cls, handle, sel):
+        v = cls.__new__(cls)
+        v._t, v._sel = handle, sel
+        return v
+
+    def __len__(self):
+        return len(self._sel)
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return Trajectory._view(self._t, self._sel[k])
+        return self._t.read(self._sel[k])
+
+    def __iter__(self):
+        for k in self._sel:
+            yield self._t.read(k)
+
+    def _column(self, i):
+        return self._t.infos[list(self._sel), i] if len(self._sel) else np.zeros(0, np.int64)
+
+    @property
+    def timesteps(self):
+        """Each frame's timestep (int64; None for frames without one)."""
+        steps = self._column(3)
+        if (steps == _NO_TIMESTEP).any():
+            return [None if s == _NO_TIMESTEP else int(s) for s in steps]
+        return steps
+
+    @property
+    def natoms(self):
+        return self._column(2)
+
+    @property
+    def offsets(self):
+        """Where each frame starts in its (inflated) file, in bytes."""
+        return self._column(0)
+
+    @property
+    def files(self):
+        return [self._t.frame_files[k] for k in self._sel]
+
+    @property
+    def stale(self):
+        """Why a sidecar was rebuilt (the last one), or None."""
+        return self._t.stale
+
+    def close(self):
+        self._t.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __repr__(self):
+        return f"<snapkit.atoms.Trajectory {len(self)} frames of {len(self._t.paths)} file(s)>"
+
+
+def frames(path, format=None, threads=0, atom_style=None, index=False):
+    """The frames of an atom file (or a list of files, or a glob pattern such
+    as "dump.*": one trajectory in timestep order) as a Trajectory:
+    iterate, index or slice it (frames(p)[::10])."""
+    return Trajectory(path, format, threads, atom_style, index)
 
 
 def info(path, format=None):
@@ -466,4 +609,4 @@ def read_bytes(data, name="<bytes>", format=None, frame=0):
         lib.sk_atoms_close(h)
 
 
-__all__ = ["System", "File", "read", "frames", "info", "write", "read_bytes"]
+__all__ = ["System", "File", "Trajectory", "read", "frames", "info", "write", "read_bytes"]

@@ -141,8 +141,7 @@ void sk_atoms_close(sk_atoms_file *f)
         return;
     at_source_close(&f->src);
     sk_free(f->atom_style);
-    sk_free(f->frame_pos);
-    sk_free(f->frame_line);
+    at_index_free(&f->idx);
     sk_free(f);
 }
 
@@ -151,50 +150,84 @@ int64_t sk_atoms_file_size(const sk_atoms_file *f) { return (int64_t)f->src.size
 
 /* ---- the frame index -------------------------------------------------- */
 
-static int push_frame(sk_atoms_file *f, int64_t pos, int64_t line, sk_error *err)
+void at_index_free(at_index *x)
 {
-    if (f->nframes == f->cap) {
-        int64_t cap = f->cap ? 2 * f->cap : 16;
-        int64_t *p = sk_realloc(f->frame_pos, (size_t)cap * sizeof *p);
-        if (p)
-            f->frame_pos = p;
-        int64_t *l = p ? sk_realloc(f->frame_line, (size_t)cap * sizeof *l) : NULL;
-        if (!l)
-            return sk_fail(err, SK_ERR_NOMEM, f->src.path, -1, "out of memory");
-        f->frame_line = l;
-        f->cap = cap;
+    sk_free(x->pos);
+    sk_free(x->line);
+    sk_free(x->natoms);
+    sk_free(x->step);
+    memset(x, 0, sizeof *x);
+}
+
+static int grow(int64_t **a, int64_t cap)
+{
+    int64_t *p = sk_realloc(*a, (size_t)cap * sizeof *p);
+    if (p)
+        *a = p;
+    return p != NULL;
+}
+
+int at_index_push(at_index *x, int64_t pos, int64_t line)
+{
+    if (x->n == x->cap) {
+        int64_t cap = x->cap ? 2 * x->cap : 16;
+        if (!grow(&x->pos, cap) || !grow(&x->line, cap) || !grow(&x->natoms, cap) ||
+            !grow(&x->step, cap))
+            return SK_ERR_NOMEM;
+        x->cap = cap;
     }
-    f->frame_pos[f->nframes] = pos;
-    f->frame_line[f->nframes] = line;
-    f->nframes++;
+    x->pos[x->n] = pos;
+    x->line[x->n] = line;
+    x->natoms[x->n] = -1;
+    x->step[x->n] = AT_NO_TIMESTEP;
+    x->n++;
     return SK_OK;
 }
 
-/* Find frame starts until frame k is known or every frame is. */
-static int find_frame(sk_atoms_file *f, int64_t k, sk_error *err)
+static int push_frame(sk_atoms_file *f, int64_t pos, int64_t line, sk_error *err)
 {
-    if (f->nframes == 0 && !f->complete) {
+    if (at_index_push(&f->idx, pos, line) != SK_OK)
+        return sk_fail(err, SK_ERR_NOMEM, f->src.path, -1, "out of memory");
+    return SK_OK;
+}
+
+/* Skip the last frame found: its count and timestep, and the next start. */
+static int skip_last(sk_atoms_file *f, sk_error *err)
+{
+    at_index *x = &f->idx;
+    frame_span span;
+    int64_t last = x->n - 1;
+    int rc = f->format == SK_ATOMS_DUMP
+                 ? at_dump_skip(f, x->pos[last], x->line[last], &span, err)
+                 : at_xyz_skip(f, x->pos[last], x->line[last], &span, err);
+    if (rc != SK_OK)
+        return rc;
+    x->natoms[last] = span.natoms;
+    x->step[last] = span.timestep;
+    if (at_only_space(span.end, f->src.data + f->src.size)) {
+        x->complete = 1;
+        return SK_OK;
+    }
+    return push_frame(f, span.end - f->src.data, span.next_line, err);
+}
+
+int at_find_frame(sk_atoms_file *f, int64_t k, sk_error *err)
+{
+    at_index *x = &f->idx;
+    if (x->n == 0 && !x->complete) {
         if (f->format != SK_ATOMS_DATA && at_only_space(f->src.data, f->src.data + f->src.size)) {
-            f->complete = 1;
+            x->complete = 1;
             return SK_OK;
         }
         int rc = push_frame(f, 0, 1, err);
         if (rc != SK_OK)
             return rc;
         if (f->format == SK_ATOMS_DATA)
-            f->complete = 1; /* a data file is one frame */
+            x->complete = 1; /* a data file is one frame */
     }
-    while (!f->complete && f->nframes <= k) {
-        frame_span span;
-        int64_t last = f->nframes - 1;
-        int rc = f->format == SK_ATOMS_DUMP
-                     ? at_dump_skip(f, f->frame_pos[last], f->frame_line[last], &span, err)
-                     : at_xyz_skip(f, f->frame_pos[last], f->frame_line[last], &span, err);
+    while (!x->complete && x->n <= k) {
+        int rc = skip_last(f, err);
         if (rc != SK_OK)
-            return rc;
-        if (at_only_space(span.end, f->src.data + f->src.size))
-            f->complete = 1;
-        else if ((rc = push_frame(f, span.end - f->src.data, span.next_line, err)) != SK_OK)
             return rc;
     }
     return SK_OK;
@@ -202,8 +235,8 @@ static int find_frame(sk_atoms_file *f, int64_t k, sk_error *err)
 
 int sk_atoms_count_frames(sk_atoms_file *f, int64_t *count, sk_error *err)
 {
-    int rc = find_frame(f, INT64_MAX, err);
-    *count = f->nframes;
+    int rc = at_find_frame(f, INT64_MAX, err);
+    *count = f->idx.n;
     return rc;
 }
 
@@ -230,13 +263,13 @@ static int read_at(sk_atoms_file *f, int64_t k, int with_atoms, int64_t *natoms,
             return sk_fail(err, SK_ERR_RANGE, f->src.path, -1, "frame %lld of %lld frames",
                            (long long)(k - n), (long long)n);
     }
-    rc = find_frame(f, k, err);
+    rc = at_find_frame(f, k, err);
     if (rc != SK_OK)
         return rc;
-    if (k >= f->nframes)
+    if (k >= f->idx.n)
         return sk_fail(err, SK_ERR_RANGE, f->src.path, -1, "no frame %lld: the file has %lld",
-                       (long long)k, (long long)f->nframes);
-    int64_t pos = f->frame_pos[k], line = f->frame_line[k];
+                       (long long)k, (long long)f->idx.n);
+    int64_t pos = f->idx.pos[k], line = f->idx.line[k];
     switch (f->format) {
     case SK_ATOMS_DUMP: rc = at_dump_read(f, pos, line, with_atoms, natoms, out, err); break;
     case SK_ATOMS_EXTXYZ: rc = at_xyz_read(f, pos, line, with_atoms, natoms, out, err); break;
@@ -267,8 +300,8 @@ int sk_atoms_frame_header(sk_atoms_file *f, int64_t k, sk_table **out, int64_t *
 int sk_atoms_next(sk_atoms_file *f, sk_table **out, sk_error *err)
 {
     *out = NULL;
-    int rc = find_frame(f, f->next, err);
-    if (rc != SK_OK || f->next >= f->nframes)
+    int rc = at_find_frame(f, f->next, err);
+    if (rc != SK_OK || f->next >= f->idx.n)
         return rc;
     return sk_atoms_read_frame(f, f->next, out, err);
 }

@@ -244,7 +244,11 @@ int at_dump_skip(sk_atoms_file *f, int64_t pos, int64_t line, frame_span *span, 
     cursor c = at_cursor_at(f, pos, line);
     dump_header h;
     int rc = read_header(f, &c, &h, err);
-    return rc == SK_OK ? body_end(f, &h, span, err) : rc;
+    if (rc == SK_OK)
+        rc = body_end(f, &h, span, err);
+    if (rc == SK_OK && h.has_timestep)
+        span->timestep = h.timestep;
+    return rc;
 }
 
 /* ---- columns ---------------------------------------------------------- */

@@ -13,6 +13,8 @@ int at_frame_span(const sk_atoms_file *f, const char *body, int64_t body_line, i
                             "the file ends after %lld of the %lld atom lines%s", (long long)done,
                             (long long)natoms, count_note);
     span->next_line = body_line + natoms;
+    span->natoms = natoms;
+    span->timestep = AT_NO_TIMESTEP;
     return SK_OK;
 }
 

@@ -19,6 +19,8 @@ typedef struct source {
     void *map;    /* mmap base, or NULL */
     size_t map_size;
     char *owned;  /* inflated bytes (sk_malloc), or NULL */
+    int64_t disk_size, mtime_ns; /* of the file on disk (-1 for memory) */
+    uint64_t disk_hash;          /* of its first and last 4 KiB, as stored */
 } source;
 
 int at_source_open(source *src, const char *path, sk_error *err);
@@ -177,22 +179,38 @@ int at_parse_vec(const char *s, double *v, int n);
 
 typedef struct sk_atoms_file sk_atoms_file;
 
+/* The frames found so far: where each starts (byte, line), its atom count
+ * and timestep (AT_NO_TIMESTEP when it has none; -1 atoms for a frame
+ * found but not yet skipped). */
+#define AT_NO_TIMESTEP INT64_MIN
+typedef struct at_index {
+    int64_t *pos, *line, *natoms, *step;
+    int64_t n, cap;
+    int complete; /* every frame found */
+} at_index;
+void at_index_free(at_index *x);
+/* Append a frame start; its count and timestep come when it is skipped. */
+int at_index_push(at_index *x, int64_t pos, int64_t line);
+
 struct sk_atoms_file {
     source src;
     sk_atoms_format format;
     int threads;
     char *atom_style;
-    int64_t *frame_pos, *frame_line; /* starts of the frames found so far */
-    int64_t nframes, cap;
-    int complete;     /* every frame found */
+    at_index idx;
     int64_t next;     /* for sk_atoms_next */
 };
 
+/* Find frame starts until frame k is known or every frame is (atoms.c). */
+int at_find_frame(sk_atoms_file *f, int64_t k, sk_error *err);
+
 /* Where frame at (pos, line) ends: after its last atom line, and the
- * number of the line that starts there. */
+ * number of the line that starts there; the frame's atom count and
+ * timestep (AT_NO_TIMESTEP when it has none). */
 typedef struct frame_span {
     const char *end;
     int64_t next_line;
+    int64_t natoms, timestep;
 } frame_span;
 
 /* Where the `natoms` atom lines from body (numbered from body_line) end;

@@ -1,5 +1,5 @@
 /* Lines: walking header lines one by one, and skipping or counting many
- * lines fast (16 bytes at a time where SSE2 is there). */
+ * lines fast (32 bytes at a time with AVX2, else 16 with SSE2). */
 #include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -64,7 +64,7 @@ void at_trim(const char **b, const char **e)
 
 /* Line ends in [p, end): 16 bytes per step, byte counters summed every
  * 255 steps (before they could overflow). */
-static int64_t count_newlines(const char *p, const char *end)
+static int64_t count_newlines_sse2(const char *p, const char *end)
 {
     int64_t total = 0;
 #ifdef __SSE2__
@@ -87,14 +87,52 @@ static int64_t count_newlines(const char *p, const char *end)
     return total;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+/* The same 32 bytes per step where the CPU has AVX2 (chosen at run time):
+ * the frame index's pass over a whole trajectory is this loop. */
+__attribute__((target("avx2"))) static int64_t count_newlines_avx2(const char *p, const char *end)
+{
+    int64_t total = 0;
+    const __m256i nl = _mm256_set1_epi8('\n'), zero = _mm256_setzero_si256();
+    while (end - p >= 128) {
+        __m256i acc = zero;
+        for (int i = 0; i < 63 && end - p >= 128; i++, p += 128) {
+            const __m256i *v = (const __m256i *)(const void *)p;
+            acc = _mm256_sub_epi8(acc, _mm256_cmpeq_epi8(_mm256_loadu_si256(v), nl));
+            acc = _mm256_sub_epi8(acc, _mm256_cmpeq_epi8(_mm256_loadu_si256(v + 1), nl));
+            acc = _mm256_sub_epi8(acc, _mm256_cmpeq_epi8(_mm256_loadu_si256(v + 2), nl));
+            acc = _mm256_sub_epi8(acc, _mm256_cmpeq_epi8(_mm256_loadu_si256(v + 3), nl));
+        }
+        __m256i sums = _mm256_sad_epu8(acc, zero);
+        total += _mm256_extract_epi64(sums, 0) + _mm256_extract_epi64(sums, 1) +
+                 _mm256_extract_epi64(sums, 2) + _mm256_extract_epi64(sums, 3);
+    }
+    return total + count_newlines_sse2(p, end);
+}
+
+static int64_t count_newlines(const char *p, const char *end)
+{
+    return __builtin_cpu_supports("avx2") ? count_newlines_avx2(p, end)
+                                          : count_newlines_sse2(p, end);
+}
+#else
+static int64_t count_newlines(const char *p, const char *end)
+{
+    return count_newlines_sse2(p, end);
+}
+#endif
+
 const char *at_skip_lines(const char *p, const char *end, int64_t n, int64_t *done)
 {
     int64_t left = n;
-    enum { CHUNK = 4096 }; /* holds at most CHUNK line ends */
-    while (left > CHUNK && end - p >= CHUNK) {
-        left -= count_newlines(p, p + CHUNK);
-        p += CHUNK;
-    }
+    /* a chunk of k bytes holds at most k line ends: big chunks while many
+     * lines are left, small ones near the end, then line by line */
+    for (int64_t chunk = 4096; chunk >= 128; chunk /= 8)
+        while (left > chunk && end - p >= chunk) {
+            left -= count_newlines(p, p + chunk);
+            p += chunk;
+        }
     while (left > 0 && p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         p = nl ? nl + 1 : end;

@@ -53,6 +53,19 @@ static int as_text(source *src, sk_error *err)
     return rc;
 }
 
+/* FNV-1a over the first and last 4 KiB: cheap, and it changes when a file
+ * is rewritten in place with the same size and time. */
+static uint64_t ends_hash(const unsigned char *p, size_t n)
+{
+    uint64_t h = 1469598103934665603u;
+    size_t head = n < 4096 ? n : 4096, tail = n - head < 4096 ? n - head : 4096;
+    for (size_t i = 0; i < head; i++)
+        h = (h ^ p[i]) * 1099511628211u;
+    for (size_t i = n - tail; i < n; i++)
+        h = (h ^ p[i]) * 1099511628211u;
+    return h;
+}
+
 int at_source_open(source *src, const char *path, sk_error *err)
 {
     memset(src, 0, sizeof *src);
@@ -67,6 +80,8 @@ int at_source_open(source *src, const char *path, sk_error *err)
         return orc;
     }
     src->data = "";
+    src->disk_size = (int64_t)st.st_size;
+    src->mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
     if (st.st_size > 0) {
         void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
         if (map == MAP_FAILED) {
@@ -82,6 +97,7 @@ int at_source_open(source *src, const char *path, sk_error *err)
         src->size = (size_t)st.st_size;
     }
     close(fd);
+    src->disk_hash = ends_hash((const unsigned char *)src->data, src->size);
     return as_text(src, err);
 }
 
@@ -93,6 +109,7 @@ int at_source_memory(source *src, const void *data, size_t size, const char *nam
         return sk_fail(err, SK_ERR_NOMEM, name, -1, "out of memory");
     src->data = size ? data : "";
     src->size = size;
+    src->disk_size = src->mtime_ns = -1;
     return as_text(src, err);
 }
 
