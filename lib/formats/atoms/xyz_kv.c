@@ -1,0 +1,221 @@
+/* The extended XYZ comment line split into key=value pairs, and keys and
+ * values written so that they split back the same. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "formats/atoms/internal.h"
+#include "formats/atoms/xyz_kv.h"
+#include "snapkit/memory.h"
+
+static int is_space(char c)
+{
+    return is_blank(c) || c == '\n';
+}
+
+static const char *space_end(const char *p, const char *e)
+{
+    while (p < e && is_space(*p))
+        p++;
+    return p;
+}
+
+static const char *fail_at(kv_fail *fail, const char *at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static const char *fail_at(kv_fail *fail, const char *at, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fail->at = at;
+    vsnprintf(fail->what, sizeof fail->what, fmt, ap);
+    va_end(ap);
+    return NULL;
+}
+
+/* After the closing quote of the string at p, or NULL. */
+static const char *quote_end(const char *p, const char *e)
+{
+    char q = *p;
+    for (p++; p < e; p++) {
+        if (*p == '\\' && p + 1 < e)
+            p++;
+        else if (*p == q)
+            return p + 1;
+    }
+    return NULL;
+}
+
+static const char *bracket_end(const char *p, const char *e, kv_fail *fail)
+{
+    const char *open = p;
+    int depth = 0;
+    for (; p < e; p++) {
+        if (*p == '"' || *p == '\'') {
+            const char *q = quote_end(p, e);
+            if (!q)
+                return fail_at(fail, p, "unterminated quoted string (no closing %c)", *p);
+            p = q - 1;
+        } else if (*p == '[') {
+            depth++;
+        } else if (*p == ']' && --depth == 0) {
+            return p + 1;
+        }
+    }
+    return fail_at(fail, open, "'[' without its ']'");
+}
+
+const char *at_kv_value_end(const char *p, const char *e, kv_fail *fail)
+{
+    if (*p == '"' || *p == '\'') {
+        const char *q = quote_end(p, e);
+        return q ? q : fail_at(fail, p, "unterminated quoted string (no closing %c)", *p);
+    }
+    if (*p == '[')
+        return bracket_end(p, e, fail);
+    if (*p == '{') {
+        const char *q = memchr(p, '}', (size_t)(e - p));
+        return q ? q + 1 : fail_at(fail, p, "'{' without its '}'");
+    }
+    if (*p == ']' || *p == '}')
+        return fail_at(fail, p, "'%c' without its '%c'", *p, *p == ']' ? '[' : '{');
+    while (p < e && !is_space(*p))
+        p++;
+    return p;
+}
+
+char *at_kv_unquote(const char *b, const char *e)
+{
+    char *out = sk_malloc((size_t)(e - b) + 1), *o = out;
+    if (!out)
+        return NULL;
+    for (const char *p = b + 1; p < e - 1; p++) {
+        if (*p == '\\' && p + 1 < e - 1) {
+            p++;
+            *o++ = *p == 'n' ? '\n' : *p;
+        } else {
+            *o++ = *p;
+        }
+    }
+    *o = '\0';
+    return out;
+}
+
+static int add_pair(kv_line *l, char *key, const char *key_at, const char *raw,
+                    const char *raw_end)
+{
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 16;
+        kv_pair *p = sk_realloc(l->pairs, (size_t)cap * sizeof *p);
+        if (!p)
+            return SK_ERR_NOMEM;
+        l->pairs = p;
+        l->cap = cap;
+    }
+    l->pairs[l->n++] = (kv_pair){key, key_at, raw, raw_end};
+    return SK_OK;
+}
+
+/* The key at p: *key (owned) and the end of its text, or NULL. */
+static const char *read_key(const char *p, const char *e, char **key, kv_fail *fail)
+{
+    const char *q;
+    if (*p == '"' || *p == '\'') {
+        if (!(q = quote_end(p, e)))
+            return fail_at(fail, p, "unterminated quoted key (no closing %c)", *p);
+        if (q < e && !is_space(*q) && *q != '=')
+            return fail_at(fail, q, "expected '=' or a blank after the quoted key");
+        *key = at_kv_unquote(p, q);
+    } else {
+        if (strchr("[]{}=", *p))
+            return fail_at(fail, p, "a key cannot start with '%c'", *p);
+        for (q = p; q < e && !is_space(*q) && *q != '='; q++) {
+        }
+        *key = sk_strndup(p, (size_t)(q - p));
+    }
+    if (!*key)
+        return fail_at(fail, p, "out of memory");
+    return q;
+}
+
+int at_kv_split(const char *b, const char *e, kv_line *out, kv_fail *fail)
+{
+    memset(out, 0, sizeof *out);
+    for (const char *p = space_end(b, e); p < e; p = space_end(p, e)) {
+        char *key = NULL;
+        const char *q = read_key(p, e, &key, fail);
+        if (!q) {
+            at_kv_free(out);
+            return strcmp(fail->what, "out of memory") == 0 ? SK_ERR_NOMEM : SK_ERR_FORMAT;
+        }
+        const char *raw = q, *raw_end = q, *v = space_end(q, e);
+        if (v < e && *v == '=') {
+            raw = space_end(v + 1, e);
+            raw_end = raw < e ? at_kv_value_end(raw, e, fail)
+                              : fail_at(fail, v, "'=' without a value after it");
+            if (raw_end && raw_end < e && !is_space(*raw_end))
+                raw_end = fail_at(fail, raw_end, "expected a blank after the value");
+            if (!raw_end) {
+                sk_free(key);
+                at_kv_free(out);
+                return SK_ERR_FORMAT;
+            }
+        }
+        if (add_pair(out, key, p, raw, raw_end) != SK_OK) {
+            sk_free(key);
+            at_kv_free(out);
+            fail_at(fail, p, "out of memory");
+            return SK_ERR_NOMEM;
+        }
+        p = raw_end;
+    }
+    return SK_OK;
+}
+
+void at_kv_free(kv_line *l)
+{
+    for (int i = 0; i < l->n; i++)
+        sk_free(l->pairs[i].key);
+    sk_free(l->pairs);
+    memset(l, 0, sizeof *l);
+}
+
+void at_kv_put_quoted(sk_text *t, const char *s)
+{
+    sk_text_puts(t, "\"");
+    for (const char *run = s;; s++) {
+        if (*s && *s != '"' && *s != '\\' && *s != '\n')
+            continue;
+        sk_text_put(t, run, (size_t)(s - run));
+        if (!*s)
+            break;
+        sk_text_puts(t, *s == '"' ? "\\\"" : *s == '\\' ? "\\\\" : "\\n");
+        run = s + 1;
+    }
+    sk_text_puts(t, "\"");
+}
+
+void at_kv_put_key(sk_text *t, const char *s)
+{
+    int bare = *s != '\0';
+    for (const char *p = s; *p && bare; p++)
+        bare = (unsigned char)*p > ' ' && *p != 0x7f && !strchr("=\"'\\[]{},", *p);
+    if (bare)
+        sk_text_puts(t, s);
+    else
+        at_kv_put_quoted(t, s);
+}
+
+void at_kv_put_value(sk_text *t, const char *s)
+{
+    size_t n = strlen(s);
+    kv_fail fail;
+    const char *end = n && !strchr(s, '\n') && !is_space(*s) ? at_kv_value_end(s, s + n, &fail)
+                                                              : NULL;
+    sk_xyz_value v;
+    if (end == s + n && at_kv_value(s, end, &v, &fail) == SK_OK) {
+        sk_xyz_value_free(&v);
+        sk_text_puts(t, s);
+    } else {
+        at_kv_put_quoted(t, s);
+    }
+}
