@@ -242,7 +242,7 @@ int at_xyz_read(sk_atoms_file *f, int64_t pos, int64_t line, int with_atoms, int
     if (rc == SK_OK && with_atoms && h->natoms > 0) {
         body b = {.path = f->src.path, .begin = h->body, .end = span.end, .first_line = h->body_line,
                   .nrows = h->natoms, .fields = fields, .nfields = pc->n, .nrequired = pc->n,
-                  .threads = f->threads, .allow_extra = props == NULL};
+                  .threads = f->threads, .allow_extra = props == NULL, .fortran = 1};
         rc = at_body_parse(&b, t, err);
     }
     sk_free(fields);
