@@ -175,7 +175,7 @@ int main(void)
     /* extended XYZ */
     expect_edit("bad.xyz", k_xyz, "2\n", "two\n", 1, 1, "expected the atom count");
     expect_edit("bad.xyz", k_xyz, "10 0 0 0 10 0 0 0 10", "10 0 0 0 10 0 0 0", 2, 9,
-                "Lattice: needs nine numbers");
+                "Lattice needs nine numbers");
     expect_edit("bad.xyz", k_xyz, "pos:R:3", "pos:R", 2, 43,
                 "Properties must be name:type:count triples");
     expect_edit("bad.xyz", k_xyz, "pos:R:3", "pos:Q:3", 2, 43, "malformed Properties entry");
@@ -183,7 +183,7 @@ int main(void)
                 "line ends after 3 fields where 4 are expected (no z)");
     expect_edit("bad.xyz", k_xyz, "pos:R:3", "pos:R:3:fixed:L:1", 3, 15, "line ends after 4");
     expect_edit("bad.xyz", k_xyz, "pbc=\"T T T\"", "pbc=\"T X T\"", 2, 67,
-                "pbc: needs three of T or F");
+                "pbc needs three of T or F");
     expect_edit("bad.xyz", k_xyz, "2\n", "3\n", 5, 1, "the file ends after 2 of the 3 atom lines");
     expect_edit("bad.xyz", k_xyz, "2\n", "1\n", 4, 1, "more atom lines than the count 1");
     expect_edit("bad.xyz", k_xyz, "pbc=\"T T T\"", "pbc=\"T T T", 2, 67,

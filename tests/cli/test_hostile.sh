@@ -94,7 +94,7 @@ sed '17s/^2 1 /2 7 /' "$DATA500" > "$TMP/type.data"
 expect_error "type above count" "atom type 7 is not between 1 and the header's 1" \
     "$CLI" atoms convert "$TMP/type.data" "$TMP/o.xyz"
 printf '1\nLattice="0 0 0 0 0 0 0 0 0" Properties=species:S:1:pos:R:3\nCu 0 0 0\n' > "$TMP/zero.extxyz"
-expect_error "all-zero Lattice" "line 2, column 9: Lattice is all zeros" "$CLI" atoms convert "$TMP/zero.extxyz" "$TMP/o.data"
+expect_error "all-zero Lattice" "line 2, column 9: comment line: Lattice is all zeros" "$CLI" atoms convert "$TMP/zero.extxyz" "$TMP/o.data"
 : > "$TMP/empty.dump"
 expect_error "empty dump" "no frame to write" "$CLI" atoms convert "$TMP/empty.dump" "$TMP/o.xyz"
 : > "$TMP/empty.extxyz"

@@ -17,7 +17,7 @@ static int fail_pair(const where *w, const char *at, const char *key, const char
                      sk_error *err)
 {
     return sk_fail_text(err, SK_ERR_FORMAT, w->path, w->line, (int64_t)(at - w->comment) + 1,
-                        "comment line: %s: %s", key, what);
+                        "comment line: %s %s", key, what);
 }
 
 static int typed(const where *w, const kv_pair *pr, sk_xyz_value *v, sk_error *err)
@@ -26,7 +26,10 @@ static int typed(const where *w, const kv_pair *pr, sk_xyz_value *v, sk_error *e
     int rc = at_kv_value(pr->raw, pr->raw_end, v, &fail);
     if (rc == SK_ERR_NOMEM)
         return sk_fail(err, SK_ERR_NOMEM, w->path, -1, "out of memory");
-    return rc == SK_OK ? SK_OK : fail_pair(w, fail.at, pr->key, fail.what, err);
+    return rc == SK_OK ? SK_OK
+                       : sk_fail_text(err, SK_ERR_FORMAT, w->path, w->line,
+                                      (int64_t)(fail.at - w->comment) + 1,
+                                      "comment line: value of %s: %s", pr->key, fail.what);
 }
 
 /* The n numbers of v as doubles; 0 when v is not n numbers. */
@@ -57,11 +60,11 @@ static int lattice(const where *w, const kv_pair *pr, sk_box *box, sk_error *err
     int nonzero = 0;
     for (int i = 0; i < 9; i++) {
         if (!isfinite(m[i])) /* nan or inf */
-            return fail_pair(w, pr->raw, "Lattice", "a number is not finite", err);
+            return fail_pair(w, pr->raw, "Lattice", "has a number that is not finite", err);
         nonzero |= m[i] != 0.0;
     }
     if (!nonzero) /* no cell at all: write no Lattice rather than a zero one */
-        return fail_pair(w, pr->raw, "Lattice", "all zeros (no cell: leave the Lattice out)",
+        return fail_pair(w, pr->raw, "Lattice", "is all zeros (no cell: leave the Lattice out)",
                          err);
     double *vec[3] = {box->a, box->b, box->c};
     for (int k = 0; k < 3; k++)
