@@ -86,6 +86,9 @@ static const abi_field image_options_fields[] = {
 static const abi_field atoms_options_fields[] = {
     F(sk_atoms_options, threads), F(sk_atoms_options, atom_style),
     F(sk_atoms_options, gzip_level), F(sk_atoms_options, no_fsync)};
+static const abi_field xyz_value_fields[] = {
+    F(sk_xyz_value, type), F(sk_xyz_value, ndim), F(sk_xyz_value, shape), F(sk_xyz_value, n),
+    F(sk_xyz_value, data)};
 static const abi_field column_stats_fields[] = {
     F(sk_column_stats, name), F(sk_column_stats, is_cell_index), F(sk_column_stats, min),
     F(sk_column_stats, max), F(sk_column_stats, sum), F(sk_column_stats, abs_sum),
@@ -168,6 +171,7 @@ static const abi_struct structs[] = {
     S(sk_store_convert_stats, convert_stats_fields),
     S(sk_image_options, image_options_fields),
     S(sk_atoms_options, atoms_options_fields),
+    S(sk_xyz_value, xyz_value_fields),
     S(sk_column_stats, column_stats_fields),
     S(sk_table_stats, table_stats_fields),
     S(sk_clumps_options, clumps_options_fields),
