@@ -278,9 +278,7 @@ static int new_style(const char *b, const char *e, sk_xyz_value *v, kv_fail *fai
     words ws = {0};
     int64_t n;
     const char *next;
-    int rc = array_items(b + 1, e, 0, &ws, &n, &next, fail);
-    if (rc == SK_OK && next != e)
-        rc = fail_fmt(fail, next, "expected the end of the value after ']'");
+    int rc = array_items(b + 1, e, 0, &ws, &n, &next, fail); /* next == e: at_kv_value_end */
     int kinds = kinds_of(&ws, 0, ws.n);
     if (rc == SK_OK && (kinds & W_STRING) && kinds != W_STRING)
         rc = fail_fmt(fail, b, "an array mixes strings with numbers or bools");
