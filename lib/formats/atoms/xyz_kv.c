@@ -205,17 +205,26 @@ void at_kv_put_key(sk_text *t, const char *s)
         at_kv_put_quoted(t, s);
 }
 
-void at_kv_put_value(sk_text *t, const char *s)
+/* Does [b, e) read as one value? */
+static int one_value(const char *b, const char *e)
+{
+    kv_fail fail;
+    sk_xyz_value v;
+    if (b == e || memchr(b, '\n', (size_t)(e - b)) || is_space(*b) ||
+        at_kv_value_end(b, e, &fail) != e || at_kv_value(b, e, &v, &fail) != SK_OK)
+        return 0;
+    sk_xyz_value_free(&v);
+    return 1;
+}
+
+int at_kv_put_value(sk_text *t, const char *s)
 {
     size_t n = strlen(s);
-    kv_fail fail;
-    const char *end = n && !strchr(s, '\n') && !is_space(*s) ? at_kv_value_end(s, s + n, &fail)
-                                                              : NULL;
-    sk_xyz_value v;
-    if (end == s + n && at_kv_value(s, end, &v, &fail) == SK_OK) {
-        sk_xyz_value_free(&v);
+    if (one_value(s, s + n)) {
         sk_text_puts(t, s);
-    } else {
-        at_kv_put_quoted(t, s);
+        return SK_OK;
     }
+    size_t len = t->len;
+    at_kv_put_quoted(t, s);
+    return t->failed || one_value(t->buf + len, t->buf + t->len) ? SK_OK : SK_ERR_ARG;
 }

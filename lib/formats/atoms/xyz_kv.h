@@ -46,8 +46,9 @@ char *at_kv_unquote(const char *b, const char *e);
 /* Write s as a key: bare when it can be, else quoted and escaped. */
 void at_kv_put_key(sk_text *t, const char *s);
 /* Write a value's text: as it is when it is one well-formed value, else
- * as a quoted string. */
-void at_kv_put_value(sk_text *t, const char *s);
+ * as a quoted string. SK_ERR_ARG when neither reads back (an old-style
+ * array of numbers one of which overflows, "1 1e400"). */
+int at_kv_put_value(sk_text *t, const char *s);
 /* Write s quoted: "..." with \\, \" and \n escaped. */
 void at_kv_put_quoted(sk_text *t, const char *s);
 

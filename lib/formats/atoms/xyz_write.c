@@ -223,7 +223,10 @@ static int comment_line(sk_text *h, const sk_table *t, const layout *l, sk_error
         at_kv_put_key(h, k);
         if (*v) {
             sk_text_puts(h, "=");
-            at_kv_put_value(h, v);
+            if (at_kv_put_value(h, v) != SK_OK)
+                return sk_fail(err, SK_ERR_ARG, NULL, -1,
+                               "metadata extxyz.%s = '%s' cannot be written as an extxyz value "
+                               "(a number in it is too large for a double)", k, v);
         }
     }
     const char *plain = sk_table_meta_get(t, "xyz.comment");
