@@ -115,26 +115,42 @@ static int add_pair(kv_line *l, char *key, const char *key_at, const char *raw,
     return SK_OK;
 }
 
-/* The key at p: *key (owned) and the end of its text, or NULL. */
-static const char *read_key(const char *p, const char *e, char **key, kv_fail *fail)
+/* The key at p: *key (owned) and *end, the end of its text. */
+static int read_key(const char *p, const char *e, char **key, const char **end, kv_fail *fail)
 {
     const char *q;
     if (*p == '"' || *p == '\'') {
         if (!(q = quote_end(p, e)))
-            return fail_at(fail, p, "unterminated quoted key (no closing %c)", *p);
+            return fail_at(fail, p, "unterminated quoted key (no closing %c)", *p), SK_ERR_FORMAT;
         if (q < e && !is_space(*q) && *q != '=')
-            return fail_at(fail, q, "expected '=' or a blank after the quoted key");
+            return fail_at(fail, q, "expected '=' or a blank after the quoted key"), SK_ERR_FORMAT;
         *key = at_kv_unquote(p, q);
     } else {
         if (strchr("[]{}=", *p))
-            return fail_at(fail, p, "a key cannot start with '%c'", *p);
+            return fail_at(fail, p, "a key cannot start with '%c'", *p), SK_ERR_FORMAT;
         for (q = p; q < e && !is_space(*q) && *q != '='; q++) {
         }
         *key = sk_strndup(p, (size_t)(q - p));
     }
-    if (!*key)
-        return fail_at(fail, p, "out of memory");
-    return q;
+    *end = q;
+    return *key ? SK_OK : (fail_at(fail, p, "out of memory"), SK_ERR_NOMEM);
+}
+
+/* The value after the key that ends at q: [*raw, *raw_end), empty when
+ * the key stands alone. */
+static int read_value(const char *q, const char *e, const char **raw, const char **raw_end,
+                      kv_fail *fail)
+{
+    const char *v = space_end(q, e);
+    *raw = *raw_end = q;
+    if (v == e || *v != '=')
+        return SK_OK;
+    *raw = space_end(v + 1, e);
+    *raw_end = *raw < e ? at_kv_value_end(*raw, e, fail)
+                        : fail_at(fail, v, "'=' without a value after it");
+    if (*raw_end && *raw_end < e && !is_space(**raw_end))
+        *raw_end = fail_at(fail, *raw_end, "expected a blank after the value");
+    return *raw_end ? SK_OK : SK_ERR_FORMAT;
 }
 
 int at_kv_split(const char *b, const char *e, kv_line *out, kv_fail *fail)
@@ -142,29 +158,16 @@ int at_kv_split(const char *b, const char *e, kv_line *out, kv_fail *fail)
     memset(out, 0, sizeof *out);
     for (const char *p = space_end(b, e); p < e; p = space_end(p, e)) {
         char *key = NULL;
-        const char *q = read_key(p, e, &key, fail);
-        if (!q) {
-            at_kv_free(out);
-            return strcmp(fail->what, "out of memory") == 0 ? SK_ERR_NOMEM : SK_ERR_FORMAT;
-        }
-        const char *raw = q, *raw_end = q, *v = space_end(q, e);
-        if (v < e && *v == '=') {
-            raw = space_end(v + 1, e);
-            raw_end = raw < e ? at_kv_value_end(raw, e, fail)
-                              : fail_at(fail, v, "'=' without a value after it");
-            if (raw_end && raw_end < e && !is_space(*raw_end))
-                raw_end = fail_at(fail, raw_end, "expected a blank after the value");
-            if (!raw_end) {
-                sk_free(key);
-                at_kv_free(out);
-                return SK_ERR_FORMAT;
-            }
-        }
-        if (add_pair(out, key, p, raw, raw_end) != SK_OK) {
+        const char *q, *raw, *raw_end;
+        int rc = read_key(p, e, &key, &q, fail);
+        if (rc == SK_OK)
+            rc = read_value(q, e, &raw, &raw_end, fail);
+        if (rc == SK_OK && (rc = add_pair(out, key, p, raw, raw_end)) != SK_OK)
+            fail_at(fail, p, "out of memory");
+        if (rc != SK_OK) {
             sk_free(key);
             at_kv_free(out);
-            fail_at(fail, p, "out of memory");
-            return SK_ERR_NOMEM;
+            return rc;
         }
         p = raw_end;
     }
