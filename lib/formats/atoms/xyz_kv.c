@@ -115,7 +115,8 @@ static int add_pair(kv_line *l, char *key, const char *key_at, const char *raw,
     return SK_OK;
 }
 
-/* The key at p: *key (owned) and *end, the end of its text. */
+/* The key at p: *key (owned; not made when key is NULL) and *end, the
+ * end of its text. */
 static int read_key(const char *p, const char *e, char **key, const char **end, kv_fail *fail)
 {
     const char *q;
@@ -124,16 +125,18 @@ static int read_key(const char *p, const char *e, char **key, const char **end, 
             return fail_at(fail, p, "unterminated quoted key (no closing %c)", *p), SK_ERR_FORMAT;
         if (q < e && !is_space(*q) && *q != '=')
             return fail_at(fail, q, "expected '=' or a blank after the quoted key"), SK_ERR_FORMAT;
-        *key = at_kv_unquote(p, q);
+        if (key)
+            *key = at_kv_unquote(p, q);
     } else {
         if (strchr("[]{}=", *p))
             return fail_at(fail, p, "a key cannot start with '%c'", *p), SK_ERR_FORMAT;
         for (q = p; q < e && !is_space(*q) && *q != '='; q++) {
         }
-        *key = sk_strndup(p, (size_t)(q - p));
+        if (key)
+            *key = sk_strndup(p, (size_t)(q - p));
     }
     *end = q;
-    return *key ? SK_OK : (fail_at(fail, p, "out of memory"), SK_ERR_NOMEM);
+    return !key || *key ? SK_OK : (fail_at(fail, p, "out of memory"), SK_ERR_NOMEM);
 }
 
 /* The value after the key that ends at q: [*raw, *raw_end), empty when
@@ -155,18 +158,20 @@ static int read_value(const char *q, const char *e, const char **raw, const char
 
 int at_kv_split(const char *b, const char *e, kv_line *out, kv_fail *fail)
 {
-    memset(out, 0, sizeof *out);
+    if (out)
+        memset(out, 0, sizeof *out);
     for (const char *p = space_end(b, e); p < e; p = space_end(p, e)) {
         char *key = NULL;
         const char *q, *raw, *raw_end;
-        int rc = read_key(p, e, &key, &q, fail);
+        int rc = read_key(p, e, out ? &key : NULL, &q, fail);
         if (rc == SK_OK)
             rc = read_value(q, e, &raw, &raw_end, fail);
-        if (rc == SK_OK && (rc = add_pair(out, key, p, raw, raw_end)) != SK_OK)
+        if (rc == SK_OK && out && (rc = add_pair(out, key, p, raw, raw_end)) != SK_OK)
             fail_at(fail, p, "out of memory");
         if (rc != SK_OK) {
             sk_free(key);
-            at_kv_free(out);
+            if (out)
+                at_kv_free(out);
             return rc;
         }
         p = raw_end;

@@ -23,7 +23,8 @@ typedef struct kv_line {
     int n, cap;
 } kv_line;
 
-/* Split [b, e) into pairs. SK_ERR_FORMAT with fail set, or SK_ERR_NOMEM. */
+/* Split [b, e) into pairs (out NULL: only check them). SK_ERR_FORMAT
+ * with fail set, or SK_ERR_NOMEM. */
 int at_kv_split(const char *b, const char *e, kv_line *out, kv_fail *fail);
 void at_kv_free(kv_line *l);
 

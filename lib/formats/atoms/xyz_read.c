@@ -34,7 +34,9 @@ typedef struct xyz_header {
     int64_t body_line;
 } xyz_header;
 
-static int read_header(sk_atoms_file *f, cursor *c, xyz_header *h, sk_error *err)
+/* The frame's count and comment line; its pairs into h->kv when
+ * keep_pairs, else only checked. */
+static int read_header(sk_atoms_file *f, cursor *c, xyz_header *h, int keep_pairs, sk_error *err)
 {
     const char *b, *e, *stop;
     int64_t line;
@@ -53,7 +55,7 @@ static int read_header(sk_atoms_file *f, cursor *c, xyz_header *h, sk_error *err
                             "the file ends before the comment line");
     h->keyvalue = memchr(h->comment, '=', (size_t)(h->comment_end - h->comment)) != NULL;
     kv_fail fail;
-    int rc = h->keyvalue ? at_kv_split(h->comment, h->comment_end, &h->kv, &fail) : SK_OK;
+    int rc = h->keyvalue ? at_kv_split(h->comment, h->comment_end, keep_pairs ? &h->kv : NULL, &fail) : SK_OK;
     if (rc == SK_ERR_NOMEM)
         return sk_fail(err, SK_ERR_NOMEM, f->src.path, -1, "out of memory");
     if (rc != SK_OK)
@@ -84,10 +86,8 @@ int at_xyz_skip(sk_atoms_file *f, int64_t pos, int64_t line, frame_span *span, s
 {
     cursor c = at_cursor_at(f, pos, line);
     xyz_header h = {0};
-    int rc = read_header(f, &c, &h, err);
-    rc = rc == SK_OK ? body_end(f, &h, span, err) : rc;
-    at_kv_free(&h.kv);
-    return rc;
+    int rc = read_header(f, &c, &h, 0, err);
+    return rc == SK_OK ? body_end(f, &h, span, err) : rc;
 }
 
 /* ---- Properties ------------------------------------------------------- */
@@ -210,7 +210,7 @@ int at_xyz_read(sk_atoms_file *f, int64_t pos, int64_t line, int with_atoms, int
     field *fields = NULL;
     sk_table *t = NULL;
     frame_span span = {0};
-    int rc = h && pc ? read_header(f, &c, h, err)
+    int rc = h && pc ? read_header(f, &c, h, 1, err)
                      : sk_fail(err, SK_ERR_NOMEM, f->src.path, -1, "out of memory");
     if (rc == SK_OK && with_atoms)
         rc = body_end(f, h, &span, err);
