@@ -352,9 +352,16 @@ int sk_xyz_value_parse(const char *text, sk_xyz_value *out, sk_error *err)
 
 int sk_atoms_info(const sk_table *t, const char *key, sk_xyz_value *out, sk_error *err)
 {
-    char name[1100];
-    snprintf(name, sizeof name, "extxyz.%s", key);
+    size_t n = strlen(key);
+    char *name = sk_malloc(n + 8);
+    if (!name) {
+        memset(out, 0, sizeof *out);
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
+    }
+    memcpy(name, "extxyz.", 7);
+    memcpy(name + 7, key, n + 1);
     const char *text = sk_table_meta_get(t, name);
+    sk_free(name);
     if (!text) {
         memset(out, 0, sizeof *out);
         return sk_fail(err, SK_ERR_ARG, NULL, -1, "the frame has no extxyz key '%s'", key);
