@@ -33,8 +33,9 @@
  *                    rows (name: pair, pairij, bond, angle, dihedral, improper,
  *                    bondbond, bondangle, middlebondtorsion, ...)
  *   lammps.skipped   data sections not read (e.g. "Ellipsoids,CMAP")
- *   extxyz.<key>     every other key of the comment line, value verbatim
- *                    (quotes kept; "" for a key without a value)
+ *   extxyz.<key>     every other key of the comment line (the key unquoted and
+ *                    unescaped), value verbatim (quotes kept; "" for a key
+ *                    without a value); sk_atoms_info types it
  *   xyz.comment      a comment line that holds no key=value pairs (plain XYZ)
  * Writers use lammps.box when it still matches box.*, so LAMMPS files round
  * trip exactly; otherwise they derive the LAMMPS box from box.* (which must
@@ -172,6 +173,38 @@ SK_API double sk_element_mass(const char *symbol);
  * Impropers rows, from a LAMMPS data file), which only data files keep. */
 SK_API int sk_atoms_has_topology(const sk_table *frame);
 SK_API const char *sk_element_from_mass(double mass);
+
+/* ---- extended XYZ comment values --------------------------------------- */
+
+/* The grammar (docs/atoms.md): a value is a bare word, a quoted string
+ * ("..." or '...', escapes \" \\ \n and \X -> X), an old-style array
+ * ("1 2 3", 'T F', {1 2 3}: whitespace-separated numbers or bools, else the
+ * text as a string; one element is a scalar) or a new-style array ([1, 2],
+ * [[1, 2], [3, 4]], ["a", b]: elements of one type, ints mixed with floats
+ * become floats). Words: integers (int64; longer ones are floats), floats
+ * (with e, E, d or D exponents; inf, nan; underflow rounds to zero,
+ * overflow is an error), bools T F True False TRUE FALSE true false, else
+ * strings. A key without a value is the bool true. */
+typedef enum sk_xyz_type { SK_XYZ_BOOL = 1, SK_XYZ_INT, SK_XYZ_FLOAT, SK_XYZ_STRING } sk_xyz_type;
+
+typedef struct sk_xyz_value {
+    sk_xyz_type type;
+    int ndim;         /* 0 scalar, 1 vector, 2 matrix */
+    int64_t shape[2]; /* ndim 1: {n, 0}; ndim 2: {rows, columns}; scalar {0, 0} */
+    int64_t n;        /* elements: 1 for a scalar */
+    void *data;       /* n of uint8_t (0/1), int64_t, double or char * (NUL-terminated,
+                         may hold newlines); row-major */
+} sk_xyz_value;
+
+/* Type one value as written (the whole of text: one token, no blanks
+ * around). SK_ERR_FORMAT names the 1-based column in err->column. */
+SK_API int sk_xyz_value_parse(const char *text, sk_xyz_value *out, sk_error *err);
+/* Free a value's data (the struct itself is the caller's). */
+SK_API void sk_xyz_value_free(sk_xyz_value *value);
+/* The extxyz comment value of key (metadata extxyz.<key>) typed;
+ * SK_ERR_ARG when the frame has no such key. */
+SK_API int sk_atoms_info(const sk_table *frame, const char *key, sk_xyz_value *out,
+                         sk_error *err);
 
 #ifdef __cplusplus
 }

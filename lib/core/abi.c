@@ -89,6 +89,9 @@ static const abi_field atoms_options_fields[] = {
 static const abi_field atoms_frame_info_fields[] = {
     F(sk_atoms_frame_info, offset), F(sk_atoms_frame_info, line),
     F(sk_atoms_frame_info, natoms), F(sk_atoms_frame_info, timestep)};
+static const abi_field xyz_value_fields[] = {
+    F(sk_xyz_value, type), F(sk_xyz_value, ndim), F(sk_xyz_value, shape), F(sk_xyz_value, n),
+    F(sk_xyz_value, data)};
 static const abi_field column_stats_fields[] = {
     F(sk_column_stats, name), F(sk_column_stats, is_cell_index), F(sk_column_stats, min),
     F(sk_column_stats, max), F(sk_column_stats, sum), F(sk_column_stats, abs_sum),
@@ -176,6 +179,7 @@ static const abi_struct structs[] = {
     S(sk_image_options, image_options_fields),
     S(sk_atoms_options, atoms_options_fields),
     S(sk_atoms_frame_info, atoms_frame_info_fields),
+    S(sk_xyz_value, xyz_value_fields),
     S(sk_column_stats, column_stats_fields),
     S(sk_table_stats, table_stats_fields),
     S(sk_clumps_options, clumps_options_fields),

@@ -31,6 +31,12 @@ class _Options(ctypes.Structure):
                 ("gzip_level", ctypes.c_int), ("no_fsync", ctypes.c_int)]
 
 
+@mirrors("sk_xyz_value")
+class _XyzValue(ctypes.Structure):
+    _fields_ = [("type", ctypes.c_int), ("ndim", ctypes.c_int), ("shape", ctypes.c_int64 * 2),
+                ("n", ctypes.c_int64), ("data", ctypes.c_void_p)]
+
+
 _OPTS = ctypes.POINTER(_Options)
 _PP = ctypes.POINTER(ctypes.c_void_p)
 declare("sk_atoms_read", ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_int64, _OPTS,
@@ -66,6 +72,8 @@ declare("sk_atoms_traj_frame", ctypes.c_int, P, ctypes.c_int64, ctypes.POINTER(c
         ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(_FrameInfo))
 declare("sk_atoms_traj_read", ctypes.c_int, P, ctypes.c_int64, _PP, ERR)
 declare("sk_element_from_mass", ctypes.c_char_p, ctypes.c_double)
+declare("sk_xyz_value_parse", ctypes.c_int, ctypes.c_char_p, ctypes.POINTER(_XyzValue), ERR)
+declare("sk_xyz_value_free", None, ctypes.POINTER(_XyzValue))
 declare("sk_element_mass", ctypes.c_double, ctypes.c_char_p)
 
 
@@ -86,30 +94,30 @@ def _vec(text):
     return np.array([float(v) for v in text.split()], dtype=np.float64)
 
 
-def _info_value(raw):
-    """An extxyz comment value as ASE would read it."""
-    text = raw
-    if len(raw) >= 2 and raw[0] == raw[-1] == '"':
-        text = raw[1:-1].replace('\\"', '"').replace("\\\\", "\\")
-    elif len(raw) >= 2 and raw[0] in "{[" and raw[-1] in "}]":
-        text = raw[1:-1]
-    if raw == "":
-        return True
-    words = text.replace(",", " ").split()
-    for conv in (int, float):
-        try:
-            vals = [conv(w) for w in words]
-        except ValueError:
-            continue
-        if len(vals) == 1 and text.strip() == words[0]:
-            return vals[0]
-        if len(vals) > 1:
-            return np.array(vals)
-    if text in ("T", "True", "true"):
-        return True
-    if text in ("F", "False", "false"):
-        return False
-    return text
+_XYZ_DTYPES = {1: ctypes.c_uint8, 2: ctypes.c_int64, 3: ctypes.c_double}
+
+
+def _info_value(text):
+    """An extxyz comment value as written, typed by the library's grammar:
+    bool, int, float or str, or a numpy array (bool, int64, float64, str)
+    of 1 or 2 dimensions."""
+    v, err = _XyzValue(), ErrorStruct()
+    check(lib.sk_xyz_value_parse(text.encode(), ctypes.byref(v), ctypes.byref(err)), err)
+    try:
+        n = v.n
+        if v.type == 4:
+            ptrs = ctypes.cast(v.data, ctypes.POINTER(ctypes.c_char_p))
+            arr = np.array([ptrs[i].decode() for i in range(n)])
+        else:
+            ptr = ctypes.cast(v.data, ctypes.POINTER(_XYZ_DTYPES[v.type]))
+            arr = np.ctypeslib.as_array(ptr, (n,)).copy()
+            if v.type == 1:
+                arr = arr.astype(bool)
+        if v.ndim == 0:
+            return arr[0].item()
+        return arr.reshape(tuple(v.shape[:v.ndim]))
+    finally:
+        lib.sk_xyz_value_free(ctypes.byref(v))
 
 
 class System:
@@ -335,20 +343,46 @@ class System:
         return ["X"] * len(self)
 
 
-def _info_text(value):
-    """A Python value as extxyz comment text (ASE's conventions)."""
+_BARE_UNSAFE = set(' \t\r\n="\'\\[]{},')
+
+
+def _quoted(s):
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def _info_word(value, in_array=False):
+    """One scalar as extxyz text: T/F, an int, the shortest float, a string
+    (quoted when it has to be, and always inside arrays)."""
     if isinstance(value, (bool, np.bool_)):
         return "T" if value else "F"
     if isinstance(value, (int, np.integer)):
         return str(int(value))
     if isinstance(value, (float, np.floating)):
         return repr(float(value))
-    if isinstance(value, (list, tuple, np.ndarray)):
-        return '"' + " ".join(_info_text(v) for v in np.ravel(value)) + '"'
     s = str(value)
-    if not s or any(c in s for c in ' "=\t'):
-        return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if in_array or not s or any(c in _BARE_UNSAFE or ord(c) < 32 for c in s):
+        return _quoted(s)
     return s
+
+
+def _info_text(value):
+    """A Python value as extxyz comment text that reads back to it: scalars
+    bare, number and bool vectors old-style ("1 2 3", as ASE writes them),
+    string arrays, one-element and 2-D arrays new-style ([[1, 2], [3, 4]]).
+    A string that reads as a number or a bool comes back as one (ASE's
+    grammar has no way to say otherwise)."""
+    if isinstance(value, (list, tuple, np.ndarray)):
+        arr = np.asarray(value)
+        if arr.ndim == 0:
+            return _info_word(arr.item())
+        if arr.size == 0 or arr.ndim > 2:
+            return _quoted(str(value))
+        strings = arr.dtype.kind not in "biuf"
+        if arr.ndim == 1 and len(arr) > 1 and not strings:
+            return '"' + " ".join(_info_word(v) for v in arr.tolist()) + '"'
+        row = lambda r: "[" + ", ".join(_info_word(v, strings) for v in r) + "]"
+        return row(arr.tolist()) if arr.ndim == 1 else "[" + ", ".join(row(r) for r in arr.tolist()) + "]"
+    return _info_word(value)
 
 
 # ---- reading --------------------------------------------------------------

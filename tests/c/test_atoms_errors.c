@@ -182,12 +182,12 @@ int main(void)
     expect_edit("bad.xyz", k_xyz, "Cu 1.5 1.5 1.5", "Cu 1.5 1.5", 4, 11,
                 "line ends after 3 fields where 4 are expected (no z)");
     expect_edit("bad.xyz", k_xyz, "pos:R:3", "pos:R:3:fixed:L:1", 3, 15, "line ends after 4");
-    expect_edit("bad.xyz", k_xyz, "pbc=\"T T T\"", "pbc=\"T X T\"", 2, 70,
+    expect_edit("bad.xyz", k_xyz, "pbc=\"T T T\"", "pbc=\"T X T\"", 2, 67,
                 "pbc needs three of T or F");
     expect_edit("bad.xyz", k_xyz, "2\n", "3\n", 5, 1, "the file ends after 2 of the 3 atom lines");
     expect_edit("bad.xyz", k_xyz, "2\n", "1\n", 4, 1, "more atom lines than the count 1");
     expect_edit("bad.xyz", k_xyz, "pbc=\"T T T\"", "pbc=\"T T T", 2, 67,
-                "malformed key=value pair");
+                "unterminated quoted string (no closing \")");
     {
         char *text = edit(k_xyz, "pos:R:3", "pos:R:3:fixed:L:1");
         char *t2 = edit(text, "Cu 0.5 0.5 0.5", "Cu 0.5 0.5 0.5 X");

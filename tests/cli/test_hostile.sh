@@ -76,9 +76,7 @@ printf 'ITEM: TIMESTEP\n0\nITEM: NUMBER OF ATOMS\n1\nITEM: BOX BOUNDS pp pp pp\n
 sed 's/VALUE/1e400/' "$TMP/t.dump" > "$TMP/big.dump"
 expect_error "1e400" "line 10, column 9: number '1e400' for y is too large" \
     "$CLI" atoms convert "$TMP/big.dump" "$TMP/big.xyz"
-sed 's/VALUE/-2.5e-400/' "$TMP/t.dump" > "$TMP/small.dump"
-expect_error "2.5e-400" "too small (not zero)" "$CLI" atoms convert "$TMP/small.dump" "$TMP/small.xyz"
-for kept in 4e-320 0.000e-500 -0; do
+for kept in 4e-320 0.000e-500 -0 -2.5e-400; do
     sed "s/VALUE/$kept/" "$TMP/t.dump" > "$TMP/kept.dump"
     check "$kept is kept" "$CLI" atoms convert "$TMP/kept.dump" "$TMP/kept.xyz"
 done
@@ -96,7 +94,7 @@ sed '17s/^2 1 /2 7 /' "$DATA500" > "$TMP/type.data"
 expect_error "type above count" "atom type 7 is not between 1 and the header's 1" \
     "$CLI" atoms convert "$TMP/type.data" "$TMP/o.xyz"
 printf '1\nLattice="0 0 0 0 0 0 0 0 0" Properties=species:S:1:pos:R:3\nCu 0 0 0\n' > "$TMP/zero.extxyz"
-expect_error "all-zero Lattice" "line 2, column 9: Lattice is all zeros" "$CLI" atoms convert "$TMP/zero.extxyz" "$TMP/o.data"
+expect_error "all-zero Lattice" "line 2, column 9: comment line: Lattice is all zeros" "$CLI" atoms convert "$TMP/zero.extxyz" "$TMP/o.data"
 : > "$TMP/empty.dump"
 expect_error "empty dump" "no frame to write" "$CLI" atoms convert "$TMP/empty.dump" "$TMP/o.xyz"
 : > "$TMP/empty.extxyz"

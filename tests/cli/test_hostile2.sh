@@ -125,7 +125,9 @@ for v in 1e400 inf nan; do
 done
 ok test ! -e "$TMP/b.extxyz"
 printf '1\nLattice="1e400 0 0 0 5 0 0 0 5" Properties=species:S:1:pos:R:3\nCu 0 0 0\n' > "$TMP/l.extxyz"
-expect_error "extxyz Lattice 1e400" "line 2, column 9: Lattice number 1 is not finite" "$CLI" atoms info "$TMP/l.extxyz"
+expect_error "extxyz Lattice 1e400" "line 2, column 10: comment line: value of Lattice: number '1e400' is too large for a double" "$CLI" atoms info "$TMP/l.extxyz"
+printf '1\nLattice="inf 0 0 0 5 0 0 0 5" Properties=species:S:1:pos:R:3\nCu 0 0 0\n' > "$TMP/l.extxyz"
+expect_error "extxyz Lattice inf" "line 2, column 9: comment line: Lattice has a number that is not finite" "$CLI" atoms info "$TMP/l.extxyz"
 sed 's/^\(.*\) xlo xhi/0 1e400 xlo xhi/' "$DATA/atoms/cu_fcc_500.data" > "$TMP/b.data"
 expect_error "data xhi 1e400" "line 6, column 1: xlo and xhi must be finite numbers" "$CLI" atoms info "$TMP/b.data"
 for v in abc 1e3 -5 99999999999999999999; do

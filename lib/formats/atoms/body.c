@@ -142,6 +142,26 @@ static int parse_bool(const char *p, const char *e, uint8_t *out)
     return 0;
 }
 
+/* A number with a Fortran exponent (1.0D+00) at p: read with the d as e. */
+static int parse_fortran(const char *p, const char *end, double *v, const char **stop)
+{
+    char buf[64];
+    const char *e = token_end(p, end);
+    size_t n = (size_t)(e - p);
+    if (n >= sizeof buf)
+        return 0;
+    memcpy(buf, p, n);
+    char *d = memchr(buf, 'd', n);
+    if (!d)
+        d = memchr(buf, 'D', n);
+    *d = 'e';
+    const char *s;
+    if (!number_parse_double(buf, buf + n, v, &s))
+        return 0;
+    *stop = p + (s - buf);
+    return 1;
+}
+
 /* The token at p for messages. */
 static const char *token_text(const char *p, const char *end, char *buf, size_t n)
 {
@@ -162,16 +182,17 @@ static const char *parse_field(const body *b, piece *pc, int fi, int64_t row, in
     switch (f->kind) {
     case FIELD_FLOAT64: {
         double v;
-        if (!number_parse_double(p, end, &v, &stop) || (stop < end && !is_delim(*stop, b->comment))) {
+        int ok = number_parse_double(p, end, &v, &stop);
+        if (ok && b->fortran && stop < end && (*stop == 'd' || *stop == 'D'))
+            ok = parse_fortran(p, end, &v, &stop);
+        if (!ok || (stop < end && !is_delim(*stop, b->comment))) {
             piece_fail(pc, line, ls, p, "malformed number '%s' for %s",
                        token_text(p, end, tok, sizeof tok), f->name);
             return NULL;
         }
-        int lost = number_range_lost(p, stop, v);
-        if (lost) {
-            piece_fail(pc, line, ls, p, "number '%s' for %s is %s a double",
-                       token_text(p, end, tok, sizeof tok), f->name,
-                       lost > 0 ? "too large for" : "too small (not zero) for");
+        if (number_range_lost(p, stop, v) > 0) { /* underflow rounds to zero, as strtod */
+            piece_fail(pc, line, ls, p, "number '%s' for %s is too large for a double",
+                       token_text(p, end, tok, sizeof tok), f->name);
             return NULL;
         }
         ((double *)f->data)[row] = v;

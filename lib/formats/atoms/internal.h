@@ -108,6 +108,7 @@ typedef struct body {
     char comment;  /* a character that ends a line's fields, or 0 */
     int threads;
     int allow_extra; /* ignore fields after the last (plain XYZ) */
+    int fortran;     /* floats may have d or D exponents (extxyz) */
 } body;
 
 /* Parse every line into the fields' columns; category fields get their

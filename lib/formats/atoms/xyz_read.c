@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "formats/atoms/internal.h"
+#include "formats/atoms/xyz_kv.h"
 #include "snapkit/memory.h"
 #include "core/number_calls.h"
 #include "snapkit/util/number.h"
@@ -14,111 +15,12 @@
 #define MAX_PROPS 512
 _Static_assert(MAX_PROPS <= AT_MAX_COLUMNS, "the Properties columns fit an at_columns");
 
-typedef struct pair {
-    const char *key, *key_end;
-    const char *raw, *raw_end; /* the value as written (quotes kept); empty for a bare key */
-    const char *val, *val_end; /* without quotes or braces */
-} pair;
-
-typedef struct comment_line {
-    pair pairs[256];
-    int n;
-    int keyvalue; /* the line holds key=value pairs */
-} comment_line;
-
-static const char *closing(const char *p, const char *e, char open, char close)
+/* The last pair named key (the last one wins), or NULL. */
+static const kv_pair *find_pair(const kv_line *kv, const char *key)
 {
-    if (open == '"') {
-        for (p++; p < e; p++) {
-            if (*p == '\\' && p + 1 < e)
-                p++;
-            else if (*p == '"')
-                return p;
-        }
-        return NULL;
-    }
-    int depth = 0;
-    for (; p < e; p++) {
-        if (*p == open)
-            depth++;
-        else if (*p == close && --depth == 0)
-            return p;
-    }
-    return NULL;
-}
-
-/* One token: quoted, braced, bracketed or bare. Sets the value without
- * delimiters; returns the end of the raw token or NULL when unclosed. */
-static const char *token(const char *p, const char *e, const char **vb, const char **ve,
-                         int stop_at_equal)
-{
-    char open = *p, close = open == '{' ? '}' : open == '[' ? ']' : '"';
-    if (open == '"' || open == '{' || open == '[') {
-        const char *c = closing(p, e, open, close);
-        if (!c)
-            return NULL;
-        *vb = p + 1;
-        *ve = c;
-        return c + 1;
-    }
-    const char *q = p;
-    while (q < e && !is_blank(*q) && !(stop_at_equal && *q == '='))
-        q++;
-    *vb = p;
-    *ve = q;
-    return q;
-}
-
-/* Split the comment line into pairs; a line with no '=' is plain text. */
-static int split_comment(const char *b, const char *e, comment_line *cl, const char **bad)
-{
-    cl->n = 0;
-    cl->keyvalue = memchr(b, '=', (size_t)(e - b)) != NULL;
-    if (!cl->keyvalue)
-        return 0;
-    const char *p = skip_blank(b, e);
-    while (p < e) {
-        if (cl->n == (int)(sizeof cl->pairs / sizeof cl->pairs[0])) {
-            *bad = p;
-            return -1;
-        }
-        pair *pr = &cl->pairs[cl->n];
-        const char *after = token(p, e, &pr->key, &pr->key_end, 1);
-        if (!after || pr->key == pr->key_end) {
-            *bad = p;
-            return -1;
-        }
-        const char *q = skip_blank(after, e);
-        if (q < e && *q == '=') {
-            q = skip_blank(q + 1, e);
-            if (q >= e) {
-                *bad = q;
-                return -1;
-            }
-            pr->raw = q;
-            pr->raw_end = token(q, e, &pr->val, &pr->val_end, 0);
-            if (!pr->raw_end) {
-                *bad = q;
-                return -1;
-            }
-            p = pr->raw_end;
-        } else {
-            pr->raw = pr->raw_end = pr->val = pr->val_end = after;
-            p = after;
-        }
-        cl->n++;
-        p = skip_blank(p, e);
-    }
-    return 0;
-}
-
-static const pair *find_pair(const comment_line *cl, const char *key)
-{
-    size_t n = strlen(key);
-    for (int i = cl->n - 1; i >= 0; i--) /* the last one wins */
-        if ((size_t)(cl->pairs[i].key_end - cl->pairs[i].key) == n &&
-            strncmp(cl->pairs[i].key, key, n) == 0)
-            return &cl->pairs[i];
+    for (int i = kv->n - 1; i >= 0; i--)
+        if (strcmp(kv->pairs[i].key, key) == 0)
+            return &kv->pairs[i];
     return NULL;
 }
 
@@ -126,12 +28,15 @@ typedef struct xyz_header {
     int64_t natoms;
     const char *comment, *comment_end;
     int64_t comment_line;
-    comment_line cl;
+    int keyvalue; /* the comment line holds key=value pairs (else plain text) */
+    kv_line kv;
     const char *body;
     int64_t body_line;
 } xyz_header;
 
-static int read_header(sk_atoms_file *f, cursor *c, xyz_header *h, sk_error *err)
+/* The frame's count and comment line; its pairs into h->kv when
+ * keep_pairs, else only checked. */
+static int read_header(sk_atoms_file *f, cursor *c, xyz_header *h, int keep_pairs, sk_error *err)
 {
     const char *b, *e, *stop;
     int64_t line;
@@ -148,11 +53,14 @@ static int read_header(sk_atoms_file *f, cursor *c, xyz_header *h, sk_error *err
     if (!at_cursor_next(c, &h->comment, &h->comment_end))
         return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, c->line, 1,
                             "the file ends before the comment line");
-    const char *bad;
-    if (split_comment(h->comment, h->comment_end, &h->cl, &bad) != 0)
+    h->keyvalue = memchr(h->comment, '=', (size_t)(h->comment_end - h->comment)) != NULL;
+    kv_fail fail;
+    int rc = h->keyvalue ? at_kv_split(h->comment, h->comment_end, keep_pairs ? &h->kv : NULL, &fail) : SK_OK;
+    if (rc == SK_ERR_NOMEM)
+        return sk_fail(err, SK_ERR_NOMEM, f->src.path, -1, "out of memory");
+    if (rc != SK_OK)
         return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, h->comment_line,
-                            (int64_t)(bad - h->comment) + 1,
-                            "malformed key=value pair in the comment line");
+                            (int64_t)(fail.at - h->comment) + 1, "comment line: %s", fail.what);
     h->body = c->p;
     h->body_line = c->line;
     return SK_OK;
@@ -177,8 +85,8 @@ static int body_end(sk_atoms_file *f, const xyz_header *h, frame_span *span, sk_
 int at_xyz_skip(sk_atoms_file *f, int64_t pos, int64_t line, frame_span *span, sk_error *err)
 {
     cursor c = at_cursor_at(f, pos, line);
-    xyz_header h;
-    int rc = read_header(f, &c, &h, err);
+    xyz_header h = {0};
+    int rc = read_header(f, &c, &h, 0, err);
     return rc == SK_OK ? body_end(f, &h, span, err) : rc;
 }
 
@@ -216,12 +124,12 @@ static void component_name(const char *name, int count, int i, char *out, size_t
         snprintf(out, n, "%s_%d", name, i);
 }
 
+/* Properties text [b, e) (col: its column in the comment line). */
 static int parse_properties(sk_atoms_file *f, const xyz_header *h, const char *b, const char *e,
-                            at_columns *pc, sk_error *err)
+                            int64_t col, at_columns *pc, sk_error *err)
 {
     memset(pc, 0, sizeof *pc);
     const char *p = b;
-    int64_t col = (int64_t)(b - h->comment) + 1;
     while (p < e) {
         const char *parts[3][2];
         for (int k = 0; k < 3; k++) {
@@ -264,87 +172,32 @@ static int parse_properties(sk_atoms_file *f, const xyz_header *h, const char *b
     return SK_OK;
 }
 
-/* Lattice, pbc and the other pairs into metadata. */
-static int comment_meta(sk_atoms_file *f, const xyz_header *h, sk_table *t, sk_error *err)
+/* The Properties value: one string. */
+static int properties_text(sk_atoms_file *f, const xyz_header *h, const kv_pair *props,
+                           char **text, sk_error *err)
 {
-    const comment_line *cl = &h->cl;
-    int rc = SK_OK;
-    if (!cl->keyvalue) {
-        char *text = sk_strndup(h->comment, (size_t)(h->comment_end - h->comment));
-        rc = text ? sk_table_meta_set(t, "xyz.comment", text) : SK_ERR_NOMEM;
-        sk_free(text);
-        return rc;
-    }
-    const pair *lat = find_pair(cl, "Lattice"), *pbc = find_pair(cl, "pbc");
-    sk_box box;
-    memset(&box, 0, sizeof box);
-    if (lat) {
-        double v[9];
-        char *s = sk_strndup(lat->val, (size_t)(lat->val_end - lat->val));
-        int ok = s && at_parse_vec(s, v, 9) == 0;
-        sk_free(s);
-        if (!ok)
-            return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, h->comment_line,
-                                (int64_t)(lat->raw - h->comment) + 1,
-                                "Lattice needs nine numbers");
-        for (int i = 0; i < 9; i++)
-            if (!isfinite(v[i])) /* nan, inf or 1e400 */
-                return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, h->comment_line,
-                                    (int64_t)(lat->raw - h->comment) + 1,
-                                    "Lattice number %d is not finite", i + 1);
-        int nonzero = 0;
-        for (int i = 0; i < 9; i++)
-            nonzero |= v[i] != 0.0;
-        if (!nonzero) /* no cell at all: write no Lattice rather than a zero one */
-            return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, h->comment_line,
-                                (int64_t)(lat->raw - h->comment) + 1,
-                                "Lattice is all zeros (no cell: leave the Lattice out)");
-        memcpy(box.a, v, sizeof box.a);
-        memcpy(box.b, v + 3, sizeof box.b);
-        memcpy(box.c, v + 6, sizeof box.c);
-        box.pbc[0] = box.pbc[1] = box.pbc[2] = 1; /* extxyz default with a Lattice */
-    }
-    const pair *origin = find_pair(cl, "Origin");
-    if (origin) {
-        char *s = sk_strndup(origin->val, (size_t)(origin->val_end - origin->val));
-        int ok = s && at_parse_vec(s, box.origin, 3) == 0;
-        sk_free(s);
-        if (!ok)
-            return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, h->comment_line,
-                                (int64_t)(origin->raw - h->comment) + 1,
-                                "Origin needs three numbers");
-    }
-    if (pbc) {
-        const char *p = pbc->val;
-        for (int i = 0; i < 3; i++) {
-            p = skip_blank(p, pbc->val_end);
-            const char *q = token_end(p, pbc->val_end);
-            uint8_t flag = 0;
-            int ok = q > p && (*p == 'T' || *p == 'F' || *p == 't' || *p == 'f');
-            flag = *p == 'T' || *p == 't';
-            if (!ok)
-                return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, h->comment_line,
-                                    (int64_t)(p - h->comment) + 1, "pbc needs three of T or F");
-            box.pbc[i] = flag;
-            p = q;
-        }
-    }
-    if (lat)
-        rc = sk_atoms_set_box(t, &box);
-    for (int i = 0; i < cl->n && rc == SK_OK; i++) {
-        const pair *pr = &cl->pairs[i];
-        if (pr == lat || pr == pbc || pr == origin ||
-            ((size_t)(pr->key_end - pr->key) == 10 && strncmp(pr->key, "Properties", 10) == 0))
-            continue;
-        char key[300];
-        snprintf(key, sizeof key, "extxyz.%.*s", (int)(pr->key_end - pr->key), pr->key);
-        char *raw = sk_strndup(pr->raw, (size_t)(pr->raw_end - pr->raw));
-        rc = raw ? sk_table_meta_set(t, key, raw) : SK_ERR_NOMEM;
-        sk_free(raw);
-    }
+    sk_xyz_value v;
+    kv_fail fail;
+    int rc = at_kv_value(props->raw, props->raw_end, &v, &fail);
     if (rc == SK_ERR_NOMEM)
         return sk_fail(err, SK_ERR_NOMEM, f->src.path, -1, "out of memory");
-    return rc;
+    if (rc != SK_OK || v.type != SK_XYZ_STRING || v.ndim != 0) {
+        sk_xyz_value_free(&v);
+        return sk_fail_text(err, SK_ERR_FORMAT, f->src.path, h->comment_line,
+                            (int64_t)((rc == SK_OK ? props->raw : fail.at) - h->comment) + 1,
+                            "Properties must be one name:type:count string");
+    }
+    *text = ((char **)v.data)[0];
+    sk_free(v.data);
+    return SK_OK;
+}
+
+static int plain_comment(const xyz_header *h, sk_table *t, sk_error *err)
+{
+    char *text = sk_strndup(h->comment, (size_t)(h->comment_end - h->comment));
+    int rc = text ? sk_table_meta_set(t, "xyz.comment", text) : SK_ERR_NOMEM;
+    sk_free(text);
+    return rc == SK_OK ? SK_OK : sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
 }
 
 int at_xyz_read(sk_atoms_file *f, int64_t pos, int64_t line, int with_atoms, int64_t *natoms,
@@ -357,17 +210,22 @@ int at_xyz_read(sk_atoms_file *f, int64_t pos, int64_t line, int with_atoms, int
     field *fields = NULL;
     sk_table *t = NULL;
     frame_span span = {0};
-    int rc = h && pc ? read_header(f, &c, h, err)
+    int rc = h && pc ? read_header(f, &c, h, 1, err)
                      : sk_fail(err, SK_ERR_NOMEM, f->src.path, -1, "out of memory");
     if (rc == SK_OK && with_atoms)
         rc = body_end(f, h, &span, err);
-    const pair *props = rc == SK_OK && h->cl.keyvalue ? find_pair(&h->cl, "Properties") : NULL;
+    const kv_pair *props = rc == SK_OK && h->keyvalue ? find_pair(&h->kv, "Properties") : NULL;
     if (rc == SK_OK) {
         static const char k_default[] = "species:S:1:pos:R:3";
+        char *text = NULL;
         if (props)
-            rc = parse_properties(f, h, props->val, props->val_end, pc, err);
-        else
-            rc = parse_properties(f, h, k_default, k_default + strlen(k_default), pc, err);
+            rc = properties_text(f, h, props, &text, err);
+        if (rc == SK_OK && props)
+            rc = parse_properties(f, h, text, text + strlen(text),
+                                  (int64_t)(props->raw - h->comment) + 1, pc, err);
+        else if (rc == SK_OK)
+            rc = parse_properties(f, h, k_default, k_default + strlen(k_default), 1, pc, err);
+        sk_free(text);
     }
     if (rc == SK_OK) {
         t = sk_table_new(with_atoms ? h->natoms : 0);
@@ -378,11 +236,13 @@ int at_xyz_read(sk_atoms_file *f, int64_t pos, int64_t line, int with_atoms, int
     for (int i = 0; rc == SK_OK && i < pc->n; i++)
         rc = at_field_add(t, pc->names[i], pc->kind[i], &fields[i], err);
     if (rc == SK_OK)
-        rc = comment_meta(f, h, t, err);
+        rc = h->keyvalue ? at_xyz_comment_meta(f->src.path, h->comment_line, h->comment, &h->kv,
+                                               t, err)
+                         : plain_comment(h, t, err);
     if (rc == SK_OK && with_atoms && h->natoms > 0) {
         body b = {.path = f->src.path, .begin = h->body, .end = span.end, .first_line = h->body_line,
                   .nrows = h->natoms, .fields = fields, .nfields = pc->n, .nrequired = pc->n,
-                  .threads = f->threads, .allow_extra = props == NULL};
+                  .threads = f->threads, .allow_extra = props == NULL, .fortran = 1};
         rc = at_body_parse(&b, t, err);
     }
     sk_free(fields);
@@ -391,6 +251,8 @@ int at_xyz_read(sk_atoms_file *f, int64_t pos, int64_t line, int with_atoms, int
     sk_free(pc);
     if (rc == SK_OK)
         *natoms = h->natoms;
+    if (h)
+        at_kv_free(&h->kv);
     sk_free(h);
     if (rc != SK_OK) {
         sk_table_free(t);

@@ -5,6 +5,7 @@
 
 #include "core/number_calls.h"
 #include "formats/atoms/internal.h"
+#include "formats/atoms/xyz_kv.h"
 #include "snapkit/memory.h"
 #include "snapkit/util/number.h"
 
@@ -189,18 +190,6 @@ static int plan(const sk_table *t, layout *l, sk_error *err)
     return SK_OK;
 }
 
-/* A kept comment as a quoted value ("..." with \" and \\ escaped). */
-static void quoted(sk_text *h, const char *s)
-{
-    sk_text_puts(h, "\"");
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            sk_text_puts(h, "\\");
-        sk_text_put(h, s, 1);
-    }
-    sk_text_puts(h, "\"");
-}
-
 static int comment_line(sk_text *h, const sk_table *t, const layout *l, sk_error *err)
 {
     sk_box box;
@@ -225,18 +214,25 @@ static int comment_line(sk_text *h, const sk_table *t, const layout *l, sk_error
         const char *k = sk_table_meta_key(t, i), *v = sk_table_meta_value(t, i);
         if (strncmp(k, "extxyz.", 7) != 0)
             continue;
-        has_step |= strcmp(k + 7, "timestep") == 0;
+        k += 7;
+        if (strcmp(k, "Properties") == 0 || strcmp(k, "Lattice") == 0 ||
+            (has_box && (strcmp(k, "pbc") == 0 || strcmp(k, "Origin") == 0)))
+            continue; /* written from the columns and the box */
+        has_step |= strcmp(k, "timestep") == 0;
         sk_text_puts(h, " ");
-        sk_text_puts(h, k + 7);
+        at_kv_put_key(h, k);
         if (*v) {
             sk_text_puts(h, "=");
-            sk_text_puts(h, v);
+            if (at_kv_put_value(h, v) != SK_OK)
+                return sk_fail(err, SK_ERR_ARG, NULL, -1,
+                               "metadata extxyz.%s = '%s' cannot be written as an extxyz value "
+                               "(a number in it is too large for a double)", k, v);
         }
     }
     const char *plain = sk_table_meta_get(t, "xyz.comment");
     if (plain && *plain && !sk_table_meta_get(t, "extxyz.comment")) {
         sk_text_puts(h, " comment=");
-        quoted(h, plain);
+        at_kv_put_quoted(h, plain);
     }
     const char *step = sk_table_meta_get(t, "timestep");
     if (step && !has_step)
