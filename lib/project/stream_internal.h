@@ -13,6 +13,7 @@ typedef struct proj_slot {
     proj_job *job;          /* over the caller's batch, or over `copy` */
     sk_table *copy;         /* the batch, copied when its thread went on reading */
     proj_bands bands;       /* its runs' bands (more than one band) */
+    unsigned char *meets;   /* per band: some run meets it (NULL: one band) */
     int left;               /* bands that have not deposited it */
     int users;              /* bands depositing it now */
     int frozen;             /* being copied: no band starts on it */

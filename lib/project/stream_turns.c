@@ -78,7 +78,20 @@ void proj_slot_free(proj_slot *s)
     proj_job_free(s->job);
     sk_table_free(s->copy);
     proj_bands_free(&s->bands);
+    sk_free(s->meets);
     sk_free(s);
+}
+
+/* The bands the batch's runs meet: the others pass it by. */
+static int mark_bands(proj_slot *s, sk_error *err)
+{
+    const proj_bands *b = &s->bands;
+    if (!(s->meets = sk_calloc((size_t)b->nbands, 1)))
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory");
+    for (int64_t i = 0; i < b->nruns; i++)
+        for (int t = b->run_lo[i]; t < b->nbands && t <= b->run_hi[i]; t++) /* NO_BAND: none */
+            s->meets[t] = 1;
+    return SK_OK;
 }
 
 /* The batch's job, its levels checked, and with several bands its tally
@@ -99,6 +112,8 @@ static int prepare(sk_project_stream *ps, int thread, const sk_table *batch,
         proj_bands_plan(&s->bands, s->job, ps->nthreads);
         rc = proj_bands_span_all(s->job, &s->bands, err);
     }
+    if (rc == SK_OK && ps->plan.nbands > 1)
+        rc = mark_bands(s, err);
     return rc;
 }
 
@@ -155,11 +170,37 @@ static int pick_band(const sk_project_stream *ps)
     return best;
 }
 
+/* Band t is done with its next batch, and that batch with every band
+ * once the last is (called with the lock held). */
+static void band_done(sk_project_stream *ps, int t)
+{
+    int64_t k = ps->next[t]++;
+    proj_slot *s = ps->slots[k];
+    if (--s->left > 0)
+        return;
+    ps->slots[k] = NULL;
+    if (s->copy) { /* its thread has gone; else it frees its own */
+        ps->ncopies--;
+        ps->held_bytes -= s->bytes;
+        proj_slot_free(s);
+    }
+}
+
+/* Free bands pass by the batches that have no rows of theirs. */
+static void pass_by(sk_project_stream *ps)
+{
+    for (int t = 0; t < ps->plan.nbands; t++) {
+        proj_slot *s;
+        while (!ps->busy[t] && ps->next[t] < ps->nbatches && (s = ps->slots[ps->next[t]]) &&
+               s->meets && !s->meets[t])
+            band_done(ps, t);
+    }
+}
+
 /* Band t's turn (called and returning with the lock held). */
 static void deposit_turn(sk_project_stream *ps, int thread, int t)
 {
-    int64_t k = ps->next[t];
-    proj_slot *s = ps->slots[k];
+    proj_slot *s = ps->slots[ps->next[t]];
     ps->busy[t] = 1;
     ps->nbusy++;
     s->users++;
@@ -169,20 +210,14 @@ static void deposit_turn(sk_project_stream *ps, int thread, int t)
     ps->busy[t] = 0;
     ps->nbusy--;
     s->users--;
-    ps->next[t]++;
-    if (--s->left == 0) {
-        ps->slots[k] = NULL;
-        if (s->copy) { /* its thread has gone; else it frees its own */
-            ps->ncopies--;
-            ps->held_bytes -= s->bytes;
-            proj_slot_free(s);
-        }
-    }
+    band_done(ps, t);
+    pass_by(ps);
     pthread_cond_broadcast(&ps->moved);
 }
 
 /* Copy the batch of slot s, so that its thread may go on reading (called
- * and returning with the lock held; no band uses s). */
+ * and returning with the lock held; no band uses s). The copy is not kept
+ * when the bands passed the batch by meanwhile. */
 static int leave_copy(sk_project_stream *ps, proj_slot *s, const sk_table *batch,
                       sk_error *err)
 {
@@ -195,7 +230,7 @@ static int leave_copy(sk_project_stream *ps, proj_slot *s, const sk_table *batch
                : sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory for a batch's copy");
     pthread_mutex_lock(&ps->lock);
     s->frozen = 0;
-    if (rc != SK_OK) {
+    if (rc != SK_OK || s->left == 0) { /* failed, or every band passed it by meanwhile */
         ps->ncopies--;
         ps->slots[s->index] = NULL;
         proj_job_free(job);
@@ -235,6 +270,7 @@ static int take_turns(sk_project_stream *ps, int thread, proj_slot *s, const sk_
 {
     s->left = ps->plan.nbands;
     ps->slots[s->index] = s;
+    pass_by(ps);
     pthread_cond_broadcast(&ps->moved);
     while (s->left > 0) {
         int t = pick_band(ps);
@@ -244,7 +280,7 @@ static int take_turns(sk_project_stream *ps, int thread, proj_slot *s, const sk_
             pthread_cond_wait(&ps->moved, &ps->lock);
         } else {
             int rc = leave_copy(ps, s, batch, err);
-            if (rc == SK_OK)
+            if (rc == SK_OK && s->copy)
                 return SK_OK; /* the slot waits for its turns */
             proj_slot_free(s);
             return rc;
