@@ -13,7 +13,10 @@
  * Same bits on any thread count: every pixel receives its rows in table
  * order (the buckets keep it), every block its cells in table order, and
  * the spread adds blocks to pixels in a fixed order. That is also the
- * order of the one-thread pass (run.c), which needs no buckets. */
+ * order of the one-thread pass (run.c), which needs no buckets.
+ *
+ * A streamed projection (stream_turns.c) keeps each batch's runs and
+ * deposits a band's share of them (proj_bands_deposit) without buckets. */
 #include <omp.h>
 #include <stdint.h>
 
