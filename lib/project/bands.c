@@ -215,36 +215,44 @@ static void fill_entries(const proj_job *job, proj_bands *b, int me, int nth)
 
 /* Deposits row r into band t's rows; 1 when it reached the image and t
  * is the band that counts it (one per row: the band of its centre's image
- * row, clamped, for axis-aligned cells; its first band for others). A row
- * of a run entry may miss band t: the deposit (axis-aligned cells) or
- * its bands (others) say so. */
+ * row, clamped, for axis-aligned cells; its first band for others), which
+ * also counts it in tally (may be NULL) when it is selected. A row of a
+ * run entry may miss band t: the deposit (axis-aligned cells) or its
+ * bands (others) say so. */
 static int deposit_one(const proj_job *job, const proj_bands *b, const proj_target *tg, int t,
-                       int64_t r, double *coef)
+                       int64_t r, double *coef, proj_tally *tally)
 {
     proj_item it;
+    int reached, mine;
     if (b->fast) {
         if (!proj_item_of(job, r, &it))
             return 0;
         proj_coefficients(job, r, &it, coef);
-        return proj_deposit(job, tg, &it, coef) &&
-               band_of(job, b, (it.v - job->f.v0) * job->f.inv_pixel) == t;
+        reached = proj_deposit(job, tg, &it, coef);
+        mine = band_of(job, b, (it.v - job->f.v0) * job->f.inv_pixel) == t;
+    } else {
+        if (!(b->first[r] <= t && t <= b->last[r]))
+            return 0;
+        reached = proj_deposit_item(job, tg, r, coef, &it);
+        mine = b->first[r] == t && reached >= 0;
     }
-    if (!(b->first[r] <= t && t <= b->last[r]))
-        return 0;
-    return proj_deposit_row(job, tg, r, coef) && b->first[r] == t;
+    if (mine && tally)
+        proj_tally_row(tally, job->is_cells ? job->level[r] : -1,
+                       job->mass_src ? job->mass_src[r] * it.total : 0.0);
+    return mine && reached > 0;
 }
 
 /* Rows [r0, r1) into band t's rows, as deposit_one each; cells on the
  * pixel grid with one mass slot go through the grid's own loop. */
 static int64_t deposit_rows(const proj_job *job, const proj_bands *b, const proj_target *tg,
-                            int t, int64_t r0, int64_t r1, double *coef)
+                            int t, int64_t r0, int64_t r1, double *coef, proj_tally *tally)
 {
     int64_t n = 0;
     int grid = proj_grid_mass_only(job);
     for (int64_t r = r0; r < r1; r++) {
-        if (grid && (r = proj_deposit_grid_mass(job, tg, r, r1, NULL, &n)) == r1)
+        if (grid && (r = proj_deposit_grid_mass(job, tg, r, r1, tally, &n)) == r1)
             break;
-        n += deposit_one(job, b, tg, t, r, coef);
+        n += deposit_one(job, b, tg, t, r, coef, tally);
     }
     return n;
 }
@@ -266,13 +274,13 @@ static int64_t deposit_bands(const proj_job *job, const proj_bands *b, double *a
         proj_band_rows(job, b, t, &r0, &r1);
         proj_target tg = proj_target_of(job, acc, r0, r1, scratch, blk);
         for (int64_t k = b->start[t]; k < b->start[t + 1]; k++)
-            n += deposit_rows(job, b, &tg, t, b->idx[k], b->idx[k] + b->len[k], coef);
+            n += deposit_rows(job, b, &tg, t, b->idx[k], b->idx[k] + b->len[k], coef, NULL);
     }
     return n;
 }
 
 int64_t proj_bands_deposit(const proj_job *job, const proj_bands *b, const proj_target *tg,
-                           int t, double *coef)
+                           int t, double *coef, proj_tally *tally)
 {
     int64_t n = 0;
     for (int64_t i = 0; i < b->nruns; i++) {
@@ -281,12 +289,12 @@ int64_t proj_bands_deposit(const proj_job *job, const proj_bands *b, const proj_
         if (tlo == NO_BAND || t < tlo || t > thi)
             continue;
         if (thi - tlo < RUN_SPAN) {
-            n += deposit_rows(job, b, tg, t, r0, r1, coef);
+            n += deposit_rows(job, b, tg, t, r0, r1, coef, tally);
             continue;
         }
         for (int64_t r = r0; r < r1; r++)
             if (b->first[r] != NO_BAND && b->first[r] <= t && t <= b->last[r])
-                n += deposit_rows(job, b, tg, t, r, r + 1, coef);
+                n += deposit_rows(job, b, tg, t, r, r + 1, coef, tally);
     }
     return n;
 }
@@ -309,6 +317,24 @@ int64_t proj_bands_bytes(const proj_bands *b)
                      sk_block_size(b->first) + sk_block_size(b->last) +
                      sk_block_size(b->count) + sk_block_size(b->start) +
                      sk_block_size(b->idx) + sk_block_size(b->len));
+}
+
+void proj_bands_tally_rest(const proj_job *job, const proj_bands *b, proj_tally *tally)
+{
+    const double *m = job->mass_src;
+    for (int64_t i = 0; i < b->nruns; i++) {
+        int64_t r0 = i * RUN, r1 = r0 + RUN < job->nrows ? r0 + RUN : job->nrows;
+        int listed = b->run_lo[i] != NO_BAND && b->run_hi[i] - b->run_lo[i] >= RUN_SPAN;
+        if (!b->fast)
+            listed = 1;
+        if (b->run_lo[i] != NO_BAND && !listed)
+            continue;
+        proj_item it;
+        for (int64_t r = r0; r < r1; r++)
+            if ((!listed || b->first[r] == NO_BAND) && proj_item_of(job, r, &it))
+                proj_tally_row(tally, job->is_cells ? job->level[r] : -1,
+                               m ? m[r] * it.total : 0.0);
+    }
 }
 
 static int runs_alloc(const proj_job *job, proj_bands *b)

@@ -61,19 +61,6 @@ int proj_deposit_grid(const proj_job *job, const proj_target *t, int64_t r, doub
     return 1;
 }
 
-int proj_grid_volume(const proj_job *job, int64_t r, double *total)
-{
-    if (job->grid_level < 0)
-        return 0;
-    int l = job->level[r];
-    uint64_t any = (uint64_t)(uint32_t)job->cx[r] | (uint32_t)job->cy[r] | (uint32_t)job->cz[r];
-    if (l < 0 || l > 62 || any >> l)
-        return 0;
-    double h = job->cell_size[l];
-    *total = h * h * h;
-    return 1;
-}
-
 int proj_grid_mass_only(const proj_job *job)
 {
     return job->grid_level >= 0 && job->nacc == 1 && job->nlin == 1 &&
@@ -111,22 +98,22 @@ int64_t proj_deposit_grid_mass(const proj_job *job, const proj_target *t, int64_
         if (any >> l)
             break;
         double m = mass[r];
+        int wrote;
         if (l >= p) {
             uint64_t j = cv >> (l - p);
-            if (j - j0 < rows) { /* j in [r0, r1): unsigned, one compare */
+            wrote = j - j0 < rows; /* j in [r0, r1): unsigned, one compare */
+            if (wrote)
                 t->acc[j * nx + (cu >> (l - p))] += m * vol[l];
-                n++;
-            }
         } else {
             const proj_blocks *b = &job->blocks[l];
             if (!t->blk || b->k != 1 << (p - l))
                 break;
-            if (cv * (uint64_t)b->k - j0 < rows) {
+            wrote = cv * (uint64_t)b->k - j0 < rows;
+            if (wrote)
                 t->blk[b->start + cv * (size_t)b->nbu + cu] += m * share[l];
-                n++;
-            }
         }
-        if (tally)
+        n += wrote;
+        if (tally && wrote)
             proj_tally_row(tally, l, m * vol[l]);
     }
     *written += n;

@@ -180,6 +180,8 @@ int64_t proj_deposit_row(const proj_job *job, const proj_target *t, int64_t r, d
 int proj_run_tiles(const proj_job *job, int threads, double **acc_out, int64_t *deposited,
                    int *used, int64_t *extra_bytes, sk_error *err);
 
+typedef struct proj_tally proj_tally; /* below, with grid.c */
+
 /* Bands of image rows, and the runs of consecutive rows of a table with
  * the bands each meets (bands.c). The tiles strategy lists each band's
  * runs in buckets; a stream (stream.c) keeps the runs of each batch. */
@@ -204,9 +206,12 @@ void proj_bands_plan(proj_bands *b, const proj_job *job, int threads);
 int proj_bands_span_all(const proj_job *job, proj_bands *b, sk_error *err);
 /* The rows of the runs meeting band t deposited into tg (band t's image
  * rows), in table order; returns the rows counted in band t (each row
- * that reached the image is counted in one band). */
+ * that reached the image is counted in one band), and counts the selected
+ * rows of band t in tally (may be NULL). */
 int64_t proj_bands_deposit(const proj_job *job, const proj_bands *b, const proj_target *tg,
-                           int t, double *coef);
+                           int t, double *coef, proj_tally *tally);
+/* Counts in tally the selected rows that no band's deposit reaches. */
+void proj_bands_tally_rest(const proj_job *job, const proj_bands *b, proj_tally *tally);
 /* The image rows of band t. */
 void proj_band_rows(const proj_job *job, const proj_bands *b, int t, int *r0, int *r1);
 void proj_bands_free(proj_bands *b);
@@ -251,9 +256,6 @@ static inline void proj_tally_row(proj_tally *t, int level, double m)
 }
 /* a += b (b's bins flushed first). */
 void proj_tally_merge(proj_tally *a, proj_tally *b);
-/* Row r on the pixel grid: 1 with its cell's volume (proj_deposit_grid
- * selects it), 0 when the general path decides. */
-int proj_grid_volume(const proj_job *job, int64_t r, double *total);
 /* Does proj_deposit_grid_mass apply: cells on the grid, one slot (mass:
  * a surface density or mass map)? */
 int proj_grid_mass_only(const proj_job *job);
@@ -262,7 +264,7 @@ int proj_grid_mass_only(const proj_job *job);
  * density projection's deposit time); stops at the first row that needs
  * the general path and returns it (r1 when none). Adds to *written the
  * rows that wrote into t's image rows (a block: its first row), and
- * counts every row in tally (may be NULL). */
+ * counts those in tally (may be NULL). */
 int64_t proj_deposit_grid_mass(const proj_job *job, const proj_target *t, int64_t r0,
                                int64_t r1, proj_tally *tally, int64_t *written);
 int proj_deposit_grid(const proj_job *job, const proj_target *t, int64_t r, double *coef,

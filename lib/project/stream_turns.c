@@ -57,20 +57,6 @@ static int check_levels(const proj_job *job, const sk_batch_info *info, sk_error
     return SK_OK;
 }
 
-/* What the deposits of rows would count but the bands' do not: the rows
- * selected, their levels and mass (a row on the pixel grid as
- * proj_deposit_grid places it). */
-static void tally_rows(const proj_job *job, proj_tally *tl)
-{
-    const double *m = job->mass_src;
-    for (int64_t r = 0; r < job->nrows; r++) {
-        proj_item it;
-        if (!proj_grid_volume(job, r, &it.total) && !proj_item_of(job, r, &it))
-            continue;
-        proj_tally_row(tl, job->is_cells ? job->level[r] : -1, m ? m[r] * it.total : 0.0);
-    }
-}
-
 void proj_slot_free(proj_slot *s)
 {
     if (!s)
@@ -94,8 +80,8 @@ static int mark_bands(proj_slot *s, sk_error *err)
     return SK_OK;
 }
 
-/* The batch's job, its levels checked, and with several bands its tally
- * and its runs' bands (the work of its own thread, outside the lock). */
+/* The batch's job, its levels checked, and with several bands its runs'
+ * bands and the tally of the rows no band reaches (the work of its own thread, outside the lock). */
 static int prepare(sk_project_stream *ps, int thread, const sk_table *batch,
                    const sk_batch_info *info, proj_slot **out, sk_error *err)
 {
@@ -108,9 +94,10 @@ static int prepare(sk_project_stream *ps, int thread, const sk_table *batch,
     if (rc == SK_OK)
         rc = check_levels(s->job, info, err);
     if (rc == SK_OK && ps->plan.nbands > 1) {
-        tally_rows(s->job, &ps->tally[thread]);
         proj_bands_plan(&s->bands, s->job, ps->nthreads);
         rc = proj_bands_span_all(s->job, &s->bands, err);
+        if (rc == SK_OK)
+            proj_bands_tally_rest(s->job, &s->bands, &ps->tally[thread]);
     }
     if (rc == SK_OK && ps->plan.nbands > 1)
         rc = mark_bands(s, err);
@@ -152,7 +139,8 @@ static void deposit_band(sk_project_stream *ps, int thread, const proj_slot *s, 
     proj_target tg = proj_target_of(job, ps->acc, r0, r1, ps->scratch[thread],
                                     job->nblk ? ps->acc + ps->npix : NULL);
     double coef[PROJ_MAX_SLOTS];
-    ps->tally[thread].deposited += proj_bands_deposit(job, &s->bands, &tg, t, coef);
+    proj_tally *tl = &ps->tally[thread];
+    tl->deposited += proj_bands_deposit(job, &s->bands, &tg, t, coef, tl);
 }
 
 /* The band that may deposit now (free, its next batch come and not being

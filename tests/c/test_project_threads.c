@@ -4,10 +4,12 @@
  * index order or against it, with an index that never comes (a file whose
  * selection holds no row); on every fixture, along the axes (the pixel
  * grid with one quantity and several, and the general path) and off-axis
- * (the exact kernel), cells and particles. The threads here are the
+ * (the exact kernel), cells and particles; the selected mass, summed
+ * exactly, is the same bits on every thread count. The threads here are the
  * test's own (the consumer is called as a stream calls it), so 8 threads
  * run on a machine of any size. */
 #include <glob.h>
+#include <math.h>
 #include <omp.h>
 
 #include "check.h"
@@ -151,6 +153,7 @@ static void check_table(const char *output, const sk_table *t, const char *const
         if (!whole) /* a projection this output does not make (1-D, 2-D off z) */
             continue;
         static const int threads[] = {1, 2, 8};
+        double mass = NAN; /* summed exactly: the same bits on every thread count */
         for (int n = 0; n < 3; n++)
             for (int reversed = 0; reversed < 2; reversed++) {
                 sk_maps *m = stream(t, &f, q, spec, threads[n], reversed, &e);
@@ -159,6 +162,12 @@ static void check_table(const char *output, const sk_table *t, const char *const
                           reversed ? ", reversed" : "", m ? "maps differ" : e.message);
                 if (m && threads[n] > 1)
                     CHECK_EQ_STR(sk_maps_get_info(m)->strategy, "stream");
+                double mm = m ? sk_maps_get_info(m)->selected_mass : NAN;
+                if (m && n == 0 && !reversed)
+                    mass = mm;
+                else if (m)
+                    CHECK_MSG(memcmp(&mm, &mass, sizeof mm) == 0, "%s %s [%s]: mass %.17g, %.17g",
+                              output, q, spec, mm, mass);
                 compared++;
                 sk_maps_free(m);
             }
