@@ -178,10 +178,13 @@ SK_API int sk_project(const sk_table *table, int nq, const char *const *quantiti
  *   sk_project_stream_finish(ps, &maps, &err);
  *   sk_project_stream_free(ps);
  *
- * Batches are deposited in index order (table order) by the thread that
- * brings the next one; one that arrives early is copied until its turn.
- * The info's strategy is "stream", accumulator_bytes the maps' plus the
- * most the early copies held. Needs res or pixel (SK_ERR_ARG otherwise:
+ * The image is cut into bands of rows (one on one thread); each band takes
+ * the batches in index order (table order), and the threads that bring
+ * batches deposit into any free band whose next batch has come, so the
+ * maps have the same bits on any thread count. The consumer is not
+ * ordered (it orders the bands itself); a batch no band can take yet is
+ * copied, and its thread reads on. The info's strategy is "stream",
+ * accumulator_bytes the maps' plus the most the copies held. Needs res or pixel (SK_ERR_ARG otherwise:
  * the default follows the data's finest level); the off-axis overlap
  * kernel is refused at the stream's begin. */
 typedef struct sk_project_stream sk_project_stream;

@@ -13,7 +13,10 @@
  * Same bits on any thread count: every pixel receives its rows in table
  * order (the buckets keep it), every block its cells in table order, and
  * the spread adds blocks to pixels in a fixed order. That is also the
- * order of the one-thread pass (run.c), which needs no buckets. */
+ * order of the one-thread pass (run.c), which needs no buckets.
+ *
+ * A streamed projection (stream_turns.c) keeps each batch's runs and
+ * deposits a band's share of them (proj_bands_deposit) without buckets. */
 #include <omp.h>
 #include <stdint.h>
 
@@ -34,21 +37,8 @@
  * spatial order) lists its rows one by one. */
 #define RUN_SPAN 2
 
-typedef struct bands {
-    int nbands, height;    /* bands of `height` = 2^shift image rows */
-    int shift;
-    int fast;              /* axis-aligned cells: bands bounded from the keys */
-    int64_t nruns;
-    uint16_t *run_lo, *run_hi; /* per run: first and last band met, NO_BAND: none */
-    uint16_t *first, *last;    /* per row of a run listed row by row (every row when
-                                  not fast); NO_BAND when not deposited */
-    int64_t *count;        /* threads x nbands: entries, then each thread's next slot */
-    int64_t *start;        /* nbands + 1 offsets into the entries */
-    uint32_t *idx;         /* entries, band by band, in table order within a band: */
-    uint16_t *len;         /* rows idx[k] .. idx[k] + len[k] - 1 */
-} bands;
 
-static void band_plan(bands *b, const proj_job *job, int threads)
+void proj_bands_plan(proj_bands *b, const proj_job *job, int threads)
 {
     int ny = job->f.ny, n = threads * BANDS_PER_THREAD;
     if (n > ny)
@@ -72,7 +62,7 @@ static inline int fast_floor(double x)
 }
 
 /* The band of image row floor(y), y clamped to the image. */
-static int band_of(const proj_job *job, const bands *b, double y)
+static int band_of(const proj_job *job, const proj_bands *b, double y)
 {
     int j = fast_floor(proj_min(proj_max(y, 0.0), (double)job->f.ny - 0.5));
     return j >> b->shift;
@@ -83,7 +73,7 @@ static int band_of(const proj_job *job, const bands *b, double y)
  * band's rows; a block is written by one band, blocks.c). The arithmetic
  * of proj_item_of and proj_deposit_area, so that no row's rows fall
  * outside. */
-static int cell_span(const proj_job *job, const bands *b, int64_t r0, int64_t r1, int *lo,
+static int cell_span(const proj_job *job, const proj_bands *b, int64_t r0, int64_t r1, int *lo,
                      int *hi)
 {
     const proj_frame *f = &job->f;
@@ -105,7 +95,7 @@ static int cell_span(const proj_job *job, const bands *b, int64_t r0, int64_t r1
 
 /* Row r's bands, those its footprint's image rows meet (axis-aligned
  * cells: a superset, as cell_span); 0 when it reaches no band. */
-static int row_bands(const proj_job *job, const bands *b, int64_t r, uint16_t *t0, uint16_t *t1)
+static int row_bands(const proj_job *job, const proj_bands *b, int64_t r, uint16_t *t0, uint16_t *t1)
 {
     int i0, i1, j0, j1;
     if (b->fast) {
@@ -124,7 +114,7 @@ static int row_bands(const proj_job *job, const bands *b, int64_t r, uint16_t *t
     return 1;
 }
 
-static int rows_span(bands *b, int64_t r0, int64_t r1, int *lo, int *hi)
+static int rows_span(proj_bands *b, int64_t r0, int64_t r1, int *lo, int *hi)
 {
     int l = NO_BAND, h = -1;
     for (int64_t r = r0; r < r1; r++) {
@@ -141,7 +131,7 @@ static int rows_span(bands *b, int64_t r0, int64_t r1, int *lo, int *hi)
 /* The runs [lo, hi) of a thread: every run's bands, and its rows' bands
  * when it is listed row by row (always for tables other than axis-aligned
  * cells, whose runs are cheap to bound). */
-static void span_runs(const proj_job *job, bands *b, int64_t lo, int64_t hi)
+static void span_runs(const proj_job *job, proj_bands *b, int64_t lo, int64_t hi)
 {
     for (int64_t i = lo; i < hi; i++) {
         int64_t r0 = i * RUN, r1 = r0 + RUN < job->nrows ? r0 + RUN : job->nrows;
@@ -180,7 +170,7 @@ static void span_runs(const proj_job *job, bands *b, int64_t lo, int64_t hi)
 
 /* Pass 1 (each thread over its share of the runs): the bands, then the
  * entries counted per thread and band. */
-static void count_entries(const proj_job *job, bands *b, int me, int nth)
+static void count_entries(const proj_job *job, proj_bands *b, int me, int nth)
 {
     int64_t lo = b->nruns * me / nth, hi = b->nruns * (me + 1) / nth;
     int64_t *mine = b->count + (size_t)me * (size_t)b->nbands;
@@ -192,7 +182,7 @@ static void count_entries(const proj_job *job, bands *b, int me, int nth)
 
 /* Between the passes (one thread): band offsets, thread by thread inside
  * a band so that the buckets keep table order. */
-static int64_t offsets(bands *b, int nth)
+static int64_t offsets(proj_bands *b, int nth)
 {
     int64_t total = 0;
     for (int t = 0; t < b->nbands; t++) {
@@ -209,7 +199,7 @@ static int64_t offsets(bands *b, int nth)
 }
 
 /* Pass 2: the entries into their buckets. */
-static void fill_entries(const proj_job *job, bands *b, int me, int nth)
+static void fill_entries(const proj_job *job, proj_bands *b, int me, int nth)
 {
     int64_t lo = b->nruns * me / nth, hi = b->nruns * (me + 1) / nth;
     int64_t *next = b->count + (size_t)me * (size_t)b->nbands;
@@ -225,43 +215,91 @@ static void fill_entries(const proj_job *job, bands *b, int me, int nth)
 
 /* Deposits row r into band t's rows; 1 when it reached the image and t
  * is the band that counts it (one per row: the band of its centre's image
- * row, clamped, for axis-aligned cells; its first band for others). A row
- * of a run entry may miss band t: the deposit (axis-aligned cells) or
- * its bands (others) say so. */
-static int deposit_one(const proj_job *job, const bands *b, const proj_target *tg, int t,
-                       int64_t r, double *coef)
+ * row, clamped, for axis-aligned cells; its first band for others), which
+ * also counts it in tally (may be NULL) when it is selected. A row of a
+ * run entry may miss band t: the deposit (axis-aligned cells) or its
+ * bands (others) say so. */
+static int deposit_one(const proj_job *job, const proj_bands *b, const proj_target *tg, int t,
+                       int64_t r, double *coef, proj_tally *tally)
 {
     proj_item it;
+    int reached, mine;
     if (b->fast) {
         if (!proj_item_of(job, r, &it))
             return 0;
         proj_coefficients(job, r, &it, coef);
-        return proj_deposit(job, tg, &it, coef) &&
-               band_of(job, b, (it.v - job->f.v0) * job->f.inv_pixel) == t;
+        reached = proj_deposit(job, tg, &it, coef);
+        mine = band_of(job, b, (it.v - job->f.v0) * job->f.inv_pixel) == t;
+    } else {
+        if (!(b->first[r] <= t && t <= b->last[r]))
+            return 0;
+        reached = proj_deposit_item(job, tg, r, coef, &it);
+        mine = b->first[r] == t && reached >= 0;
     }
-    if (!(b->first[r] <= t && t <= b->last[r]))
-        return 0;
-    return proj_deposit_row(job, tg, r, coef) && b->first[r] == t;
+    if (mine && tally)
+        proj_tally_row(tally, job->is_cells ? job->level[r] : -1,
+                       job->mass_src ? job->mass_src[r] * it.total : 0.0);
+    return mine && reached > 0;
 }
 
-static int64_t deposit_bands(const proj_job *job, const bands *b, double *acc, double *blk,
-                             double *scratch)
+/* Rows [r0, r1) into band t's rows, as deposit_one each; cells on the
+ * pixel grid with one mass slot go through the grid's own loop. */
+static int64_t deposit_rows(const proj_job *job, const proj_bands *b, const proj_target *tg,
+                            int t, int64_t r0, int64_t r1, double *coef, proj_tally *tally)
 {
-    double coef[PROJ_MAX_SLOTS];
-    int ny = job->f.ny;
     int64_t n = 0;
-#pragma omp for schedule(dynamic, 1) nowait
-    for (int t = 0; t < b->nbands; t++) {
-        int r1 = (t + 1) * b->height;
-        proj_target tg = proj_target_of(job, acc, t * b->height, r1 < ny ? r1 : ny, scratch, blk);
-        for (int64_t k = b->start[t]; k < b->start[t + 1]; k++)
-            for (int64_t r = b->idx[k], e = r + b->len[k]; r < e; r++)
-                n += deposit_one(job, b, &tg, t, r, coef);
+    int grid = proj_grid_mass_only(job);
+    for (int64_t r = r0; r < r1; r++) {
+        if (grid && (r = proj_deposit_grid_mass(job, tg, r, r1, tally, &n)) == r1)
+            break;
+        n += deposit_one(job, b, tg, t, r, coef, tally);
     }
     return n;
 }
 
-static void bands_free(bands *b)
+void proj_band_rows(const proj_job *job, const proj_bands *b, int t, int *r0, int *r1)
+{
+    *r0 = t * b->height;
+    *r1 = *r0 + b->height < job->f.ny ? *r0 + b->height : job->f.ny;
+}
+
+static int64_t deposit_bands(const proj_job *job, const proj_bands *b, double *acc, double *blk,
+                             double *scratch)
+{
+    double coef[PROJ_MAX_SLOTS];
+    int64_t n = 0;
+#pragma omp for schedule(dynamic, 1) nowait
+    for (int t = 0; t < b->nbands; t++) {
+        int r0, r1;
+        proj_band_rows(job, b, t, &r0, &r1);
+        proj_target tg = proj_target_of(job, acc, r0, r1, scratch, blk);
+        for (int64_t k = b->start[t]; k < b->start[t + 1]; k++)
+            n += deposit_rows(job, b, &tg, t, b->idx[k], b->idx[k] + b->len[k], coef, NULL);
+    }
+    return n;
+}
+
+int64_t proj_bands_deposit(const proj_job *job, const proj_bands *b, const proj_target *tg,
+                           int t, double *coef, proj_tally *tally)
+{
+    int64_t n = 0;
+    for (int64_t i = 0; i < b->nruns; i++) {
+        int64_t r0 = i * RUN, r1 = r0 + RUN < job->nrows ? r0 + RUN : job->nrows;
+        int tlo = b->run_lo[i], thi = b->run_hi[i];
+        if (tlo == NO_BAND || t < tlo || t > thi)
+            continue;
+        if (thi - tlo < RUN_SPAN) {
+            n += deposit_rows(job, b, tg, t, r0, r1, coef, tally);
+            continue;
+        }
+        for (int64_t r = r0; r < r1; r++)
+            if (b->first[r] != NO_BAND && b->first[r] <= t && t <= b->last[r])
+                n += deposit_rows(job, b, tg, t, r, r + 1, coef, tally);
+    }
+    return n;
+}
+
+void proj_bands_free(proj_bands *b)
 {
     sk_free(b->run_lo);
     sk_free(b->run_hi);
@@ -273,7 +311,7 @@ static void bands_free(bands *b)
     sk_free(b->len);
 }
 
-static int64_t bands_bytes(const bands *b)
+int64_t proj_bands_bytes(const proj_bands *b)
 {
     return (int64_t)(sk_block_size(b->run_lo) + sk_block_size(b->run_hi) +
                      sk_block_size(b->first) + sk_block_size(b->last) +
@@ -281,27 +319,58 @@ static int64_t bands_bytes(const bands *b)
                      sk_block_size(b->idx) + sk_block_size(b->len));
 }
 
-static int bands_alloc(const proj_job *job, bands *b, int threads)
+void proj_bands_tally_rest(const proj_job *job, const proj_bands *b, proj_tally *tally)
+{
+    const double *m = job->mass_src;
+    for (int64_t i = 0; i < b->nruns; i++) {
+        int64_t r0 = i * RUN, r1 = r0 + RUN < job->nrows ? r0 + RUN : job->nrows;
+        int listed = b->run_lo[i] != NO_BAND && b->run_hi[i] - b->run_lo[i] >= RUN_SPAN;
+        if (!b->fast)
+            listed = 1;
+        if (b->run_lo[i] != NO_BAND && !listed)
+            continue;
+        proj_item it;
+        for (int64_t r = r0; r < r1; r++)
+            if ((!listed || b->first[r] == NO_BAND) && proj_item_of(job, r, &it))
+                proj_tally_row(tally, job->is_cells ? job->level[r] : -1,
+                               m ? m[r] * it.total : 0.0);
+    }
+}
+
+static int runs_alloc(const proj_job *job, proj_bands *b)
 {
     size_t runs = (size_t)b->nruns + 1, rows = (size_t)job->nrows + 1;
     b->run_lo = sk_malloc(runs * sizeof *b->run_lo);
     b->run_hi = sk_malloc(runs * sizeof *b->run_hi);
-    b->count = sk_calloc((size_t)threads * (size_t)b->nbands, sizeof *b->count);
-    b->start = sk_calloc((size_t)b->nbands + 1, sizeof *b->start);
     b->first = sk_malloc(rows * sizeof *b->first);
     b->last = sk_malloc(rows * sizeof *b->last);
-    return b->run_lo && b->run_hi && b->count && b->start && b->first && b->last;
+    return b->run_lo && b->run_hi && b->first && b->last;
+}
+
+int proj_bands_span_all(const proj_job *job, proj_bands *b, sk_error *err)
+{
+    if (!runs_alloc(job, b))
+        return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory for a batch's bands");
+    span_runs(job, b, 0, b->nruns);
+    return SK_OK;
+}
+
+static int bands_alloc(const proj_job *job, proj_bands *b, int threads)
+{
+    b->count = sk_calloc((size_t)threads * (size_t)b->nbands, sizeof *b->count);
+    b->start = sk_calloc((size_t)b->nbands + 1, sizeof *b->start);
+    return runs_alloc(job, b) && b->count && b->start;
 }
 
 int proj_run_tiles(const proj_job *job, int threads, double **acc_out, int64_t *deposited,
                    int *used, int64_t *extra_bytes, sk_error *err)
 {
-    bands b = {0};
-    band_plan(&b, job, threads);
+    proj_bands b = {0};
+    proj_bands_plan(&b, job, threads);
     size_t npix = proj_acc_doubles(job);
     double *acc = sk_calloc(npix + job->nblk + 1, sizeof(double));
     if (!bands_alloc(job, &b, threads) || !acc) {
-        bands_free(&b);
+        proj_bands_free(&b);
         sk_free(acc);
         return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory for the maps and bands");
     }
@@ -337,8 +406,8 @@ int proj_run_tiles(const proj_job *job, int threads, double **acc_out, int64_t *
         }
         sk_free(scratch);
     }
-    *extra_bytes = bands_bytes(&b);
-    bands_free(&b);
+    *extra_bytes = proj_bands_bytes(&b);
+    proj_bands_free(&b);
     if (failed) {
         sk_free(acc);
         return sk_fail(err, SK_ERR_NOMEM, NULL, -1, "out of memory for the bands' row lists");

@@ -61,18 +61,19 @@ int proj_deposit_grid(const proj_job *job, const proj_target *t, int64_t r, doub
     return 1;
 }
 
-int proj_grid_mass_only(const proj_job *job, const proj_target *t)
+int proj_grid_mass_only(const proj_job *job)
 {
     return job->grid_level >= 0 && job->nacc == 1 && job->nlin == 1 &&
-           job->coef_kind[0] == C_MASS && job->slot_count < 0 && job->mass_src &&
-           t->r0 == 0 && t->r1 == job->f.ny;
+           job->coef_kind[0] == C_MASS && job->slot_count < 0 && job->mass_src;
 }
 
 /* The loop of proj_deposit_grid for one slot holding mass: per level, the
  * cell volume and the share of it each pixel of a block gets, computed as
- * proj_deposit_grid computes them, so the products are the same bits. */
+ * proj_deposit_grid computes them, so the products are the same bits. A
+ * row writes its pixel, or its block (through the block's first image
+ * row, as proj_blocks_deposit), when that row is one of t's. */
 int64_t proj_deposit_grid_mass(const proj_job *job, const proj_target *t, int64_t r0,
-                               int64_t r1, proj_tally *tally)
+                               int64_t r1, proj_tally *tally, int64_t *written)
 {
     int p = job->grid_level;
     double vol[PROJ_MAX_LEVEL + 1], share[PROJ_MAX_LEVEL + 1];
@@ -86,7 +87,8 @@ int64_t proj_deposit_grid_mass(const proj_job *job, const proj_target *t, int64_
     const int32_t *ku = job->key_u, *kv = job->key_v;
     const double *mass = job->mass_src;
     size_t nx = (size_t)job->f.nx;
-    int64_t r = r0;
+    uint64_t j0 = (uint64_t)t->r0, rows = (uint64_t)(t->r1 - t->r0);
+    int64_t r = r0, n = 0;
     for (; r < r1; r++) {
         int l = level[r];
         if (l < 0 || l > 62)
@@ -96,19 +98,24 @@ int64_t proj_deposit_grid_mass(const proj_job *job, const proj_target *t, int64_
         if (any >> l)
             break;
         double m = mass[r];
+        int wrote;
         if (l >= p) {
-            t->acc[(cv >> (l - p)) * nx + (cu >> (l - p))] += m * vol[l];
+            uint64_t j = cv >> (l - p);
+            wrote = j - j0 < rows; /* j in [r0, r1): unsigned, one compare */
+            if (wrote)
+                t->acc[j * nx + (cu >> (l - p))] += m * vol[l];
         } else {
             const proj_blocks *b = &job->blocks[l];
             if (!t->blk || b->k != 1 << (p - l))
                 break;
-            t->blk[b->start + cv * (size_t)b->nbu + cu] += m * share[l];
+            wrote = cv * (uint64_t)b->k - j0 < rows;
+            if (wrote)
+                t->blk[b->start + cv * (size_t)b->nbu + cu] += m * share[l];
         }
-        tally->min_level = l < tally->min_level ? l : tally->min_level;
-        tally->max_level = l > tally->max_level ? l : tally->max_level;
-        tally->mass += m * vol[l];
+        n += wrote;
+        if (tally && wrote)
+            proj_tally_row(tally, l, m * vol[l]);
     }
-    tally->selected += r - r0;
-    tally->deposited += r - r0;
+    *written += n;
     return r;
 }

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/xsum.h"
 #include "snapkit/util/json.h"
 #include "snapkit/project.h"
 #include "snapkit/units.h"
@@ -179,6 +180,43 @@ int64_t proj_deposit_row(const proj_job *job, const proj_target *t, int64_t r, d
 int proj_run_tiles(const proj_job *job, int threads, double **acc_out, int64_t *deposited,
                    int *used, int64_t *extra_bytes, sk_error *err);
 
+typedef struct proj_tally proj_tally; /* below, with grid.c */
+
+/* Bands of image rows, and the runs of consecutive rows of a table with
+ * the bands each meets (bands.c). The tiles strategy lists each band's
+ * runs in buckets; a stream (stream.c) keeps the runs of each batch. */
+typedef struct proj_bands {
+    int nbands, height;    /* bands of `height` = 2^shift image rows */
+    int shift;
+    int fast;              /* axis-aligned cells: bands bounded from the keys */
+    int64_t nruns;
+    uint16_t *run_lo, *run_hi; /* per run: first and last band met, NO_BAND: none */
+    uint16_t *first, *last;    /* per row of a run listed row by row (every row when
+                                  not fast); NO_BAND when not deposited */
+    int64_t *count;        /* tiles: threads x nbands: entries, then each thread's next slot */
+    int64_t *start;        /* tiles: nbands + 1 offsets into the entries */
+    uint32_t *idx;         /* tiles: entries, band by band, in table order within a band: */
+    uint16_t *len;         /* rows idx[k] .. idx[k] + len[k] - 1 */
+} proj_bands;
+/* The bands of job's image for `threads` threads, and its rows' runs
+ * (none allocated yet). */
+void proj_bands_plan(proj_bands *b, const proj_job *job, int threads);
+/* Every run's bands (and its rows' where listed row by row), in arrays of
+ * b's own (one thread). */
+int proj_bands_span_all(const proj_job *job, proj_bands *b, sk_error *err);
+/* The rows of the runs meeting band t deposited into tg (band t's image
+ * rows), in table order; returns the rows counted in band t (each row
+ * that reached the image is counted in one band), and counts the selected
+ * rows of band t in tally (may be NULL). */
+int64_t proj_bands_deposit(const proj_job *job, const proj_bands *b, const proj_target *tg,
+                           int t, double *coef, proj_tally *tally);
+/* Counts in tally the selected rows that no band's deposit reaches. */
+void proj_bands_tally_rest(const proj_job *job, const proj_bands *b, proj_tally *tally);
+/* The image rows of band t. */
+void proj_band_rows(const proj_job *job, const proj_bands *b, int t, int *r0, int *r1);
+void proj_bands_free(proj_bands *b);
+int64_t proj_bands_bytes(const proj_bands *b);
+
 /* quantity.c */
 int proj_quantities_resolve(proj_job *job, int nq, const char *const *names,
                             const sk_project_options *opt, sk_error *err);
@@ -194,21 +232,41 @@ int proj_dim_positive(proj_dim dim);
  * -1 when the row needs the general path. */
 void proj_grid_plan(proj_job *job);
 /* What a pass over rows counts: rows selected and deposited, their levels
- * and the mass they carry (summed in row order). */
+ * and the mass they carry, summed exactly (the same bits whatever the
+ * batches, the threads and the rows' order). */
 typedef struct proj_tally {
     int64_t selected, deposited;
     int min_level, max_level;
-    double mass;
+    an_sum mass;
+    an_bins bins;             /* the way into mass */
+    int nbins;                /* values in bins since the last flush */
 } proj_tally;
+void proj_tally_init(proj_tally *t);
+/* Count a selected row of level `level` (cells; else any) and mass m. */
+static inline void proj_tally_row(proj_tally *t, int level, double m)
+{
+    t->selected++;
+    t->min_level = level < t->min_level ? level : t->min_level;
+    t->max_level = level > t->max_level ? level : t->max_level;
+    an_bins_add(&t->bins, &t->mass, m);
+    if (++t->nbins == XS_BIN_ADDS) {
+        an_bins_flush(&t->bins, &t->mass);
+        t->nbins = 0;
+    }
+}
+/* a += b (b's bins flushed first). */
+void proj_tally_merge(proj_tally *a, proj_tally *b);
 /* Does proj_deposit_grid_mass apply: cells on the grid, one slot (mass:
- * a surface density or mass map), the whole image in t? */
-int proj_grid_mass_only(const proj_job *job, const proj_target *t);
+ * a surface density or mass map)? */
+int proj_grid_mass_only(const proj_job *job);
 /* Rows r0.. up to r1 deposited as proj_deposit_grid would, bit for bit,
  * in a loop without the general path's per-row calls (most of a streamed
  * density projection's deposit time); stops at the first row that needs
- * the general path and returns it (r1 when none). */
+ * the general path and returns it (r1 when none). Adds to *written the
+ * rows that wrote into t's image rows (a block: its first row), and
+ * counts those in tally (may be NULL). */
 int64_t proj_deposit_grid_mass(const proj_job *job, const proj_target *t, int64_t r0,
-                               int64_t r1, proj_tally *tally);
+                               int64_t r1, proj_tally *tally, int64_t *written);
 int proj_deposit_grid(const proj_job *job, const proj_target *t, int64_t r, double *coef,
                       proj_item *it);
 /* geometry.c */

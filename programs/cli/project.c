@@ -361,11 +361,9 @@ static int make_maps(project_args *a, sk_source *source, const char *const *name
     if (rc != SK_OK)
         return rc;
     cli_meta_feed feed = {.inner = sk_project_stream_consumer(ps)};
-    /* A .snapkit file's chunks come in their turn at no cost (the file
-     * knows its rows): no batch is copied to wait for its turn. A RAMSES
-     * output would count its files first; early batches are copied there. */
+    /* Not ordered: the bands of the image take the batches in order
+     * themselves, on every thread at once (lib/project/stream_turns.c). */
     sk_consumer c = cli_meta_feed_consumer(&feed);
-    c.ordered = sk_source_kind(source) == SK_SOURCE_SNAPKIT;
     if (derived)
         c = sk_derive_set_consumer(derived, &c);
     rc = cli_stream_source(source, a->component, &a->sel, a->opt.threads, &c, src, err);
