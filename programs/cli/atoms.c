@@ -320,6 +320,8 @@ static int convert_frames(const atoms_input *in, sk_atoms_writer *w, const optio
         return sk_fail(err, SK_ERR_ARG, NULL, -1,
                        "%lld frames selected and a data file holds one: use --frame K",
                        (long long)in->count);
+    if (in->count == 0 && !o->frames)
+        return sk_fail(err, SK_ERR_EMPTY, NULL, -1, "no frame to write (an empty input?)");
     if (in->count == 0)
         return sk_fail(err, SK_ERR_EMPTY, NULL, -1, "--frames %s selects no frame of %lld",
                        o->frames, (long long)sk_atoms_traj_count(in->traj));
