@@ -128,6 +128,12 @@ def ase_comparable(path):
 @pytest.mark.parametrize("path", good_files(), ids=name)
 def test_info_equals_ase(path):
     io = ase_io()
+    if ASE_DIFFERS.get(name(path), set()) is None:
+        # ASE 3.22 refuses these files (d exponents, the nested Lattice):
+        # checked, so a newer ASE that reads them shows up here
+        with pytest.raises(Exception):
+            io.read(path, index=":", format="extxyz")
+        return
     skip = ase_comparable(path)
     ours = sa.read(path, frame=":")
     theirs = io.read(path, index=":", format="extxyz")
